@@ -1,0 +1,151 @@
+/**
+ * The congestion-control plug-in interface (architecture.md rule 4,
+ * network-model.md §2.7, cc-seeds.md §0).
+ *
+ * A CC is one file exporting a `CcDefinition`: a name, a zod parameter schema
+ * with defaults (units in the names), the network features it needs, the extra
+ * header bytes it adds, and `create`, which returns one `CcInstance` per flow.
+ * An instance sees the flow through `CcFlow` and writes only the flow's rate and
+ * window. Hooks receive shared, reused objects (`AckInfo`, `SendInfo`): read
+ * what you need, never keep a reference.
+ */
+import type { z } from 'zod';
+import type { NetworkConfig } from '../net/config.js';
+
+/** Network features a CC asks the runner to turn on. */
+export interface CcNeeds {
+  /** switches push INT hops (ts, qlen, txBytes, rate) into data packets; ACKs echo them */
+  int?: boolean;
+  /** ECN marking at switches and CE echo / CNP from receivers */
+  ecn?: boolean;
+  /** CNP delivery to the sender (`onCnp`) */
+  cnp?: boolean;
+  /** TCD ternary marks (NO/UE/CE) on data, echoed in ACKs */
+  tcd?: boolean;
+  /** data packets carry the send timestamp, ACKs echo it */
+  ts?: boolean;
+  /** data packets carry the sender's in-flight bytes, ACKs echo it (OSCAR pktInfl) */
+  inflight?: boolean;
+}
+
+/** TCD mark values. */
+export const TCD_NO = 0;
+export const TCD_UE = 1;
+export const TCD_CE = 2;
+
+/** INT hop slots per packet (HPCC's 5-hop header). */
+export const INT_MAX_HOPS = 5;
+
+/**
+ * What the sender learns from one ACK or NACK. One object per simulation,
+ * overwritten for every ACK.
+ */
+export interface AckInfo {
+  /** cumulative ACK: next expected byte (D-HPCC) / first byte of the next expected packet */
+  seq: number;
+  isNack: boolean;
+  /** the acknowledged data packet was CE-marked (CNP flag of D-HPCC ACKs) */
+  ecnEcho: boolean;
+  /** TCD mark of the acknowledged data packet */
+  tcd: number;
+  /** send time (ps) of the data packet that triggered this ACK, echoed */
+  sendTsPs: number;
+  /** sender in-flight bytes stamped on that data packet, echoed */
+  inflightBytes: number;
+  /** number of data packets this ACK covers (ACK coalescing) */
+  ackedPackets: number;
+  /** INT stack echoed from the data packet; hop i at index i (0 = first switch) */
+  intHops: number;
+  intTsPs: Float64Array;
+  intQlenBytes: Float64Array;
+  intTxBytes: Float64Array;
+  intRateBps: Float64Array;
+  /** sender state seen by the hook; meaning depends on ackOrder (network-model.md §2.7) */
+  sndNxt: number;
+  sndUna: number;
+  /** highest sndNxt ever (cc-seeds.md §0.4 maxSentSeq) */
+  maxSentSeq: number;
+  /** arrival time at the sender, ps (= now) */
+  nowPs: number;
+}
+
+/** What a CC sees when a data packet starts transmission. */
+export interface SendInfo {
+  /** first byte of the packet */
+  seq: number;
+  payloadBytes: number;
+  wireBytes: number;
+  nowPs: number;
+  isRetransmission: boolean;
+}
+
+/** The flow as a CC sees it. */
+export interface CcFlow {
+  readonly id: number;
+  readonly src: number;
+  readonly dst: number;
+  readonly sizeBytes: number;
+  /** host NIC line rate, bps */
+  readonly lineRateBps: number;
+  /** base RTT given to the CC (network-model.md §1.5), ps */
+  readonly baseRttPs: number;
+  /** base BDP, bytes */
+  readonly baseBdpBytes: number;
+  /** one-way base delay (D-OSCAR baseOneWay), ps */
+  readonly baseOneWayPs: number;
+  /** data packet wire size including CC headers, bytes */
+  readonly dataWireBytes: number;
+  readonly mtuBytes: number;
+  /** current pacing rate, bps */
+  readonly rateBps: number;
+  /** current window, bytes (Infinity = none) */
+  readonly cwndBytes: number;
+  readonly sndNxt: number;
+  readonly sndUna: number;
+  readonly maxSentSeq: number;
+  readonly minRateBps: number;
+  readonly net: NetworkConfig;
+  now(): number;
+  /** Sets the pacing rate; clamped to [minRate, lineRate] by the transport. */
+  setRate(bps: number): void;
+  /** Sets the window in bytes (Infinity = no window). */
+  setCwnd(bytes: number): void;
+  /** Arms CC timer `slot` (0..7) to fire `delayPs` from now, replacing a pending one in that slot. */
+  setTimer(slot: number, delayPs: number): void;
+  cancelTimer(slot: number): void;
+  timerPending(slot: number): boolean;
+}
+
+export interface CcInstance {
+  /** before the first packet */
+  onStart?(): void;
+  /** at transmission start of every data packet */
+  onSend?(info: SendInfo): void;
+  /** every ACK, and every NACK (the references call the same hook) */
+  onAck(ack: AckInfo): void;
+  /** every NACK, after onAck */
+  onNack?(ack: AckInfo): void;
+  /** CNP received (cnpMode cnpPacket), or an ACK with the CNP flag (ackFlag) */
+  onCnp?(): void;
+  onRto?(): void;
+  onTimer?(slot: number): void;
+  /** flow completed: release timers and state */
+  onFinish?(): void;
+}
+
+export interface CcDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** one line for `ccsim list` */
+  description: string;
+  /** paper section / spec the implementation follows */
+  reference: string;
+  params: S;
+  needs: CcNeeds;
+  /** extra bytes on every data packet (e.g. HPCC INT block 42 B) */
+  dataHeaderBytes(net: NetworkConfig, params: z.infer<S>): number;
+  /** extra bytes on every ACK */
+  ackHeaderBytes(net: NetworkConfig, params: z.infer<S>): number;
+  /** initial window given the flow (bytes; Infinity = none) */
+  initialCwnd(flow: CcFlow, params: z.infer<S>): number;
+  create(flow: CcFlow, params: z.infer<S>): CcInstance;
+}

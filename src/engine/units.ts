@@ -1,0 +1,118 @@
+/**
+ * Units. The clock is integer picoseconds held in a JS number (exact up to
+ * 2^53 ps, about 9007 s). Rates are bits per second, sizes bytes.
+ */
+
+export const PS = 1;
+export const NS = 1_000;
+export const US = 1_000_000;
+export const MS = 1_000_000_000;
+export const SEC = 1_000_000_000_000;
+
+export const KB = 1000;
+export const KIB = 1024;
+export const MB = 1_000_000;
+export const MIB = 1024 * 1024;
+export const GBPS = 1e9;
+
+/**
+ * How a serialization or pacing time is turned into whole nanoseconds, per
+ * reference code base (network-model.md §1.1).
+ * - floorViaDouble64x64: ns-3.17 (HPCC simulator): double seconds truncated to
+ *   64.64 fixed point, then the integer part of the ns count.
+ * - floorExact: ns-3.39 fork (PowerTCP): exact floor of bytes*8e9/rate.
+ * - roundHalfUp: official ns-3.39 (OSCAR): nearest ns.
+ * - none: picosecond resolution, rounded to the nearest ps.
+ */
+export type TxTimeQuantization = 'floorViaDouble64x64' | 'floorExact' | 'roundHalfUp' | 'none';
+export const TX_QUANTIZATIONS: readonly TxTimeQuantization[] = ['floorViaDouble64x64', 'floorExact', 'roundHalfUp', 'none'];
+
+const TWO64 = 18446744073709551616n;
+const E9 = 1_000_000_000n;
+
+/** Exact floor(d·2^64)·1e9 / 2^64 for a positive double d (ns from seconds), by BigInt. */
+function floorVia64x64Exact(d: number): number {
+  // decompose d = mant * 2^exp exactly
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, d);
+  const hi = buf.getUint32(0);
+  const lo = buf.getUint32(4);
+  const expBits = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp: number;
+  if (expBits === 0) {
+    exp = -1074;
+  } else {
+    mant |= 1n << 52n;
+    exp = expBits - 1075;
+  }
+  // F = floor(mant * 2^(exp+64))
+  const shift = exp + 64;
+  const F = shift >= 0 ? mant << BigInt(shift) : mant >> BigInt(-shift);
+  return Number((F * E9) / TWO64);
+}
+
+/**
+ * Time in ps to put `bytes` on a wire of `rateBps`, quantized to whole ns per `q`
+ * (or to ps when q is 'none').
+ */
+export function txTimePs(bytes: number, rateBps: number, q: TxTimeQuantization): number {
+  const bits = bytes * 8;
+  switch (q) {
+    case 'floorExact': {
+      // floor(bits*1e9/rate) ns. bits*1e9 < 2^53 for any packet; rate may be fractional.
+      const ns = Math.floor((bits * 1e9) / rateBps);
+      // guard against the division rounding up across an integer
+      return (ns * rateBps > bits * 1e9 ? ns - 1 : ns) * NS;
+    }
+    case 'roundHalfUp': {
+      const x = (bits * 1e9) / rateBps;
+      return Math.floor(x + 0.5) * NS;
+    }
+    case 'floorViaDouble64x64': {
+      const d = bits / rateBps; // seconds, as ns-3.17 computes it in double
+      const p = d * 1e9;
+      const fl = Math.floor(p);
+      // Fast path: far from an integer boundary the truncations cannot change floor().
+      if (p - fl > 1e-6 && p - fl < 1 - 1e-6) return fl * NS;
+      return floorVia64x64Exact(d) * NS;
+    }
+    case 'none':
+      return Math.round((bits * 1e12) / rateBps);
+  }
+}
+
+/** Parses a rate: number (bps) or string like "100Gbps", "25G", "400 Gb/s", "1e9". */
+export function parseRate(v: number | string): number {
+  if (typeof v === 'number') return v;
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?)(?:bps|b\/s|bit\/s)?\s*$/i.exec(v);
+  if (!m) throw new Error(`not a rate: "${v}" (use e.g. 100Gbps, 25G or a number in bps)`);
+  const mult: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
+  return parseFloat(m[1]!) * mult[m[2]!.toLowerCase()]!;
+}
+
+/** Parses a duration into ps: number (seconds) or string like "1us", "10ms", "500ns", "2s", "3ps". */
+export function parseTimePs(v: number | string): number {
+  if (typeof v === 'number') return Math.round(v * SEC);
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ps|ns|us|µs|ms|s)\s*$/i.exec(v);
+  if (!m) throw new Error(`not a duration: "${v}" (use e.g. 1us, 10ms, 500ns or a number in seconds)`);
+  const mult: Record<string, number> = { ps: 1, ns: NS, us: US, 'µs': US, ms: MS, s: SEC };
+  return Math.round(parseFloat(m[1]!) * mult[m[2]!.toLowerCase()]!);
+}
+
+/** Parses a size into bytes: number or string like "32MiB", "400KiB", "4MB", "1000B", "150KB". */
+export function parseBytes(v: number | string): number {
+  if (typeof v === 'number') return v;
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(b|kb|kib|mb|mib|gb|gib)?\s*$/i.exec(v);
+  if (!m) throw new Error(`not a size: "${v}" (use e.g. 32MiB, 400KiB, 1000B or a number of bytes)`);
+  const mult: Record<string, number> = { '': 1, b: 1, kb: KB, kib: KIB, mb: MB, mib: MIB, gb: 1e9, gib: 1024 * MIB };
+  return Math.round(parseFloat(m[1]!) * mult[(m[2] ?? '').toLowerCase()]!);
+}
+
+/** Formats ps as a short human string. */
+export function formatTime(ps: number): string {
+  if (ps >= SEC) return `${(ps / SEC).toFixed(3)}s`;
+  if (ps >= MS) return `${(ps / MS).toFixed(3)}ms`;
+  if (ps >= US) return `${(ps / US).toFixed(3)}us`;
+  return `${(ps / NS).toFixed(3)}ns`;
+}

@@ -1,0 +1,278 @@
+/**
+ * Resolved network configuration: every switch, NIC and transport option of
+ * network-model.md §1–3 in one plain object, and the two reference "dialects"
+ * (§0, §2.5, §8) as named profiles. The experiment spec starts from a profile
+ * and overrides fields.
+ */
+import { KIB, MIB, MS, US, type TxTimeQuantization } from '../engine/units.js';
+
+/** Which shared-buffer admission / PFC threshold rule the switch MMU uses (§3.2). */
+export type DtMode =
+  /** D-HPCC: threshold = free >> shift, shift 3 at host rate and one less per doubling */
+  | 'shiftByPortRate'
+  /** D-OSCAR: threshold = free >> dtShift for every port */
+  | 'fixedShift'
+  /** ACC: a static per-(port, queue) threshold of `staticThresholdBytes` */
+  | 'static';
+
+export type HeadroomMode = 'perPort' | 'perQueue';
+export type PfcMode = 'onOff' | 'quanta';
+export type EcnComparison = 'afterRemoval' | 'includingPacket';
+export type QueueService = 'rr' | 'strict';
+
+export interface EcnConfig {
+  enabled: boolean;
+  kminBytes: number;
+  kmaxBytes: number;
+  pmax: number;
+  /** scale kmin/kmax by portRate/refRateBps (D-HPCC KMIN_MAP behaviour) */
+  scaleWithRate: boolean;
+  refRateBps: number;
+  comparison: EcnComparison;
+  /** mark packets that are not ECN-capable too (D-HPCC marks ACKs as well) */
+  markNonEct: boolean;
+}
+
+export interface SwitchConfig {
+  bufferBytes: number;
+  /** false: lossy mode, drop-tail at the DT threshold, no PFC (§3.8) */
+  pfcEnabled: boolean;
+  pfcMode: PfcMode;
+  dtMode: DtMode;
+  /** D-OSCAR shift (alpha = 2^-dtShift); base shift for shiftByPortRate */
+  dtShift: number;
+  /** threshold for dtMode 'static' */
+  staticThresholdBytes: number;
+  reservePerQueueBytes: number;
+  headroomMode: HeadroomMode;
+  /** headroom = headroomRttMultiplier * rate * delay / 8 */
+  headroomRttMultiplier: number;
+  resumeOffsetBytes: number;
+  /** D-OSCAR adds headroom*(8 - losslessQueues) per port to the buffer */
+  bufferCompensationLosslessQueues: number;
+  /** queue 0 is a strict, never-paused, unaccounted control queue (D-HPCC) */
+  queue0Control: boolean;
+  service: QueueService;
+  /** bytes not counted by the MMU (D-OSCAR: Ethernet + IPv4 = 34) */
+  mmuHeaderOffset: number;
+  /** bytes not counted in ECN / INT queue lengths (D-OSCAR: 14) */
+  queueHeaderOffset: number;
+  ecn: EcnConfig;
+  /** per-flow ECMP (hash) or per-packet spraying */
+  loadBalancing: 'ecmp' | 'spray';
+  /** D-HPCC PAUSE_TIME (only its sign matters in onOff mode), ps */
+  pauseQuantaPs: number;
+}
+
+export type AckOrder = 'transportFirst' | 'ccFirst';
+export type CnpMode = 'ackFlag' | 'cnpPacket';
+export type NicArbitration = 'rrPerPacket' | 'fifoWhenQueueEmpty';
+export type AckPriority = 'strictAtHost' | 'sameAsData';
+export type WindowUnit = 'bytes' | 'packets';
+export type PacingUpdate = 'adjustOnRateChange' | 'noReschedule';
+export type NackRule = 'timer' | 'rearmOnInOrder';
+export type PortRule = 'hpcc' | 'sequential';
+export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
+export type IdealFctMode = 'hpcc' | 'oscar';
+
+export interface TransportConfig {
+  /** payload bytes per data packet */
+  mtuBytes: number;
+  /** data packet headers without CC extras */
+  dataHeaderBytes: number;
+  /** ACK/NACK header bytes without CC extras (padded up to ackMinBytes) */
+  ackBytes: number;
+  /** minimum ACK size (padding) */
+  ackMinBytes: number;
+  /** NACKs carry the CC's ACK echo header (D-HPCC) or not (D-OSCAR) */
+  nackCarriesEcho: boolean;
+  cnpBytes: number;
+  pfcBytes: number;
+  ackOrder: AckOrder;
+  ackOnDuplicate: boolean;
+  nackRule: NackRule;
+  nackIntervalPs: number;
+  /** ACK every n-th in-order packet (1 = per-packet ACK) */
+  ackEvery: number;
+  /** retransmission timeout; 0 = off */
+  rtoPs: number;
+  cnpMode: CnpMode;
+  cnpIntervalPs: number;
+  /** priority of CNP packets when cnpMode = cnpPacket */
+  cnpPriority: number;
+  nicArbitration: NicArbitration;
+  ackPriority: AckPriority;
+  /** class of ACKs (strictAtHost: the PFC class that pauses the host ACK queue) */
+  ackClass: number;
+  dataPriority: number;
+  windowUnit: WindowUnit;
+  pacingUpdate: PacingUpdate;
+  txTimeQuantization: TxTimeQuantization;
+  portRule: PortRule;
+  baseRtt: BaseRttMode;
+  /** fraction of line rate below which no CC may set the rate */
+  minRateRatio: number;
+}
+
+export interface MetricsDefaults {
+  idealFct: IdealFctMode;
+  clampSlowdownAt1: boolean;
+  /** OSCAR ideal-FCT class offset (network-model.md §6.2) */
+  oscarIdealIndexOffset: number;
+}
+
+export interface NetworkConfig {
+  profile: ProfileName;
+  switch: SwitchConfig;
+  transport: TransportConfig;
+  metrics: MetricsDefaults;
+}
+
+export type ProfileName = 'oscar' | 'hpcc';
+export const PROFILE_NAMES: readonly ProfileName[] = ['oscar', 'hpcc'];
+
+/** D-OSCAR (network-model.md §0 [O]/[PP]): the default. */
+function oscarProfile(): NetworkConfig {
+  return {
+    profile: 'oscar',
+    switch: {
+      bufferBytes: 32 * MIB,
+      pfcEnabled: true,
+      pfcMode: 'onOff',
+      dtMode: 'fixedShift',
+      dtShift: 2,
+      staticThresholdBytes: 512_000,
+      reservePerQueueBytes: 4 * KIB,
+      headroomMode: 'perQueue',
+      headroomRttMultiplier: 3,
+      resumeOffsetBytes: 3 * KIB,
+      bufferCompensationLosslessQueues: 2,
+      queue0Control: false,
+      service: 'strict',
+      mmuHeaderOffset: 34,
+      queueHeaderOffset: 14,
+      ecn: {
+        enabled: true,
+        kminBytes: 400 * KIB,
+        kmaxBytes: 1600 * KIB,
+        pmax: 0.2,
+        scaleWithRate: false,
+        refRateBps: 25e9,
+        comparison: 'includingPacket',
+        markNonEct: false,
+      },
+      loadBalancing: 'ecmp',
+      pauseQuantaPs: 0,
+    },
+    transport: {
+      mtuBytes: 1000,
+      dataHeaderBytes: 54,
+      ackBytes: 58,
+      ackMinBytes: 64,
+      nackCarriesEcho: false,
+      cnpBytes: 70,
+      pfcBytes: 64,
+      ackOrder: 'ccFirst',
+      ackOnDuplicate: true,
+      nackRule: 'rearmOnInOrder',
+      nackIntervalPs: 500 * US,
+      ackEvery: 1,
+      rtoPs: 10 * MS,
+      cnpMode: 'cnpPacket',
+      cnpIntervalPs: 50 * US,
+      cnpPriority: 7,
+      nicArbitration: 'fifoWhenQueueEmpty',
+      ackPriority: 'sameAsData',
+      ackClass: 0,
+      dataPriority: 0,
+      windowUnit: 'packets',
+      pacingUpdate: 'noReschedule',
+      txTimeQuantization: 'roundHalfUp',
+      portRule: 'sequential',
+      baseRtt: 'perFlowOscar',
+      minRateRatio: 0.001,
+    },
+    metrics: { idealFct: 'oscar', clampSlowdownAt1: false, oscarIdealIndexOffset: 1 },
+  };
+}
+
+/** D-HPCC ([H]/[P], network-model.md §0): ACC, PowerTCP, CCC, SQCC family. */
+function hpccProfile(): NetworkConfig {
+  return {
+    profile: 'hpcc',
+    switch: {
+      bufferBytes: 32 * MIB,
+      pfcEnabled: true,
+      pfcMode: 'onOff',
+      dtMode: 'shiftByPortRate',
+      dtShift: 3,
+      staticThresholdBytes: 512_000,
+      reservePerQueueBytes: 4 * KIB,
+      headroomMode: 'perPort',
+      headroomRttMultiplier: 3,
+      resumeOffsetBytes: 3 * KIB,
+      bufferCompensationLosslessQueues: 8,
+      queue0Control: true,
+      service: 'rr',
+      mmuHeaderOffset: 0,
+      queueHeaderOffset: 0,
+      ecn: {
+        enabled: true,
+        kminBytes: 100_000,
+        kmaxBytes: 400_000,
+        pmax: 0.2,
+        scaleWithRate: true,
+        refRateBps: 25e9,
+        comparison: 'afterRemoval',
+        markNonEct: true,
+      },
+      loadBalancing: 'ecmp',
+      pauseQuantaPs: 5 * US,
+    },
+    transport: {
+      mtuBytes: 1000,
+      dataHeaderBytes: 48,
+      ackBytes: 46,
+      ackMinBytes: 60,
+      nackCarriesEcho: true,
+      cnpBytes: 60,
+      pfcBytes: 43,
+      ackOrder: 'transportFirst',
+      ackOnDuplicate: false,
+      nackRule: 'timer',
+      nackIntervalPs: 500 * US,
+      ackEvery: 1,
+      rtoPs: 0,
+      cnpMode: 'ackFlag',
+      cnpIntervalPs: 50 * US,
+      cnpPriority: 7,
+      nicArbitration: 'rrPerPacket',
+      ackPriority: 'strictAtHost',
+      ackClass: 0,
+      dataPriority: 3,
+      windowUnit: 'bytes',
+      pacingUpdate: 'adjustOnRateChange',
+      txTimeQuantization: 'floorViaDouble64x64',
+      portRule: 'hpcc',
+      baseRtt: 'globalMaxHpcc',
+      minRateRatio: 0.001,
+    },
+    metrics: { idealFct: 'hpcc', clampSlowdownAt1: true, oscarIdealIndexOffset: 0 },
+  };
+}
+
+export function profileDefaults(name: ProfileName): NetworkConfig {
+  return name === 'hpcc' ? hpccProfile() : oscarProfile();
+}
+
+/** Recursively overlays `over` on `base` (plain objects only; arrays and scalars replace). */
+export function deepMerge<T>(base: T, over: unknown): T {
+  if (over === undefined || over === null) return base;
+  if (typeof base !== 'object' || base === null || typeof over !== 'object' || Array.isArray(over)) return over as T;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over as Record<string, unknown>)) {
+    if (v === undefined) continue;
+    out[k] = k in out ? deepMerge(out[k], v) : v;
+  }
+  return out as T;
+}
