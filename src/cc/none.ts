@@ -1,0 +1,28 @@
+/**
+ * `none`: no congestion control. Every flow sends at line rate; the window is
+ * one base BDP by default (`window: 'bdp'`) or unlimited (`window: 'none'`).
+ * Used to exercise the fabric (PFC, DT, ideal FCT).
+ */
+import { z } from 'zod';
+import type { CcDefinition, CcInstance } from './types.js';
+
+const params = z
+  .object({
+    window: z.enum(['bdp', 'none']).default('none').describe("'bdp' = one base BDP window, 'none' = unlimited"),
+    windowBdpMultiple: z.number().positive().default(1).describe('window in units of base BDP when window = bdp'),
+  })
+  .strict();
+
+const instance: CcInstance = { onAck() {} };
+
+export const noneCc: CcDefinition<typeof params> = {
+  name: 'none',
+  description: 'Line rate, window of one BDP or unlimited (no congestion control)',
+  reference: 'network-model.md §2.1 (flows start at line rate)',
+  params,
+  needs: {},
+  dataHeaderBytes: () => 0,
+  ackHeaderBytes: () => 0,
+  initialCwnd: (flow, p) => (p.window === 'bdp' ? p.windowBdpMultiple * flow.baseBdpBytes : Infinity),
+  create: () => instance,
+};

@@ -1,0 +1,144 @@
+/**
+ * What a simulation run consumes (`SimInput`, resolved from a validated spec)
+ * and what it produces (`SimOutput`, turned into result files). Plain data.
+ */
+import type { NetworkConfig } from '../net/config.js';
+import type { Topology } from '../net/topology/types.js';
+import type { FlowSpec } from '../workload/types.js';
+
+/** An egress port: node id and port number (k-th link of that node). */
+export interface PortRef {
+  node: number;
+  port: number;
+}
+
+export interface LinkEvent {
+  atPs: number;
+  /** link endpoints (node ids); both directions change */
+  a: number;
+  b: number;
+  /** new rate in bps; 0 = link down (packets wait) */
+  rateBps: number;
+}
+
+export interface MetricsRequest {
+  /** sampled egress queue length (bytes, all classes) */
+  queuePorts: PortRef[];
+  queueIntervalPs: number;
+  /** sampled transmitted throughput per port */
+  throughputPorts: PortRef[];
+  throughputIntervalPs: number;
+  /** sampled per-flow goodput (acked payload); null = off, [] = all flows */
+  flowThroughput: number[] | null;
+  flowThroughputIntervalPs: number;
+}
+
+export interface SimInput {
+  seed: number;
+  topology: Topology;
+  net: NetworkConfig;
+  cc: { name: string; params: Record<string, unknown> };
+  flows: FlowSpec[];
+  /** hard stop time in ps; null = run until every flow finished (bounded by maxTimePs) */
+  stopAtPs: number | null;
+  maxTimePs: number;
+  linkEvents: LinkEvent[];
+  metrics: MetricsRequest;
+  /** called now and then with simulated-time progress (never per packet) */
+  onProgress?: (nowPs: number, endPs: number, events: number) => void;
+}
+
+export interface FctRow {
+  id: number;
+  src: number;
+  dst: number;
+  bytes: number;
+  startPs: number;
+  finishPs: number;
+  fctPs: number;
+  idealFctPs: number;
+  slowdown: number;
+  tag: string;
+}
+
+export interface UnfinishedFlow {
+  id: number;
+  src: number;
+  dst: number;
+  bytes: number;
+  ackedBytes: number;
+  startPs: number;
+  tag: string;
+}
+
+export interface SeriesSample {
+  tPs: number;
+  value: number;
+}
+
+export interface PortSeries {
+  node: number;
+  port: number;
+  /** sample times (ps) */
+  t: number[];
+  /** queue bytes, or throughput bps */
+  v: number[];
+}
+
+export interface FlowSeries {
+  flow: number;
+  t: number[];
+  /** goodput bps over the interval ending at t */
+  v: number[];
+}
+
+/** Per node counters (ports summed) with a per-port breakdown. */
+export interface NodeCounters {
+  node: number;
+  name: string;
+  layer: string;
+  pausesSent: number;
+  pausesReceived: number;
+  resumesSent: number;
+  resumesReceived: number;
+  drops: number;
+  /** drop counts by reason (network-model.md §3.9) */
+  dropsByReason: Record<string, number>;
+  txBytes: number;
+  ecnMarked: number;
+}
+
+export interface PortCounters {
+  node: number;
+  port: number;
+  peer: number;
+  pausesSent: number;
+  pausesReceived: number;
+  drops: number;
+  txBytes: number;
+  txPackets: number;
+  maxQueueBytes: number;
+}
+
+export interface SimOutput {
+  fct: FctRow[];
+  unfinished: UnfinishedFlow[];
+  queues: PortSeries[];
+  throughput: PortSeries[];
+  flowThroughput: FlowSeries[];
+  nodes: NodeCounters[];
+  ports: PortCounters[];
+  totals: {
+    flows: number;
+    finished: number;
+    drops: number;
+    pausesSent: number;
+    retransmittedPackets: number;
+    timeouts: number;
+    dataPacketsSent: number;
+  };
+  /** simulated time reached, ps */
+  endPs: number;
+  events: number;
+  wallMs: number;
+}
