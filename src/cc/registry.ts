@@ -3,8 +3,10 @@
  */
 import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
+import { dcqcnCc } from './dcqcn.js';
+import { hpccCc } from './hpcc.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [noneCc];
+export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
   return CC_REGISTRY.find((c) => c.name === name);

@@ -106,8 +106,12 @@ export interface CcFlow {
   readonly minRateBps: number;
   readonly net: NetworkConfig;
   now(): number;
-  /** Sets the pacing rate; clamped to [minRate, lineRate] by the transport. */
-  setRate(bps: number): void;
+  /**
+   * Sets the pacing rate; clamped to [minRate, lineRate] by the transport.
+   * With `adjustPacing` (default) the profile's pacingUpdate rule moves the
+   * pending send time (D-HPCC ChangeRate); false assigns the rate directly.
+   */
+  setRate(bps: number, adjustPacing?: boolean): void;
   /** Sets the window in bytes (Infinity = no window). */
   setCwnd(bytes: number): void;
   /** Arms CC timer `slot` (0..7) to fire `delayPs` from now, replacing a pending one in that slot. */

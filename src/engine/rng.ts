@@ -29,9 +29,11 @@ export class Rng {
   private c: number;
   private d: number;
   readonly seed: number;
+  readonly label: string;
 
   constructor(seed: number, label = '') {
     this.seed = seed;
+    this.label = label;
     const st = { s: (Math.floor(seed) ^ hashString(label)) | 0 };
     // mix in the high part of large seeds
     st.s = (st.s ^ Math.floor(seed / 4294967296)) | 0;
@@ -42,9 +44,9 @@ export class Rng {
     if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
   }
 
-  /** A new independent stream derived from this stream's seed and a label. */
+  /** A new independent stream derived from this stream's seed, its label and `label`. */
   fork(label: string): Rng {
-    return new Rng(this.seed, label);
+    return new Rng(this.seed, this.label === '' ? label : `${this.label}/${label}`);
   }
 
   /** Uniform 32-bit unsigned integer. */

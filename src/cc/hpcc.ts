@@ -1,0 +1,148 @@
+/**
+ * HPCC (Li et al., SIGCOMM'19): rate control from in-band telemetry.
+ * network-model.md §4.4.A (HPCC simulator, `variant: hpcc`) and §4.4.B (OSCAR
+ * artifact, `variant: oscar`); HPCC* (§4.5) is this CC with eta = 1.5.
+ *
+ * Per ACK, for every hop of the echoed INT stack:
+ *   u_i = txRate_i / B_i + min(qlen_i, qlen_i^prev)·8 / (B_i·T)
+ * with txRate from the txBytes and timestamp deltas against the previous ACK.
+ * The maximum U (and its τ) feeds an EWMA u over τ/T; k = u/η. Multiplicative
+ * decrease (or MI after maxStage AI rounds) `Rc/k + W_AI`, else additive
+ * `Rc + W_AI`. The reference rate Rc and the stage only move once per RTT
+ * (the ACK of the first packet sent after the last update); other ACKs only
+ * "fast react" from Rc. Window = rate·T (bytes), so in-flight tracks the rate.
+ *
+ * INT values are exact here (ps timestamps, byte counters, bps rates), so the
+ * references' modular field widths never wrap; when two ACKs carry the same hop
+ * timestamp (τ = 0) the rate term of that hop is skipped (§4.4.A).
+ */
+import { z } from 'zod';
+import type { NetworkConfig } from '../net/config.js';
+import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance } from './types.js';
+
+const params = z
+  .object({
+    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator (§4.4.A), oscar = OSCAR artifact (§4.4.B); auto by profile'),
+    eta: z.number().positive().default(0.95).describe('target utilisation (HPCC* uses 1.5)'),
+    maxStage: z.number().int().nonnegative().default(5).describe('additive rounds before multiplicative increase'),
+    rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 50 Mb/s at 100 G, i.e. 0.0005·C)'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
+    fastReact: z.boolean().default(true).describe('react on every ACK, not only once per RTT'),
+  })
+  .strict();
+type Params = z.infer<typeof params>;
+
+/** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (network-model.md §1.4, §3.5). */
+const INT_HEADER_BYTES = 42;
+
+class Hpcc implements CcInstance {
+  private rc: number;
+  private incStage = 0;
+  private u = 1;
+  private lastUpdateSeq = 0;
+  private initialized = false;
+  private readonly ts = new Float64Array(INT_MAX_HOPS);
+  private readonly tx = new Float64Array(INT_MAX_HOPS);
+  private readonly qlen = new Float64Array(INT_MAX_HOPS);
+  private readonly T: number;
+  private readonly rateAi: number;
+  private readonly minRate: number;
+  private readonly oscar: boolean;
+
+  constructor(
+    private readonly f: CcFlow,
+    private readonly p: Params,
+    net: NetworkConfig,
+  ) {
+    this.rc = f.lineRateBps;
+    this.T = f.baseRttPs;
+    this.rateAi = p.rateAiBps ?? 0.0005 * f.lineRateBps;
+    this.minRate = p.minRateBps ?? 0.001 * f.lineRateBps;
+    this.oscar = p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar';
+  }
+
+  private setRate(r: number): void {
+    const f = this.f;
+    f.setRate(r);
+    // window follows the rate: cwnd = rate·T (D-HPCC VAR_WIN: max(1, floor(win·rate/C)))
+    const w = (f.baseBdpBytes * f.rateBps) / f.lineRateBps;
+    f.setCwnd(this.oscar ? w : Math.max(1, Math.floor(w)));
+  }
+
+  onAck(ack: AckInfo): void {
+    const n = ack.intHops;
+    if (n === 0) return; // a NACK without the echo header (D-OSCAR)
+    const fast = !(ack.seq > this.lastUpdateSeq);
+    if (!this.initialized) {
+      this.copyHops(ack, n);
+      this.initialized = true;
+      this.lastUpdateSeq = ack.sndNxt;
+      return;
+    }
+    if (fast && !this.p.fastReact) {
+      this.copyHops(ack, n);
+      return;
+    }
+    if (n > INT_MAX_HOPS) {
+      // cannot happen with <= 5 switches; the reference skips the rate part
+      this.copyHops(ack, INT_MAX_HOPS);
+      return;
+    }
+    const T = this.T;
+    let U = 0;
+    let tauMax = 0;
+    for (let i = 0; i < n; i++) {
+      const B = ack.intRateBps[i]!;
+      const tau = ack.intTsPs[i]! - this.ts[i]!;
+      const q = Math.min(ack.intQlenBytes[i]!, this.qlen[i]!);
+      let ui = (q * 8 * 1e12) / (B * T);
+      if (tau > 0) ui += ((ack.intTxBytes[i]! - this.tx[i]!) * 8 * 1e12) / tau / B;
+      if (ui > U) {
+        U = ui;
+        tauMax = tau;
+      }
+    }
+    this.copyHops(ack, n);
+    const tau = tauMax < T ? tauMax : T;
+    this.u = (this.u * (T - tau) + U * tau) / T;
+    const k = this.u / this.p.eta;
+    let newRate: number;
+    let newStage: number;
+    if (k >= 1 || this.incStage >= this.p.maxStage) {
+      newRate = this.rc / k + this.rateAi;
+      newStage = 0;
+    } else {
+      newRate = this.rc + this.rateAi;
+      newStage = this.incStage + 1;
+    }
+    const C = this.f.lineRateBps;
+    if (!(newRate >= this.minRate)) newRate = this.minRate;
+    if (newRate > C) newRate = C;
+    this.setRate(newRate);
+    if (!fast) {
+      this.rc = newRate;
+      this.incStage = newStage;
+      if (ack.sndNxt > this.lastUpdateSeq) this.lastUpdateSeq = ack.sndNxt;
+    }
+  }
+
+  private copyHops(ack: AckInfo, n: number): void {
+    for (let i = 0; i < n; i++) {
+      this.ts[i] = ack.intTsPs[i]!;
+      this.tx[i] = ack.intTxBytes[i]!;
+      this.qlen[i] = ack.intQlenBytes[i]!;
+    }
+  }
+}
+
+export const hpccCc: CcDefinition<typeof params> = {
+  name: 'hpcc',
+  description: 'HPCC: INT-based rate and window control toward eta utilisation (HPCC* with eta = 1.5)',
+  reference: 'Li et al. SIGCOMM\'19; network-model.md §4.4.A (HPCC simulator), §4.4.B (OSCAR artifact), §4.5 (HPCC*)',
+  params,
+  needs: { int: true },
+  dataHeaderBytes: () => INT_HEADER_BYTES,
+  ackHeaderBytes: () => INT_HEADER_BYTES,
+  initialCwnd: (flow) => flow.baseBdpBytes,
+  create: (flow, p) => new Hpcc(flow, p, flow.net),
+};

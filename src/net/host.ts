@@ -1,0 +1,171 @@
+/**
+ * Host NIC (network-model.md §2.2 scheduler, §2.3 hand-off): one port; many
+ * flows. When the port is free the NIC sends, in order: a queued ACK / NACK /
+ * CNP (strict priority over data in D-HPCC; alternating with data in D-OSCAR,
+ * where ACKs share the data class), then one data packet from a flow that has
+ * bytes left, an open window, a due pacing time and an unpaused class. Flows
+ * are picked round robin per packet (D-HPCC `rrPerPacket`) or earliest-ready
+ * first (`fifoWhenQueueEmpty`, D-OSCAR's first-come turn taking). When no flow
+ * is ready the NIC arms one wake-up timer at the earliest pacing time.
+ * Hosts never send PFC; they obey PFC from their switch.
+ */
+import type { TransportConfig } from './config.js';
+import type { NetContext } from './context.js';
+import { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type Packet } from './packet.js';
+import type { Port, PortOwner } from './port.js';
+import type { Flow } from '../transport/flow.js';
+import type { Transport } from '../transport/transport.js';
+
+export class Host implements PortOwner {
+  port!: Port;
+  readonly active: Flow[] = [];
+  private rr = -1;
+  private wakeHandle = -1;
+  private wakeTime = Infinity;
+  private preferData = false;
+  private readonly ackStrict: boolean;
+  private readonly fifo: boolean;
+  kWake = -1;
+  transport!: Transport;
+
+  constructor(
+    private readonly ctx: NetContext,
+    readonly id: number,
+    cfg: TransportConfig,
+  ) {
+    this.ackStrict = cfg.ackPriority === 'strictAtHost';
+    this.fifo = cfg.nicArbitration === 'fifoWhenQueueEmpty';
+  }
+
+  /** Queue index at this host's port for an ACK/NACK/CNP of class `cls`. */
+  hasMore(port: Port): boolean {
+    return port.hasQueued() || this.active.length > 0;
+  }
+
+  pull(port: Port): Packet | null {
+    if (this.ackStrict) {
+      const p = port.dequeue();
+      if (p !== null) return p;
+      return this.pullData();
+    }
+    if (this.preferData) {
+      const d = this.pullData();
+      if (d !== null) {
+        this.preferData = false;
+        return d;
+      }
+      return port.dequeue();
+    }
+    const p = port.dequeue();
+    if (p !== null) {
+      this.preferData = true;
+      return p;
+    }
+    return this.pullData();
+  }
+
+  private pullData(): Packet | null {
+    const act = this.active;
+    const n = act.length;
+    if (n === 0) return null;
+    const now = this.ctx.sched.now;
+    const paused = this.port.paused;
+    const tr = this.transport;
+    let best = -1;
+    if (this.fifo) {
+      let bestT = Infinity;
+      for (let k = 1; k <= n; k++) {
+        const i = (this.rr + k) % n;
+        const f = act[i]!;
+        const t = f.nextAvail;
+        if (t <= now && t < bestT && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) {
+          best = i;
+          bestT = t;
+        }
+      }
+    } else {
+      for (let k = 1; k <= n; k++) {
+        const i = (this.rr + k) % n;
+        const f = act[i]!;
+        if (f.nextAvail <= now && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) {
+          best = i;
+          break;
+        }
+      }
+    }
+    if (best < 0) {
+      this.armWake(now);
+      return null;
+    }
+    this.rr = best;
+    return tr.sendData(act[best]!);
+  }
+
+  /** Arms the wake-up at the earliest pacing time of a flow that could send then. */
+  private armWake(now: number): void {
+    const act = this.active;
+    const paused = this.port.paused;
+    const tr = this.transport;
+    let t = Infinity;
+    for (let i = 0; i < act.length; i++) {
+      const f = act[i]!;
+      if (f.nextAvail < t && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) t = f.nextAvail;
+    }
+    if (t !== Infinity && t > now) this.wakeAt(t);
+  }
+
+  /** Makes sure the NIC looks again at time t. */
+  wakeAt(t: number): void {
+    const s = this.ctx.sched;
+    if (this.wakeHandle >= 0) {
+      if (this.wakeTime <= t && s.isPending(this.wakeHandle)) return;
+      s.cancel(this.wakeHandle);
+    }
+    this.wakeTime = t;
+    this.wakeHandle = s.schedule(t, this.kWake, this.id, 0);
+  }
+
+  onWake(): void {
+    this.wakeHandle = -1;
+    this.wakeTime = Infinity;
+    this.port.kick();
+  }
+
+  addFlow(f: Flow): void {
+    this.active.push(f);
+    this.port.kick();
+  }
+
+  removeFlow(f: Flow): void {
+    const i = this.active.indexOf(f);
+    if (i < 0) return;
+    this.active.splice(i, 1);
+    if (this.rr >= i) this.rr--;
+  }
+
+  /** Sends a receiver-generated packet (ACK, NACK, CNP) through NIC queue `queue`. */
+  sendControl(pkt: Packet, queue: number): void {
+    this.port.enqueue(pkt, queue);
+  }
+
+  receive(pkt: Packet, port: number): void {
+    void port;
+    const tr = this.transport;
+    switch (pkt.type) {
+      case PKT_DATA:
+        tr.onData(pkt);
+        break;
+      case PKT_ACK:
+      case PKT_NACK:
+        tr.onAck(pkt);
+        break;
+      case PKT_CNP:
+        tr.onCnpPacket(pkt);
+        break;
+      case PKT_PFC:
+        tr.onPfcAtHost(this, pkt);
+        break;
+    }
+    this.ctx.pool.release(pkt);
+  }
+}

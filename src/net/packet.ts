@@ -1,0 +1,97 @@
+/**
+ * Packets are pooled objects with a fixed shape (architecture.md rule 5: fields,
+ * not bytes). `size` is the wire size; headers are never serialized. A packet
+ * sits in at most one list at a time (an egress queue or a link in flight), so
+ * lists are intrusive through `next`.
+ */
+import { INT_MAX_HOPS } from '../cc/types.js';
+
+export const PKT_DATA = 0;
+export const PKT_ACK = 1;
+export const PKT_NACK = 2;
+export const PKT_CNP = 3;
+export const PKT_PFC = 4;
+
+export class Packet {
+  type = PKT_DATA;
+  flowId = -1;
+  /** source and destination host ids */
+  src = 0;
+  dst = 0;
+  /** data: first byte; ACK/NACK: cumulative next expected byte */
+  seq = 0;
+  payload = 0;
+  /** wire size in bytes */
+  size = 0;
+  /** priority class 0..7 */
+  prio = 0;
+  /** ECN-capable transport */
+  ect = false;
+  /** congestion experienced */
+  ce = false;
+  /** TCD mark (TCD_NO / TCD_UE / TCD_CE) */
+  tcd = 0;
+  /** data: send time (ps); ACK: echoed send time */
+  sendTs = 0;
+  /** data: sender in-flight bytes at send; ACK: echoed */
+  inflight = 0;
+  /** ACK: CE echo (D-HPCC CNP flag) */
+  ecnEcho = false;
+  /** ACK: data packets covered */
+  ackedPkts = 0;
+  isRetx = false;
+  /** per-flow ECMP hash of this packet's direction */
+  hash = 0;
+  /** PFC: class and pause (true) or resume (false) */
+  pfcClass = 0;
+  pfcPause = false;
+  /** INT: hop count and per-hop fields */
+  intN = 0;
+  readonly intTs = new Float64Array(INT_MAX_HOPS);
+  readonly intQlen = new Float64Array(INT_MAX_HOPS);
+  readonly intTx = new Float64Array(INT_MAX_HOPS);
+  readonly intRate = new Float64Array(INT_MAX_HOPS);
+  /** switch bookkeeping: ingress port at the current switch */
+  inPort = -1;
+  /** link bookkeeping: arrival time at the far end, ps */
+  arrivePs = 0;
+  next: Packet | null = null;
+}
+
+export class PacketPool {
+  private readonly free: Packet[] = [];
+  allocated = 0;
+
+  alloc(): Packet {
+    const p = this.free.pop();
+    if (p !== undefined) return p;
+    this.allocated++;
+    return new Packet();
+  }
+
+  /** Returns a packet to the pool, resetting the fields that are read before written. */
+  release(p: Packet): void {
+    p.next = null;
+    p.ce = false;
+    p.ect = false;
+    p.tcd = 0;
+    p.intN = 0;
+    p.ecnEcho = false;
+    p.isRetx = false;
+    p.inPort = -1;
+    p.flowId = -1;
+    this.free.push(p);
+  }
+}
+
+/** Copies the INT stack of `from` into `to`. */
+export function copyInt(from: Packet, to: Packet): void {
+  const n = from.intN;
+  to.intN = n;
+  for (let i = 0; i < n && i < INT_MAX_HOPS; i++) {
+    to.intTs[i] = from.intTs[i]!;
+    to.intQlen[i] = from.intQlen[i]!;
+    to.intTx[i] = from.intTx[i]!;
+    to.intRate[i] = from.intRate[i]!;
+  }
+}

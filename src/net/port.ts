@@ -1,0 +1,281 @@
+/**
+ * An egress port and the link direction it drives.
+ *
+ * A transmission that starts at t occupies the port for the serialization time
+ * and arrives whole at the peer at t + ser + prop (store and forward,
+ * network-model.md §1.2). The port keeps at most one pending "transmission
+ * done" event and the link at most one pending "arrival" event for the head of
+ * its in-flight FIFO (architecture.md rule 3), so the heap holds O(ports)
+ * events whatever the number of packets in flight. When nothing is queued the
+ * port schedules no completion event at all: the next enqueue checks
+ * `busyUntil` instead.
+ *
+ * Eight priority queues plus a control FIFO (PFC frames) that is served first
+ * and never paused. Which data queue goes next is `service`: strict priority
+ * (highest index first, D-OSCAR) or per-packet round robin (D-HPCC), skipping
+ * paused and empty queues; with `queue0Control` queue 0 is strict and never
+ * paused (D-HPCC control queue).
+ */
+import type { Packet } from './packet.js';
+import type { NetContext } from './context.js';
+
+export interface PortOwner {
+  /** The port is idle: return the next packet to transmit, or null. */
+  pull(port: Port): Packet | null;
+  /** Whether the owner may have more to send when the port frees up. */
+  hasMore(port: Port): boolean;
+  /** A packet arrived at this node on port number `port`. */
+  receive(pkt: Packet, port: number): void;
+}
+
+export class Port {
+  /** index in NetContext.ports */
+  readonly gid: number;
+  readonly node: number;
+  /** port number at the owning node */
+  readonly index: number;
+  readonly owner: PortOwner;
+  peer!: PortOwner;
+  peerNode = -1;
+  peerPort = -1;
+  rateBps: number;
+  readonly delayPs: number;
+  private ser: Float64Array | null;
+
+  busyUntil = 0;
+  private txEvent = -1;
+
+  // egress queues
+  private readonly qHead: (Packet | null)[] = [null, null, null, null, null, null, null, null];
+  private readonly qTail: (Packet | null)[] = [null, null, null, null, null, null, null, null];
+  readonly qBytes = new Float64Array(8);
+  readonly qPkts = new Int32Array(8);
+  totalBytes = 0;
+  totalPkts = 0;
+  private ctrlHead: Packet | null = null;
+  private ctrlTail: Packet | null = null;
+  private ctrlCount = 0;
+  /** PFC state of this port's classes, set by frames from the peer */
+  readonly paused = new Uint8Array(8);
+  readonly pausedUntil = new Float64Array(8);
+  private rr = 0;
+  /** queue index of the packet most recently returned by dequeue() (-1 = control) */
+  lastQueue = -1;
+  queue0Control = false;
+  strict = true;
+
+  // link in flight
+  private lHead: Packet | null = null;
+  private lTail: Packet | null = null;
+  private arrivePending = false;
+
+  // counters
+  txBytes = 0;
+  txPackets = 0;
+  maxQueueBytes = 0;
+  pausesSent = 0;
+  pausesReceived = 0;
+  resumesSent = 0;
+  resumesReceived = 0;
+  drops = 0;
+  ecnMarked = 0;
+
+  constructor(
+    private readonly ctx: NetContext,
+    gid: number,
+    node: number,
+    index: number,
+    owner: PortOwner,
+    rateBps: number,
+    delayPs: number,
+  ) {
+    this.gid = gid;
+    this.node = node;
+    this.index = index;
+    this.owner = owner;
+    this.rateBps = rateBps;
+    this.delayPs = delayPs;
+    this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
+  }
+
+  /** Serialization time of `bytes` on this port, ps. */
+  serPs(bytes: number): number {
+    const t = this.ser!;
+    if (bytes < t.length) {
+      let v = t[bytes]!;
+      if (v < 0) {
+        v = this.ctx.txTime(bytes, this.rateBps);
+        t[bytes] = v;
+      }
+      return v;
+    }
+    return this.ctx.txTime(bytes, this.rateBps);
+  }
+
+  setRate(rateBps: number): void {
+    this.rateBps = rateBps;
+    this.ser = rateBps > 0 ? this.ctx.serTable(rateBps) : null;
+    if (rateBps > 0) this.kick();
+  }
+
+  /** Appends to data queue q and starts transmission if the port is idle. */
+  enqueue(pkt: Packet, q: number): void {
+    pkt.next = null;
+    const tail = this.qTail[q]!;
+    if (tail === null) this.qHead[q] = pkt;
+    else tail.next = pkt;
+    this.qTail[q] = pkt;
+    this.qBytes[q] = this.qBytes[q]! + pkt.size;
+    this.qPkts[q] = this.qPkts[q]! + 1;
+    this.totalBytes += pkt.size;
+    this.totalPkts++;
+    if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
+    this.kick();
+  }
+
+  /** Appends a control frame (PFC); served before every data queue, never paused. */
+  enqueueCtrl(pkt: Packet): void {
+    pkt.next = null;
+    if (this.ctrlTail === null) this.ctrlHead = pkt;
+    else this.ctrlTail.next = pkt;
+    this.ctrlTail = pkt;
+    this.ctrlCount++;
+    this.kick();
+  }
+
+  /** True when a packet could be dequeued now (ignoring the transmitter). */
+  hasQueued(): boolean {
+    return this.ctrlCount > 0 || this.totalPkts > 0;
+  }
+
+  /**
+   * Removes and returns the next packet by the service policy, or null if
+   * everything left is paused. Sets `lastQueue`.
+   */
+  dequeue(): Packet | null {
+    if (this.ctrlHead !== null) {
+      const p = this.ctrlHead;
+      this.ctrlHead = p.next;
+      if (this.ctrlHead === null) this.ctrlTail = null;
+      this.ctrlCount--;
+      p.next = null;
+      this.lastQueue = -1;
+      return p;
+    }
+    if (this.totalPkts === 0) return null;
+    let q = -1;
+    const lo = this.queue0Control ? 1 : 0;
+    if (this.queue0Control && this.qHead[0] !== null) q = 0;
+    else if (this.strict) {
+      for (let i = 7; i >= lo; i--) {
+        if (this.qHead[i] !== null && this.paused[i] === 0) {
+          q = i;
+          break;
+        }
+      }
+    } else {
+      const n = 8 - lo;
+      for (let k = 1; k <= n; k++) {
+        const i = lo + ((this.rr - lo + k) % n);
+        if (this.qHead[i] !== null && this.paused[i] === 0) {
+          q = i;
+          this.rr = i;
+          break;
+        }
+      }
+    }
+    if (q < 0) return null;
+    const p = this.qHead[q]!;
+    this.qHead[q] = p.next;
+    if (p.next === null) this.qTail[q] = null;
+    p.next = null;
+    this.qBytes[q] = this.qBytes[q]! - p.size;
+    this.qPkts[q] = this.qPkts[q]! - 1;
+    this.totalBytes -= p.size;
+    this.totalPkts--;
+    this.lastQueue = q;
+    return p;
+  }
+
+  /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
+  kick(): void {
+    const now = this.ctx.sched.now;
+    if (this.ser === null) return; // link down
+    if (now < this.busyUntil || this.txEvent >= 0) {
+      if (this.txEvent < 0) this.txEvent = this.ctx.sched.schedule(this.busyUntil, this.ctx.kPortTx, this.gid, 0);
+      return;
+    }
+    const pkt = this.owner.pull(this);
+    if (pkt !== null) this.transmit(pkt);
+  }
+
+  /** Event: the transmitter is free. */
+  onTxDone(): void {
+    this.txEvent = -1;
+    this.kick();
+  }
+
+  private transmit(pkt: Packet): void {
+    const sched = this.ctx.sched;
+    const now = sched.now;
+    const ser = this.serPs(pkt.size);
+    this.busyUntil = now + ser;
+    this.txBytes += pkt.size;
+    this.txPackets++;
+    pkt.arrivePs = this.busyUntil + this.delayPs;
+    pkt.next = null;
+    if (this.lTail === null) this.lHead = pkt;
+    else this.lTail.next = pkt;
+    this.lTail = pkt;
+    if (!this.arrivePending) {
+      this.arrivePending = true;
+      sched.schedule(pkt.arrivePs, this.ctx.kLinkArrive, this.gid, 0);
+    }
+    if (this.owner.hasMore(this)) this.txEvent = sched.schedule(this.busyUntil, this.ctx.kPortTx, this.gid, 0);
+  }
+
+  /** Event: the head of the in-flight FIFO reached the peer. */
+  onArrive(): void {
+    const now = this.ctx.sched.now;
+    let p = this.lHead;
+    while (p !== null && p.arrivePs <= now) {
+      this.lHead = p.next;
+      if (this.lHead === null) this.lTail = null;
+      p.next = null;
+      this.peer.receive(p, this.peerPort);
+      p = this.lHead;
+    }
+    if (p !== null) this.ctx.sched.schedule(p.arrivePs, this.ctx.kLinkArrive, this.gid, 0);
+    else this.arrivePending = false;
+  }
+
+  /** Packets currently on the wire of this link direction. */
+  inFlightCount(): number {
+    let n = 0;
+    for (let p = this.lHead; p !== null; p = p.next) n++;
+    return n;
+  }
+
+  /** PFC frame received on this port from the peer: pause or resume class `cls`. */
+  setPaused(cls: number, pause: boolean, untilPs: number): void {
+    if (pause) {
+      this.pausesReceived++;
+      this.paused[cls] = 1;
+      this.pausedUntil[cls] = untilPs;
+    } else {
+      this.resumesReceived++;
+      this.paused[cls] = 0;
+      this.pausedUntil[cls] = 0;
+      this.kick();
+    }
+  }
+
+  /** Quanta-mode expiry check for class `cls`. */
+  onPauseExpiry(cls: number): void {
+    if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.ctx.sched.now >= this.pausedUntil[cls]!) {
+      this.paused[cls] = 0;
+      this.pausedUntil[cls] = 0;
+      this.kick();
+    }
+  }
+}

@@ -1,0 +1,6 @@
+/** Topologies: plain-data contracts, builders, file loaders, routing. */
+export type * from './types.js';
+export * from './validate.js';
+export * from './builders.js';
+export * from './files.js';
+export * from './routing.js';

@@ -1,0 +1,144 @@
+/**
+ * One RoCEv2 reliable connection (a QP; network-model.md §2.1): sender state,
+ * receiver state and the CC instance. It is what a CC sees as `CcFlow`; the CC
+ * writes only the rate and window through `setRate` / `setCwnd`, which the
+ * transport clamps and applies to pacing (§2.2 ChangeRate, §2.5 pacingUpdate).
+ */
+import type { CcFlow, CcInstance } from '../cc/types.js';
+import type { NetworkConfig } from '../net/config.js';
+import type { Transport } from './transport.js';
+
+export const CC_TIMER_SLOTS = 8;
+
+export class Flow implements CcFlow {
+  // identity
+  readonly id: number;
+  readonly src: number;
+  readonly dst: number;
+  readonly sizeBytes: number;
+  readonly startPs: number;
+  readonly prio: number;
+  readonly tag: string;
+  readonly net: NetworkConfig;
+  sport = 0;
+  dport = 0;
+  hash = 0;
+  ackHash = 0;
+
+  // what the CC is told
+  lineRateBps = 0;
+  baseRttPs = 0;
+  baseBdpBytes = 0;
+  baseOneWayPs = 0;
+  dataWireBytes = 0;
+  mtuBytes = 0;
+  minRateBps = 0;
+  /** per-packet header bytes (data) incl. CC extras */
+  dataHeaderBytes = 0;
+  ackWireBytes = 0;
+  nackWireBytes = 0;
+  idealFctPs = 0;
+
+  // sender
+  rateBps = 0;
+  cwndBytes = Infinity;
+  sndNxt = 0;
+  sndUna = 0;
+  maxSentSeq = 0;
+  nextAvail = 0;
+  lastPktWire = 0;
+  started = false;
+  finished = false;
+  finishPs = 0;
+  rtoDeadline = 0;
+  rtoPending = false;
+  retxPackets = 0;
+  timeouts = 0;
+  dataPacketsSent = 0;
+  readonly ccTimers = new Float64Array(CC_TIMER_SLOTS).fill(-1);
+  cc!: CcInstance;
+
+  // receiver
+  rcvExpected = 0;
+  nackTimerPs = 0;
+  lastNack = -1;
+  nackArmed = true;
+  ackCounter = 0;
+  cnpEcnSeen = false;
+  cnpTimerRunning = false;
+
+  // metrics
+  lastSampledAcked = 0;
+
+  constructor(
+    private readonly sys: Transport,
+    id: number,
+    src: number,
+    dst: number,
+    sizeBytes: number,
+    startPs: number,
+    prio: number,
+    tag: string,
+  ) {
+    this.id = id;
+    this.src = src;
+    this.dst = dst;
+    this.sizeBytes = sizeBytes;
+    this.startPs = startPs;
+    this.prio = prio;
+    this.tag = tag;
+    this.net = sys.net;
+  }
+
+  now(): number {
+    return this.sys.sched.now;
+  }
+
+  setRate(bps: number, adjustPacing = true): void {
+    if (this.finished) return;
+    let r = bps;
+    if (!(r >= this.minRateBps)) r = this.minRateBps; // also catches NaN
+    if (r > this.lineRateBps) r = this.lineRateBps;
+    const old = this.rateBps;
+    if (r === old) return;
+    if (adjustPacing && this.sys.adjustPacing && this.lastPktWire > 0) {
+      const ctx = this.sys.ctx;
+      this.nextAvail += ctx.txTime(this.lastPktWire, r) - ctx.txTime(this.lastPktWire, old);
+      this.rateBps = r;
+      this.sys.onPacingChanged(this);
+    } else {
+      this.rateBps = r;
+    }
+  }
+
+  setCwnd(bytes: number): void {
+    if (this.finished) return;
+    const grew = bytes > this.cwndBytes;
+    this.cwndBytes = bytes;
+    if (grew && this.started) this.sys.onWindowGrew(this);
+  }
+
+  setTimer(slot: number, delayPs: number): void {
+    if (this.finished) return;
+    const s = this.sys.sched;
+    const h = this.ccTimers[slot]!;
+    if (h >= 0) s.cancel(h);
+    this.ccTimers[slot] = s.after(delayPs, this.sys.kCcTimer, this.id, slot);
+  }
+
+  cancelTimer(slot: number): void {
+    const h = this.ccTimers[slot]!;
+    if (h >= 0) {
+      this.sys.sched.cancel(h);
+      this.ccTimers[slot] = -1;
+    }
+  }
+
+  timerPending(slot: number): boolean {
+    return this.sys.sched.isPending(this.ccTimers[slot]!);
+  }
+
+  cancelAllTimers(): void {
+    for (let i = 0; i < CC_TIMER_SLOTS; i++) this.cancelTimer(i);
+  }
+}

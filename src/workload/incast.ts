@@ -1,0 +1,183 @@
+/**
+ * Incast (N:1) traffic (network-model.md §5.3): at each event, fanIn senders
+ * each send `bytes` to one receiver. Events come from an explicit list of
+ * times or from a Poisson process; receiver and senders are fixed or drawn
+ * per event.
+ */
+import type { Rng } from '../engine/rng.js';
+import { NS, SEC } from '../engine/units.js';
+import type { FlowSpec } from './types.js';
+import { checkHostId, checkNonNegInt, checkPrio } from './validate.js';
+
+export interface IncastOptions {
+  /** host pool that random receivers and senders are drawn from */
+  hosts: number[];
+  /** senders per event */
+  fanIn: number;
+  /** bytes per sender per event */
+  bytes: number;
+  /** fixed receiver; otherwise uniform over `hosts` per event */
+  receiver?: number;
+  /** fixed senders (length fanIn); otherwise fanIn distinct hosts != receiver per event */
+  senders?: number[];
+  /** explicit event times, ps (exclusive with eventRatePerSec) */
+  times?: number[];
+  /** Poisson event process rate, events/s, over [startPs, startPs + durationPs) */
+  eventRatePerSec?: number;
+  startPs?: number;
+  durationPs?: number;
+  /** sender j (0-based, in draw order) starts at event + j * staggerPs */
+  staggerPs?: number;
+  /**
+   * Event times come from rng.fork('incast/events'), receivers and senders from
+   * rng.fork('incast/pick'): pass distinct streams to distinct generators.
+   */
+  rng: Rng;
+  prio?: number;
+  /** default 'incast' */
+  tag?: string;
+}
+
+/**
+ * Incast events per second that make the aggregate incast bytes `load` of the
+ * total host capacity: load·hostCount·hostRateBps / (fanIn·bytes·8)
+ * (the OSCAR / ACC definition of incast load).
+ */
+export function incastEventRateForLoad(
+  load: number,
+  hostCount: number,
+  hostRateBps: number,
+  fanIn: number,
+  bytes: number,
+): number {
+  if (!(load >= 0)) throw new Error(`incast: load must be >= 0, got ${load}`);
+  if (!(hostCount > 0)) throw new Error(`incast: hostCount must be > 0, got ${hostCount}`);
+  if (!(hostRateBps > 0)) throw new Error(`incast: hostRateBps must be > 0, got ${hostRateBps}`);
+  if (!(fanIn > 0)) throw new Error(`incast: fanIn must be > 0, got ${fanIn}`);
+  if (!(bytes > 0)) throw new Error(`incast: bytes must be > 0, got ${bytes}`);
+  return (load * hostCount * hostRateBps) / (fanIn * bytes * 8);
+}
+
+/** Event times (ps) of a Poisson process, gaps truncated to whole ns. */
+function poissonEventTimes(ratePerSec: number, startPs: number, durationPs: number, rng: Rng): number[] {
+  const meanGapNs = SEC / NS / ratePerSec;
+  if (!(meanGapNs >= 1)) {
+    throw new Error(`incast: eventRatePerSec ${ratePerSec} gives a mean gap below 1 ns`);
+  }
+  const endPs = startPs + durationPs;
+  const times: number[] = [];
+  let t = startPs;
+  for (;;) {
+    t += Math.floor(rng.exponential(meanGapNs)) * NS;
+    if (t >= endPs) break;
+    times.push(t);
+  }
+  return times;
+}
+
+/**
+ * Generates the incast flows, sorted by start time (stable: event order, then
+ * sender order).
+ */
+export function incastFlows(o: IncastOptions): FlowSpec[] {
+  const hosts = o.hosts;
+  const hostSet = new Set<number>();
+  for (let i = 0; i < hosts.length; i++) {
+    checkHostId(`incast: hosts[${i}]`, hosts[i]!);
+    if (hostSet.has(hosts[i]!)) throw new Error(`incast: hosts[${i}]: host ${hosts[i]} is listed twice`);
+    hostSet.add(hosts[i]!);
+  }
+  if (!Number.isInteger(o.fanIn) || o.fanIn < 1) throw new Error(`incast: fanIn must be an integer >= 1, got ${o.fanIn}`);
+  if (!Number.isSafeInteger(o.bytes) || o.bytes < 1) throw new Error(`incast: bytes must be an integer >= 1, got ${o.bytes}`);
+  const stagger = o.staggerPs ?? 0;
+  checkNonNegInt('incast: staggerPs', stagger);
+  checkPrio('incast: prio', o.prio);
+  const fanIn = o.fanIn;
+  const receiver = o.receiver;
+  if (receiver !== undefined) checkHostId('incast: receiver', receiver);
+
+  if (receiver === undefined && hosts.length === 0) throw new Error('incast: hosts is empty and no receiver is given');
+
+  const fixedSenders = o.senders;
+  if (fixedSenders !== undefined) {
+    if (fixedSenders.length !== fanIn) {
+      throw new Error(`incast: senders has ${fixedSenders.length} hosts but fanIn is ${fanIn}`);
+    }
+    const s = new Set<number>();
+    for (let i = 0; i < fixedSenders.length; i++) {
+      const h = fixedSenders[i]!;
+      checkHostId(`incast: senders[${i}]`, h);
+      if (s.has(h)) throw new Error(`incast: senders[${i}]: host ${h} is listed twice`);
+      if (h === receiver) throw new Error(`incast: senders[${i}]: host ${h} is the receiver`);
+      s.add(h);
+    }
+    if (receiver === undefined && !hosts.some((h) => !s.has(h))) {
+      throw new Error(`incast: no host left to be the receiver (every host in hosts is a sender)`);
+    }
+  } else {
+    const available = receiver === undefined ? hosts.length - 1 : hosts.filter((h) => h !== receiver).length;
+    if (fanIn > available) {
+      throw new Error(
+        `incast: fanIn ${fanIn} exceeds the ${Math.max(available, 0)} hosts available as senders` +
+          ` (${hosts.length} hosts, receiver excluded)`,
+      );
+    }
+  }
+
+  // event times
+  let times: number[];
+  if (o.times !== undefined && o.eventRatePerSec !== undefined) {
+    throw new Error('incast: give either times or eventRatePerSec, not both');
+  }
+  if (o.times !== undefined) {
+    for (let i = 0; i < o.times.length; i++) checkNonNegInt(`incast: times[${i}]`, o.times[i]!);
+    times = o.times;
+  } else if (o.eventRatePerSec !== undefined) {
+    const rate = o.eventRatePerSec;
+    if (!(rate >= 0) || !Number.isFinite(rate)) throw new Error(`incast: eventRatePerSec must be a number >= 0, got ${rate}`);
+    const startPs = o.startPs ?? 0;
+    checkNonNegInt('incast: startPs', startPs);
+    if (o.durationPs === undefined) throw new Error('incast: durationPs is required with eventRatePerSec');
+    checkNonNegInt('incast: durationPs', o.durationPs);
+    times = rate === 0 ? [] : poissonEventTimes(rate, startPs, o.durationPs, o.rng.fork('incast/events'));
+  } else {
+    throw new Error('incast: give the event times (times) or an event rate (eventRatePerSec)');
+  }
+
+  const pick = o.rng.fork('incast/pick');
+  const tag = o.tag ?? 'incast';
+  const flows: FlowSpec[] = [];
+  const pool: number[] = [];
+  const senders: number[] = new Array<number>(fanIn);
+  for (const t of times) {
+    let rcv: number;
+    if (receiver !== undefined) rcv = receiver;
+    else if (fixedSenders !== undefined) {
+      do rcv = hosts[pick.int(hosts.length)]!;
+      while (fixedSenders.includes(rcv));
+    } else rcv = hosts[pick.int(hosts.length)]!;
+
+    if (fixedSenders !== undefined) {
+      for (let j = 0; j < fanIn; j++) senders[j] = fixedSenders[j]!;
+    } else {
+      // partial Fisher-Yates over the hosts other than the receiver
+      pool.length = 0;
+      for (const h of hosts) if (h !== rcv) pool.push(h);
+      const m = pool.length;
+      for (let j = 0; j < fanIn; j++) {
+        const k = j + pick.int(m - j);
+        const tmp = pool[j]!;
+        pool[j] = pool[k]!;
+        pool[k] = tmp;
+        senders[j] = pool[j]!;
+      }
+    }
+    for (let j = 0; j < fanIn; j++) {
+      const f: FlowSpec = { src: senders[j]!, dst: rcv, bytes: o.bytes, startPs: t + j * stagger, tag };
+      if (o.prio !== undefined) f.prio = o.prio;
+      flows.push(f);
+    }
+  }
+  flows.sort((a, b) => a.startPs - b.startPs);
+  return flows;
+}

@@ -1,0 +1,163 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Scheduler } from '../src/engine/scheduler.js';
+import { Rng } from '../src/engine/rng.js';
+import { parseBytes, parseRate, parseTimePs, txTimePs, type TxTimeQuantization } from '../src/engine/units.js';
+
+function recorder(s: Scheduler): { log: string[]; kind: number } {
+  const log: string[] = [];
+  const kind = s.register({ fire: (id, tag) => log.push(`${s.now}:${id}:${tag}`) });
+  return { log, kind };
+}
+
+test('events run in (time, insertion) order', () => {
+  const s = new Scheduler(2);
+  const { log, kind } = recorder(s);
+  s.schedule(30, kind, 1, 0);
+  s.schedule(10, kind, 2, 0);
+  s.schedule(10, kind, 3, 0);
+  s.schedule(20, kind, 4, 0);
+  s.schedule(10, kind, 5, 0);
+  s.run();
+  assert.deepEqual(log, ['10:2:0', '10:3:0', '10:5:0', '20:4:0', '30:1:0']);
+  assert.equal(s.eventsProcessed, 5);
+});
+
+test('zero-delay events run after everything already queued for that instant', () => {
+  const s = new Scheduler();
+  const log: string[] = [];
+  let kind = -1;
+  kind = s.register({
+    fire: (id) => {
+      log.push(`${s.now}:${id}`);
+      if (id === 1) s.after(0, kind, 9, 0);
+    },
+  });
+  s.schedule(5, kind, 1, 0);
+  s.schedule(5, kind, 2, 0);
+  s.schedule(5, kind, 3, 0);
+  s.run();
+  assert.deepEqual(log, ['5:1', '5:2', '5:3', '5:9']);
+});
+
+test('cancel removes exactly the named event; stale handles are ignored', () => {
+  const s = new Scheduler(4);
+  const { log, kind } = recorder(s);
+  const a = s.schedule(10, kind, 1, 0);
+  const b = s.schedule(20, kind, 2, 0);
+  s.schedule(30, kind, 3, 0);
+  assert.equal(s.cancel(b), true);
+  assert.equal(s.cancel(b), false);
+  assert.equal(s.isPending(a), true);
+  s.run(15);
+  assert.equal(s.isPending(a), false);
+  // the slot of `a` is recycled; its old handle must not cancel the new event
+  const c = s.schedule(40, kind, 4, 0);
+  assert.equal(s.cancel(a), false);
+  assert.equal(s.isPending(c), true);
+  s.run();
+  assert.deepEqual(log, ['10:1:0', '30:3:0', '40:4:0']);
+});
+
+test('heap stays ordered under random inserts and cancels, growing past its capacity', () => {
+  const s = new Scheduler(8);
+  const rng = new Rng(7);
+  const fired: number[] = [];
+  const kind = s.register({ fire: (id) => fired.push(id) });
+  const times = new Map<number, number>();
+  const handles: number[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const t = rng.int(1000);
+    times.set(i, t);
+    handles.push(s.schedule(t, kind, i, 0));
+  }
+  const cancelled = new Set<number>();
+  for (let i = 0; i < 5000; i += 3) {
+    assert.equal(s.cancel(handles[i]!), true);
+    cancelled.add(i);
+  }
+  s.run();
+  assert.equal(fired.length, 5000 - cancelled.size);
+  for (let i = 1; i < fired.length; i++) {
+    const a = fired[i - 1]!;
+    const b = fired[i]!;
+    const ta = times.get(a)!;
+    const tb = times.get(b)!;
+    assert.ok(ta < tb || (ta === tb && a < b), `order broken at ${i}: ${a}@${ta} then ${b}@${tb}`);
+  }
+  assert.ok(!fired.some((id) => cancelled.has(id)));
+});
+
+test('run(until) stops at the bound and resumes later', () => {
+  const s = new Scheduler();
+  const { log, kind } = recorder(s);
+  s.schedule(100, kind, 1, 0);
+  s.schedule(300, kind, 2, 0);
+  assert.equal(s.run(200), false);
+  assert.equal(s.now, 200);
+  assert.deepEqual(log, ['100:1:0']);
+  assert.equal(s.run(), true);
+  assert.deepEqual(log, ['100:1:0', '300:2:0']);
+});
+
+test('seeded RNG is reproducible, label-separated and uniform', () => {
+  const a = new Rng(42);
+  const b = new Rng(42);
+  const xs = Array.from({ length: 100 }, () => a.next());
+  const ys = Array.from({ length: 100 }, () => b.next());
+  assert.deepEqual(xs, ys);
+  const c = new Rng(43);
+  assert.notDeepEqual(Array.from({ length: 100 }, () => c.next()), xs);
+  // forks depend on the whole label path
+  assert.notEqual(new Rng(1).fork('a').fork('x').next(), new Rng(1).fork('b').fork('x').next());
+  assert.equal(new Rng(1).fork('a').fork('x').next(), new Rng(1).fork('a').fork('x').next());
+  const r = new Rng(5);
+  let sum = 0;
+  const n = 100000;
+  for (let i = 0; i < n; i++) {
+    const v = r.next();
+    assert.ok(v >= 0 && v < 1);
+    sum += v;
+  }
+  assert.ok(Math.abs(sum / n - 0.5) < 0.005);
+  let esum = 0;
+  for (let i = 0; i < n; i++) esum += r.exponential(3);
+  assert.ok(Math.abs(esum / n - 3) < 0.06);
+});
+
+test('serialization time follows each reference code base (network-model.md §1.1)', () => {
+  const cases: [number, number, TxTimeQuantization, number][] = [
+    [1000, 100e9, 'floorViaDouble64x64', 79],
+    [1048, 100e9, 'floorViaDouble64x64', 83],
+    [1090, 100e9, 'floorViaDouble64x64', 87],
+    [60, 100e9, 'floorViaDouble64x64', 4],
+    [1048, 400e9, 'floorViaDouble64x64', 20],
+    [43, 400e9, 'floorViaDouble64x64', 0],
+    [1000, 100e9, 'floorExact', 80],
+    [1048, 25e9, 'floorExact', 335],
+    [1090, 25e9, 'floorExact', 348],
+    [88, 25e9, 'floorExact', 28],
+    [1054, 100e9, 'roundHalfUp', 84],
+    [1096, 100e9, 'roundHalfUp', 88],
+    [64, 100e9, 'roundHalfUp', 5],
+    [1054, 400e9, 'roundHalfUp', 21],
+    [64, 400e9, 'roundHalfUp', 1],
+  ];
+  for (const [bytes, rate, q, ns] of cases) assert.equal(txTimePs(bytes, rate, q), ns * 1000, `${bytes} B @ ${rate / 1e9}G ${q}`);
+  assert.equal(txTimePs(1000, 100e9, 'none'), 80_000);
+  assert.equal(txTimePs(1, 3e9, 'none'), 2667);
+});
+
+test('unit parsing', () => {
+  assert.equal(parseRate('100Gbps'), 100e9);
+  assert.equal(parseRate('25G'), 25e9);
+  assert.equal(parseRate(1e9), 1e9);
+  assert.equal(parseTimePs('1us'), 1_000_000);
+  assert.equal(parseTimePs('10ms'), 10_000_000_000);
+  assert.equal(parseTimePs(0.5), 500_000_000_000);
+  assert.equal(parseBytes('32MiB'), 32 * 1024 * 1024);
+  assert.equal(parseBytes('400KiB'), 400 * 1024);
+  assert.equal(parseBytes('150KB'), 150_000);
+  assert.throws(() => parseRate('fast'), /not a rate: "fast"/);
+  assert.throws(() => parseTimePs('1 fortnight'), /not a duration/);
+});

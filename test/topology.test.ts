@@ -1,0 +1,645 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GBPS, NS, US } from '../src/engine/units.js';
+import {
+  PathOracle,
+  TOPOLOGY_PRESETS,
+  TOPOLOGY_TYPES,
+  accCbd,
+  buildPortMap,
+  buildTopology,
+  computeRoutes,
+  dumbbell,
+  fatTree,
+  fatTreePreset,
+  loadTopologyFile,
+  nextHopPorts,
+  parkingLot,
+  parseCcsimTopology,
+  parseHpccTopology,
+  parseOscarTopology,
+  parsePowertcpTopology,
+  spineLeaf,
+  spineLeafPreset,
+  star,
+  topologyPreset,
+  validateTopology,
+  type FatTreeOptions,
+  type PortMap,
+  type RouteTable,
+  type Topology,
+} from '../src/net/topology/index.js';
+
+/** Peer node ids of the next-hop ports of switch n toward host h. */
+function nextHopPeers(ports: PortMap, rt: RouteTable, n: number, h: number): number[] {
+  return Array.from(nextHopPorts(rt, n, h), (p) => ports.peerNode[ports.portStart[n]! + p]!);
+}
+
+function neighbours(topo: Topology, n: number): number[] {
+  const out: number[] = [];
+  for (const l of topo.links) {
+    if (l.a === n) out.push(l.b);
+    else if (l.b === n) out.push(l.a);
+  }
+  return out;
+}
+
+function setup(topo: Topology): { ports: PortMap; rt: RouteTable; oracle: PathOracle } {
+  const ports = buildPortMap(topo);
+  return { ports, rt: computeRoutes(topo, ports), oracle: new PathOracle(topo, ports) };
+}
+
+test('oscar320 (T-FT320): ids, counts, wiring', () => {
+  const t = fatTreePreset('oscar320');
+  assert.equal(t.name, 'oscar320');
+  assert.equal(t.nodes.length, 376);
+  assert.equal(t.links.length, 480);
+  assert.equal(t.hostCount, 320);
+  const byLayer = (l: string): number[] => t.nodes.filter((n) => n.layer === l).map((n) => n.id);
+  const range = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  assert.deepEqual(byLayer('host'), range(0, 319));
+  assert.deepEqual(byLayer('tor'), range(320, 339));
+  assert.deepEqual(byLayer('agg'), range(340, 359));
+  assert.deepEqual(byLayer('core'), range(360, 375));
+  assert.ok(t.nodes.slice(320).every((n) => n.kind === 'switch'));
+  // host links first, in host order
+  for (let h = 0; h < 320; h++) assert.deepEqual([t.links[h]!.a, t.links[h]!.b], [h, 320 + Math.floor(h / 16)]);
+  assert.deepEqual(
+    neighbours(t, 320).filter((n) => n >= 320),
+    [340, 341, 342, 343],
+  );
+  assert.deepEqual(neighbours(t, 320).filter((n) => n < 320), range(0, 15));
+  assert.deepEqual(neighbours(t, 340), [320, 321, 322, 323, 360, 364, 368, 372]);
+  assert.deepEqual(neighbours(t, 343), [320, 321, 322, 323, 363, 367, 371, 375]);
+  assert.deepEqual(neighbours(t, 344).slice(4), [360, 364, 368, 372]); // pod 1, k = 0
+  // each core: one agg per pod
+  assert.deepEqual(neighbours(t, 360), [340, 344, 348, 352, 356]);
+  assert.ok(t.links.every((l, i) => l.delayPs === US && l.rateBps === (i < 320 ? 100 : 400) * GBPS));
+  assert.equal(t.links.slice(320, 400).every((l) => l.a >= 320 && l.a < 340 && l.b >= 340 && l.b < 360), true);
+  assert.equal(t.links.slice(400).every((l) => l.a >= 340 && l.a < 360 && l.b >= 360), true);
+});
+
+test('fatTree blocked wiring is HPCC fat.txt (agg k → cores 4k..4k+3)', () => {
+  const t = fatTreePreset('oscar320', { coreWiring: 'blocked' });
+  assert.deepEqual(neighbours(t, 340).slice(4), [360, 361, 362, 363]);
+  assert.deepEqual(neighbours(t, 343).slice(4), [372, 373, 374, 375]);
+  assert.equal(new PathOracle(t, buildPortMap(t)).maxPairRttPs(1000), 12_240 * NS);
+});
+
+test('oscar320 routing: hops, ECMP fan-out, D-HPCC RTTs', () => {
+  const t = fatTreePreset('oscar320');
+  const t0 = performance.now();
+  const ports = buildPortMap(t);
+  const rt = computeRoutes(t, ports);
+  const elapsed = performance.now() - t0;
+  assert.ok(elapsed < 200, `port map + routes took ${elapsed.toFixed(1)} ms`);
+  const oracle = new PathOracle(t, ports);
+  assert.equal(rt.hostCount, 320);
+  assert.equal(rt.routeStart.length, 56 * 320);
+
+  assert.equal(oracle.info(0, 1).hops, 2);
+  assert.equal(oracle.info(0, 16).hops, 4);
+  assert.equal(oracle.info(0, 64).hops, 6);
+  assert.equal(oracle.info(319, 0).hops, 6);
+  const cross = oracle.info(0, 64);
+  assert.equal(cross.delayPs, 6 * US);
+  assert.equal(cross.minRateBps, 100 * GBPS);
+  assert.deepEqual(cross.rates, [100, 400, 400, 400, 400, 100].map((g) => g * GBPS));
+  assert.deepEqual(oracle.nodes(0, 64), [0, 320, 340, 360, 344, 324, 64]);
+
+  // edge → host in another pod: 4 aggs; same pod: 4 aggs; same rack: the host port
+  assert.deepEqual(nextHopPeers(ports, rt, 320, 64), [340, 341, 342, 343]);
+  assert.deepEqual(nextHopPeers(ports, rt, 320, 16), [340, 341, 342, 343]);
+  assert.deepEqual(nextHopPeers(ports, rt, 320, 5), [5]);
+  // agg → other pod: its 4 cores; agg → same pod: one edge
+  assert.deepEqual(nextHopPeers(ports, rt, 340, 64), [360, 364, 368, 372]);
+  assert.deepEqual(nextHopPeers(ports, rt, 340, 16), [321]);
+  assert.deepEqual(nextHopPeers(ports, rt, 340, 0), [320]);
+  // core → any host: one agg
+  assert.deepEqual(nextHopPeers(ports, rt, 360, 0), [340]);
+  assert.deepEqual(nextHopPeers(ports, rt, 375, 319), [359]);
+  // ports are local port numbers: edge 320 has hosts on ports 0..15, aggs on 16..19
+  assert.deepEqual(Array.from(nextHopPorts(rt, 320, 64)), [16, 17, 18, 19]);
+  assert.deepEqual(Array.from(nextHopPorts(rt, 320, 5)), [5]);
+
+  // every switch reaches every host
+  for (let i = 0; i < rt.routeCount.length; i++) assert.ok(rt.routeCount[i]! > 0);
+
+  assert.equal(oracle.pairRttPs(0, 1, 1000), 4_160 * NS);
+  assert.equal(oracle.pairRttPs(0, 16, 1000), 8_200 * NS);
+  assert.equal(oracle.pairRttPs(0, 64, 1000), 12_240 * NS);
+  assert.equal(oracle.maxPairRttPs(1000), 12_240 * NS);
+  assert.equal(oracle.maxPairBdpBytes(1000), 153_000);
+  assert.equal(oracle.maxPairRttPs(0), 12 * US);
+});
+
+test('computeRoutes is fast on T-FT320', () => {
+  const t = fatTreePreset('oscar320');
+  const ports = buildPortMap(t);
+  computeRoutes(t, ports); // warm up
+  const t0 = performance.now();
+  computeRoutes(t, ports);
+  const ms = performance.now() - t0;
+  assert.ok(ms < 50, `computeRoutes took ${ms.toFixed(1)} ms`);
+});
+
+test('following next hops from any switch reaches the destination in shortest-path hops', () => {
+  const t = fatTreePreset('oscar320');
+  const { ports, rt, oracle } = setup(t);
+  const walk = (src: number, dst: number, choose: number): number => {
+    let node = ports.peerNode[ports.portStart[src]!]!; // the host's edge
+    let hops = 1;
+    while (node !== dst) {
+      assert.ok(node >= t.hostCount, `walk ${src}->${dst} reached host ${node}`);
+      const nh = nextHopPorts(rt, node, dst);
+      assert.ok(nh.length > 0);
+      node = ports.peerNode[ports.portStart[node]! + nh[choose % nh.length]!]!;
+      hops++;
+      assert.ok(hops <= 6);
+    }
+    return hops;
+  };
+  for (const [s, d] of [
+    [0, 1],
+    [0, 17],
+    [3, 200],
+    [319, 64],
+    [100, 101],
+    [150, 250],
+  ] as const) {
+    for (let c = 0; c < 4; c++) assert.equal(walk(s, d, c), oracle.info(s, d).hops);
+  }
+});
+
+test('port map: port k is the k-th link of the node, peers are consistent', () => {
+  const t = fatTreePreset('oscar320');
+  const p = buildPortMap(t);
+  assert.equal(p.portStart.length, 377);
+  assert.equal(p.portStart[376], 960);
+  assert.equal(p.portStart[1]! - p.portStart[0]!, 1);
+  assert.equal(p.portStart[321]! - p.portStart[320]!, 20);
+  assert.equal(p.portStart[341]! - p.portStart[340]!, 8);
+  assert.equal(p.portStart[361]! - p.portStart[360]!, 5);
+  for (let n = 0; n < 376; n++) {
+    for (let f = p.portStart[n]!; f < p.portStart[n + 1]!; f++) {
+      const peer = p.peerNode[f]!;
+      const back = p.portStart[peer]! + p.peerPort[f]!;
+      assert.equal(p.peerNode[back], n);
+      assert.equal(p.link[back], p.link[f]);
+      const l = t.links[p.link[f]!]!;
+      assert.ok((l.a === n && l.b === peer) || (l.b === n && l.a === peer));
+    }
+  }
+  // link order within a node
+  const e = p.portStart[320]!;
+  assert.deepEqual(Array.from(p.link.subarray(e, e + 20)), [...Array.from({ length: 16 }, (_, i) => i), 320, 321, 322, 323]);
+});
+
+test('powertcp256 (artifact topology-256)', () => {
+  const t = fatTreePreset('powertcp256');
+  assert.equal(t.nodes.length, 276);
+  assert.equal(t.links.length, 288);
+  assert.equal(t.hostCount, 256);
+  assert.deepEqual(
+    t.nodes.filter((n) => n.layer === 'tor').map((n) => n.id),
+    [256, 257, 258, 259, 260, 261, 262, 263],
+  );
+  assert.deepEqual(
+    t.nodes.filter((n) => n.layer === 'core').map((n) => n.id),
+    [272, 273, 274, 275],
+  );
+  assert.deepEqual(neighbours(t, 256), [...Array.from({ length: 32 }, (_, i) => i), 264, 265]);
+  assert.deepEqual(neighbours(t, 264), [256, 257, 272, 273]);
+  assert.deepEqual(neighbours(t, 265), [256, 257, 274, 275]);
+  assert.deepEqual(neighbours(t, 270), [262, 263, 272, 273]);
+  assert.deepEqual(neighbours(t, 275), [265, 267, 269, 271]);
+  const { ports, rt, oracle } = setup(t);
+  assert.equal(oracle.info(0, 1).hops, 2);
+  assert.equal(oracle.info(0, 32).hops, 4);
+  assert.equal(oracle.info(0, 64).hops, 6);
+  assert.equal(oracle.info(0, 64).delayPs, 14 * US);
+  assert.deepEqual(nextHopPeers(ports, rt, 256, 64), [264, 265]);
+  assert.deepEqual(nextHopPeers(ports, rt, 264, 64), [272, 273]);
+  assert.deepEqual(nextHopPeers(ports, rt, 272, 64), [266]);
+  assert.equal(oracle.maxPairRttPs(1000), 28_960 * NS);
+  assert.equal(oracle.maxPairBdpBytes(1000), 90_500);
+});
+
+test('powertcp256paper: 2 cores, every agg to both', () => {
+  const t = fatTreePreset('powertcp256paper');
+  assert.equal(t.nodes.length, 274);
+  assert.equal(t.links.length, 288);
+  assert.deepEqual(neighbours(t, 264), [256, 257, 272, 273]);
+  assert.deepEqual(neighbours(t, 265), [256, 257, 272, 273]);
+  const { ports, rt, oracle } = setup(t);
+  assert.deepEqual(nextHopPeers(ports, rt, 264, 64), [272, 273]);
+  assert.equal(oracle.maxPairRttPs(1000), 28_960 * NS);
+});
+
+test('ccc250: k = 10 fat tree, max RTT 20.16 us', () => {
+  const t = fatTreePreset('ccc250');
+  assert.equal(t.hostCount, 250);
+  assert.equal(t.nodes.length, 375);
+  assert.equal(t.links.length, 250 + 250 + 250);
+  const { oracle } = setup(t);
+  assert.equal(oracle.maxPairRttPs(1000), 20_160 * NS);
+});
+
+test('fatTree oversubscribed agg–core tier', () => {
+  const t = fatTreePreset('oscar320', { aggCoreRateBps: 200 * GBPS });
+  assert.equal(t.links.filter((l) => l.rateBps === 200 * GBPS).length, 80);
+  assert.deepEqual(t.links[480 - 80]!, { a: 340, b: 360, rateBps: 200 * GBPS, delayPs: US });
+  assert.deepEqual(t.links[479]!, { a: 359, b: 375, rateBps: 200 * GBPS, delayPs: US });
+});
+
+test('star, dumbbell, parking lot, spine-leaf shapes', () => {
+  const s = star({ hosts: 16, rateBps: 100 * GBPS, delayPs: 3 * US });
+  assert.equal(s.nodes.length, 17);
+  assert.equal(s.links.length, 16);
+  assert.equal(s.nodes[16]!.layer, 'tor');
+  assert.ok(s.links.every((l, i) => l.a === i && l.b === 16));
+  const so = setup(s);
+  assert.equal(so.oracle.info(3, 7).hops, 2);
+  assert.equal(so.oracle.pairRttPs(0, 1, 1000), 12 * US + 160 * NS);
+  for (let h = 0; h < 16; h++) assert.deepEqual(nextHopPeers(so.ports, so.rt, 16, h), [h]);
+
+  const d = dumbbell({ left: 3, right: 2, hostRateBps: 10 * GBPS, bottleneckRateBps: 5 * GBPS, delayPs: US });
+  assert.equal(d.hostCount, 5);
+  assert.equal(d.nodes.length, 7);
+  assert.deepEqual(d.links.map((l) => [l.a, l.b]), [
+    [0, 5],
+    [1, 5],
+    [2, 5],
+    [3, 6],
+    [4, 6],
+    [5, 6],
+  ]);
+  assert.equal(d.links[5]!.rateBps, 5 * GBPS);
+  const dOr = setup(d).oracle;
+  assert.deepEqual(dOr.info(0, 4), { hops: 3, delayPs: 3 * US, minRateBps: 5 * GBPS, rates: [10e9, 5e9, 10e9] });
+  assert.equal(dOr.info(0, 1).hops, 2);
+
+  const p = parkingLot({ switches: 5, hostsPerSwitch: 1, rateBps: 100 * GBPS, delayPs: US });
+  assert.equal(p.nodes.length, 10);
+  assert.equal(p.links.length, 9);
+  for (let i = 0; i < 5; i++) assert.deepEqual(neighbours(p, i), [5 + i]);
+  assert.deepEqual(neighbours(p, 6), [1, 5, 7]);
+  const po = setup(p);
+  assert.deepEqual(po.oracle.nodes(0, 2), [0, 5, 6, 7, 2]);
+  assert.deepEqual(nextHopPeers(po.ports, po.rt, 6, 0), [5]);
+  const p2 = parkingLot({ switches: 3, hostsPerSwitch: 2, rateBps: 100 * GBPS, delayPs: US });
+  assert.deepEqual(neighbours(p2, 7), [2, 3, 6, 8]);
+
+  const sl = spineLeafPreset('oscar64');
+  assert.equal(sl.nodes.length, 82);
+  assert.equal(sl.hostCount, 64);
+  assert.equal(sl.links.length, 64 + 32);
+  for (let i = 0; i < 16; i++) {
+    assert.equal(sl.nodes[64 + i]!.layer, 'leaf');
+    assert.deepEqual(neighbours(sl, 64 + i), [4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3, 80, 81]);
+  }
+  assert.equal(sl.nodes[81]!.layer, 'spine');
+  const slo = setup(sl);
+  assert.deepEqual(nextHopPeers(slo.ports, slo.rt, 64, 63), [80, 81]);
+  assert.equal(slo.oracle.info(0, 3).hops, 2);
+  assert.equal(slo.oracle.info(0, 4).hops, 4);
+  assert.equal(slo.oracle.maxPairRttPs(1000), 8_160 * NS);
+
+  const sp = spineLeafPreset('spraying44');
+  const spo = setup(sp);
+  assert.deepEqual(nextHopPeers(spo.ports, spo.rt, 8, 4), [10, 11, 12, 13]);
+  assert.deepEqual(nextHopPeers(spo.ports, spo.rt, 11, 4), [9]);
+});
+
+test('ACC CBD unit: shortest paths bounce through a ToR', () => {
+  const t = accCbd({ hostsPerTor: 8, rateBps: 100 * GBPS, delayPs: US });
+  assert.equal(t.nodes.length, 38);
+  assert.equal(t.links.length, 32 + 6);
+  const { ports, rt, oracle } = setup(t);
+  // T0 = 32 … T3 = 35, L0 = 36, L1 = 37
+  assert.deepEqual(neighbours(t, 32).slice(8), [36]);
+  assert.deepEqual(neighbours(t, 35).slice(8), [37]);
+  assert.equal(oracle.info(0, 24).hops, 6);
+  assert.deepEqual(oracle.nodes(0, 24), [0, 32, 36, 33, 37, 35, 24]);
+  assert.deepEqual(nextHopPeers(ports, rt, 32, 24), [36]);
+  assert.deepEqual(nextHopPeers(ports, rt, 36, 24), [33, 34]);
+  assert.deepEqual(nextHopPeers(ports, rt, 33, 24), [37]);
+  assert.deepEqual(nextHopPeers(ports, rt, 36, 8), [33]);
+  assert.equal(oracle.info(8, 16).hops, 4);
+});
+
+test('routes never transit a host; disconnected pairs have no route and a clear error', () => {
+  // host 0 is dual-homed on switches 3 (A) and 4 (B); A and B are not linked
+  const t: Topology = {
+    name: 'split',
+    hostCount: 3,
+    nodes: [
+      { id: 0, kind: 'host', name: 'h0', layer: 'host' },
+      { id: 1, kind: 'host', name: 'h1', layer: 'host' },
+      { id: 2, kind: 'host', name: 'h2', layer: 'host' },
+      { id: 3, kind: 'switch', name: 'A', layer: 'tor' },
+      { id: 4, kind: 'switch', name: 'B', layer: 'tor' },
+    ],
+    links: [
+      { a: 0, b: 3, rateBps: 1e9, delayPs: US },
+      { a: 0, b: 4, rateBps: 1e9, delayPs: US },
+      { a: 1, b: 3, rateBps: 1e9, delayPs: US },
+      { a: 2, b: 4, rateBps: 1e9, delayPs: US },
+    ],
+  };
+  const { ports, rt, oracle } = setup(t);
+  assert.equal(nextHopPorts(rt, 3, 2).length, 0);
+  assert.equal(nextHopPorts(rt, 4, 1).length, 0);
+  assert.deepEqual(nextHopPeers(ports, rt, 3, 0), [0]);
+  assert.deepEqual(nextHopPeers(ports, rt, 4, 2), [2]);
+  assert.throws(() => oracle.info(1, 2), { message: 'no path from host 1 to host 2' });
+  assert.equal(oracle.info(0, 2).hops, 2);
+  assert.equal(oracle.info(1, 0).hops, 2);
+  assert.equal(oracle.maxPairRttPs(0), 4 * US);
+  assert.throws(() => oracle.info(1, 1), /same host 1/);
+  assert.throws(() => oracle.info(0, 3), /dst 3 is not a host id/);
+});
+
+test('parallel links give one next hop per link', () => {
+  const t: Topology = {
+    name: 'parallel',
+    hostCount: 2,
+    nodes: [
+      { id: 0, kind: 'host', name: 'h0', layer: 'host' },
+      { id: 1, kind: 'host', name: 'h1', layer: 'host' },
+      { id: 2, kind: 'switch', name: 'A', layer: 'tor' },
+      { id: 3, kind: 'switch', name: 'B', layer: 'tor' },
+    ],
+    links: [
+      { a: 0, b: 2, rateBps: 1e9, delayPs: US },
+      { a: 1, b: 3, rateBps: 1e9, delayPs: US },
+      { a: 2, b: 3, rateBps: 1e9, delayPs: US },
+      { a: 3, b: 2, rateBps: 2e9, delayPs: US },
+    ],
+  };
+  const { rt, oracle } = setup(t);
+  assert.deepEqual(Array.from(nextHopPorts(rt, 2, 1)), [1, 2]);
+  assert.deepEqual(Array.from(nextHopPorts(rt, 3, 0)), [1, 2]);
+  assert.deepEqual(oracle.pathLinks(0, 1), [0, 2, 1]);
+});
+
+test('builders reject bad options with the option name and value', () => {
+  const ft: FatTreeOptions = {
+    pods: 2,
+    edgesPerPod: 2,
+    aggsPerPod: 2,
+    hostsPerEdge: 2,
+    cores: 2,
+    hostRateBps: 1e9,
+    fabricRateBps: 1e9,
+    hostDelayPs: US,
+    edgeAggDelayPs: US,
+    aggCoreDelayPs: US,
+    coreWiring: 'strided',
+  };
+  assert.equal(fatTree(ft).nodes.length, 8 + 4 + 4 + 2);
+  assert.throws(() => fatTree({ ...ft, pods: 0 }), { message: 'fatTree.pods: must be a positive integer, got 0' });
+  assert.throws(() => fatTree({ ...ft, hostsPerEdge: 1.5 }), { message: 'fatTree.hostsPerEdge: must be a positive integer, got 1.5' });
+  assert.throws(() => fatTree({ ...ft, cores: 3 }), /fatTree\.cores: must be divisible by aggsPerPod \(2\).*got 3/);
+  assert.equal(fatTree({ ...ft, cores: 3, coreWiring: 'full' }).links.length, 8 + 8 + 4 * 3);
+  assert.throws(() => fatTree({ ...ft, fabricRateBps: -1 }), /fatTree\.fabricRateBps: .*got -1/);
+  assert.throws(() => fatTree({ ...ft, aggCoreDelayPs: 0.5 }), /fatTree\.aggCoreDelayPs: .*got 0\.5/);
+  assert.throws(() => fatTree({ ...ft, coreWiring: 'zigzag' as 'strided' }), /fatTree\.coreWiring: must be one of 'strided', 'blocked', 'full', got "zigzag"/);
+  assert.throws(() => star({ hosts: 0, rateBps: 1e9, delayPs: 0 }), { message: 'star.hosts: must be a positive integer, got 0' });
+  assert.throws(() => star({ hosts: 2, rateBps: Number.NaN, delayPs: 0 }), /star\.rateBps: .*got NaN/);
+  assert.throws(() => dumbbell({ left: 1, right: 0, hostRateBps: 1, bottleneckRateBps: 1, delayPs: 0 }), /dumbbell\.right/);
+  assert.throws(() => parkingLot({ switches: 2, hostsPerSwitch: 1, rateBps: 1e9, delayPs: -1 }), /parkingLot\.delayPs: .*got -1/);
+  assert.throws(
+    () => spineLeaf({ spines: 2, leaves: 2, hostsPerLeaf: 2, hostRateBps: 1e9, fabricRateBps: 1e9, delayPs: 1, ...{ spine: 3 } }),
+    /spineLeaf\.spine: unknown option/,
+  );
+  assert.throws(() => buildTopology('torus', {}), /unknown "torus"/);
+  assert.throws(() => buildTopology('star', { hosts: '4', rateBps: 1e9, delayPs: 0 }), /star\.hosts: must be a positive integer, got "4"/);
+  assert.equal(buildTopology('star', { hosts: 4, rateBps: 1e9, delayPs: 0 }).nodes.length, 5);
+  assert.throws(() => topologyPreset('nope'), /unknown "nope"/);
+});
+
+test('catalogue: types and presets build valid topologies', () => {
+  assert.deepEqual(
+    TOPOLOGY_TYPES.map((t) => t.name),
+    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd'],
+  );
+  assert.ok(TOPOLOGY_TYPES.every((t) => t.description.length > 0 && t.options.length > 0));
+  for (const p of TOPOLOGY_PRESETS) {
+    const t = topologyPreset(p.name);
+    validateTopology(t);
+    assert.equal(t.name, p.name);
+  }
+  assert.equal(topologyPreset('oscar320-oversub4').links[479]!.rateBps, 100 * GBPS);
+});
+
+// ---------------------------------------------------------------------------------------------
+// file formats
+
+const HPCC_TEXT = `5 2 4
+1 3
+0 1 100Gbps 1000ns 0
+2 1 100Gbps 0.001ms 0
+1 3 400Gbps 1us 0.000000
+4 3 100Gbps 0.000001 0
+`;
+
+test('HPCC format: renumbering hosts first, units', () => {
+  const { topology: t, originalIds, newIds } = parseHpccTopology(HPCC_TEXT, 'mix/tiny.txt');
+  assert.equal(t.name, 'tiny');
+  assert.equal(t.hostCount, 3);
+  assert.deepEqual(originalIds, [0, 2, 4, 1, 3]);
+  assert.deepEqual(newIds, [0, 3, 1, 4, 2]);
+  assert.deepEqual(
+    t.nodes.map((n) => [n.name, n.kind, n.layer]),
+    [
+      ['n0', 'host', 'host'],
+      ['n2', 'host', 'host'],
+      ['n4', 'host', 'host'],
+      ['n1', 'switch', 'tor'],
+      ['n3', 'switch', 'tor'],
+    ],
+  );
+  assert.deepEqual(t.links, [
+    { a: 0, b: 3, rateBps: 100e9, delayPs: US },
+    { a: 1, b: 3, rateBps: 100e9, delayPs: US },
+    { a: 3, b: 4, rateBps: 400e9, delayPs: US },
+    { a: 2, b: 4, rateBps: 100e9, delayPs: US },
+  ]);
+  const { oracle } = setup(t);
+  assert.equal(oracle.info(0, 2).hops, 3);
+});
+
+test('HPCC format: errors name the source and line', () => {
+  assert.throws(() => parseHpccTopology('5 2 4\n1 3\n0 1 100Gbps 1000ns 0\n2 1 100Gbps\n1 3 400Gbps 1us 0\n4 3 1G 1us 0\n', 't.txt'), {
+    message: 't.txt:4: link line must be "src dst rate delay err" (5 fields), got "2 1 100Gbps"',
+  });
+  assert.throws(() => parseHpccTopology('3 1 2\n2\n0 2 fast 1us 0\n1 2 1G 1us 0\n', 't.txt'), /^Error: t\.txt:3: bad rate: not a rate: "fast"/);
+  assert.throws(() => parseHpccTopology('3 1 2\n2\n0 2 1G 1us 0\n1 2 1G soon 0\n', 't.txt'), /^Error: t\.txt:4: bad delay/);
+  assert.throws(() => parseHpccTopology('3 1 2\n2\n0 2 1G 1us 0\n1 7 1G 1us 0\n', 't.txt'), { message: 't.txt:4: dst 7 out of range 0..2' });
+  assert.throws(() => parseHpccTopology('3 1 2\n2\n0 2 1G 1us 0\n1 1 1G 1us 0\n', 't.txt'), { message: 't.txt:4: link connects node 1 to itself' });
+  assert.throws(() => parseHpccTopology('3 1 2\n2\n0 2 1G 1us 0\n1 2 1G 1us 0.01\n', 't.txt'), /t\.txt:4: per-link loss rate 0\.01 is not supported/);
+  assert.throws(() => parseHpccTopology('3 1 3\n2\n0 2 1G 1us 0\n1 2 1G 1us 0\n', 't.txt'), /t\.txt:4: header says 3 links, file has 2 link lines/);
+  assert.throws(() => parseHpccTopology('3 1\n2\n', 't.txt'), /t\.txt:1: header must be "nodes switches links"/);
+  assert.throws(() => parseHpccTopology('3 1 1\n9\n0 1 1G 1us 0\n', 't.txt'), { message: 't.txt:2: switch id 9 out of range 0..2' });
+  assert.throws(() => parseHpccTopology('3 2 1\n2 2\n0 1 1G 1us 0\n', 't.txt'), /t\.txt:2: switch id 2 listed twice/);
+  assert.throws(() => parseHpccTopology('', 'empty.txt'), /empty\.txt: empty file/);
+});
+
+test('PowerTCP format: header with tors, float bps rates', () => {
+  const text = `6 3 2 5
+4 5 2
+0 4 25000000000.0 1us 0
+1 4 25000000000.0 1us 0
+3 5 25000000000.0 1us 0
+4 2 100000000000.0 5us 0
+5 2 100000000000.0 5us 0
+`;
+  const { topology: t, originalIds, torIds } = parsePowertcpTopology(text, 'topology-small.txt');
+  assert.equal(t.hostCount, 3);
+  assert.deepEqual(originalIds, [0, 1, 3, 2, 4, 5]);
+  assert.deepEqual(torIds, [4, 5]);
+  assert.deepEqual(
+    t.nodes.map((n) => n.layer),
+    ['host', 'host', 'host', 'spine', 'leaf', 'leaf'],
+  );
+  assert.deepEqual(t.links[3], { a: 4, b: 3, rateBps: 100e9, delayPs: 5 * US });
+  const { oracle } = setup(t);
+  assert.equal(oracle.info(0, 2).delayPs, 12 * US);
+  assert.equal(oracle.maxPairRttPs(1000), 24 * US + 2 * 320 * NS + 2 * 80 * NS);
+  assert.throws(() => parsePowertcpTopology('6 3 5\n', 'p.txt'), /p\.txt:1: header must be "nodes switches tors links"/);
+  assert.throws(() => parsePowertcpTopology('3 1 2 1\n2\n0 2 1e9 1us 0\n', 'p.txt'), /p\.txt:1: tors \(2\) exceeds switches \(1\)/);
+});
+
+test('OSCAR format: link types from linkConfig', () => {
+  const text = `4 2 3
+2 3
+0 2 host
+1 3 host
+2 3 switch-oversub
+`;
+  const cfg = { host: { rateBps: 100e9, delayPs: US }, switch: { rateBps: 400e9, delayPs: US }, 'switch-oversub': { rateBps: 200e9, delayPs: US } };
+  const { topology: t, newIds } = parseOscarTopology(text, 'config/topo/dumb.txt', cfg);
+  assert.equal(t.name, 'dumb');
+  assert.deepEqual(newIds, [0, 1, 2, 3]);
+  assert.deepEqual(
+    t.links.map((l) => l.rateBps),
+    [100e9, 100e9, 200e9],
+  );
+  assert.throws(() => parseOscarTopology(text.replace('switch-oversub', 'fiber'), 'o.txt', cfg), {
+    message: 'o.txt:5: link type "fiber" has no linkConfig entry (known: host, switch, switch-oversub)',
+  });
+  assert.throws(() => parseOscarTopology(text.replace('0 2 host', '0 2'), 'o.txt', cfg), /o\.txt:3: link line must be "src dst type"/);
+  assert.throws(() => parseOscarTopology(text, 'o.txt', { host: { rateBps: 0, delayPs: 1 } }), /linkConfig\.host\.rateBps: .*got 0/);
+
+  // interleaved ids: parking5-like with switches first
+  const parking = `4 2 3
+0 1
+0 1 switch
+0 2 host
+1 3 host
+`;
+  const p = parseOscarTopology(parking, 'parking.txt', cfg);
+  assert.deepEqual(p.originalIds, [2, 3, 0, 1]);
+  assert.deepEqual(
+    p.topology.links.map((l) => [l.a, l.b]),
+    [
+      [2, 3],
+      [2, 0],
+      [3, 1],
+    ],
+  );
+});
+
+test('ccsim JSON format: names, indices, reordering, layers', () => {
+  const doc = {
+    name: 'mini',
+    nodes: [
+      { name: 'sw', kind: 'switch' },
+      { name: 'a', kind: 'host' },
+      { name: 'core', kind: 'switch', layer: 'core' },
+      { name: 'b', kind: 'host' },
+    ],
+    links: [
+      { a: 'a', b: 'sw', rate: '100Gbps', delay: '1us' },
+      { a: 3, b: 0, rate: 25e9, delay: 2e-6 },
+      { a: 'sw', b: 'core', rate: '400G', delay: '500ns' },
+    ],
+  };
+  const { topology: t, originalIds, newIds } = parseCcsimTopology(JSON.stringify(doc), 'mini.json');
+  assert.equal(t.name, 'mini');
+  assert.equal(t.hostCount, 2);
+  assert.deepEqual(originalIds, [1, 3, 0, 2]);
+  assert.deepEqual(newIds, [2, 0, 3, 1]);
+  assert.deepEqual(
+    t.nodes.map((n) => [n.id, n.name, n.kind, n.layer]),
+    [
+      [0, 'a', 'host', 'host'],
+      [1, 'b', 'host', 'host'],
+      [2, 'sw', 'switch', 'leaf'],
+      [3, 'core', 'switch', 'core'],
+    ],
+  );
+  assert.deepEqual(t.links, [
+    { a: 0, b: 2, rateBps: 100e9, delayPs: US },
+    { a: 1, b: 2, rateBps: 25e9, delayPs: 2 * US },
+    { a: 2, b: 3, rateBps: 400e9, delayPs: 500 * NS },
+  ]);
+  const bad = (patch: (d: typeof doc) => unknown): string => {
+    const d = JSON.parse(JSON.stringify(doc)) as typeof doc;
+    const out = patch(d);
+    try {
+      parseCcsimTopology(JSON.stringify(out ?? d), 'm.json');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'no error';
+  };
+  assert.equal(bad((d) => void (d.links[0]!.b = 'nope')), 'm.json: links[0].b: unknown node "nope"');
+  assert.equal(bad((d) => void ((d.links[1] as { a: unknown }).a = 9)), 'm.json: links[1].a: node index 9 out of range 0..3');
+  assert.match(bad((d) => void (d.links[2]!.rate = 'quick')), /^m\.json: links\[2\]\.rate: not a rate/);
+  assert.match(bad((d) => void (d.links[0]!.delay = 'later')), /^m\.json: links\[0\]\.delay: not a duration/);
+  assert.equal(bad((d) => void (d.nodes[3]!.name = 'a')), 'm.json: nodes[3].name: duplicate node name "a" (also nodes[1])');
+  assert.match(bad((d) => void ((d.nodes[0] as { kind: string }).kind = 'router')), /nodes\[0\]\.kind: must be "host" or "switch", got "router"/);
+  assert.match(bad((d) => void ((d.nodes[1] as { layer?: string }).layer = 'core')), /nodes\[1\]\.layer: a host cannot have layer "core"/);
+  assert.match(bad(() => ({ nodes: [] , links: [] })), /m\.json\.nodes: must be a non-empty array/);
+  assert.equal(bad((d) => void ((d.links[0] as { b: unknown }).b = 'a')), 'm.json: links[0]: connects node "a" to itself');
+  assert.throws(() => parseCcsimTopology('{ nodes: ', 'x.json'), /^Error: x\.json: invalid JSON/);
+});
+
+test('loadTopologyFile reads from disk and reports a missing file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccsim-topo-'));
+  try {
+    const p = join(dir, 'fat-mini.txt');
+    writeFileSync(p, HPCC_TEXT);
+    const { topology } = loadTopologyFile(p, 'hpcc');
+    assert.equal(topology.name, 'fat-mini');
+    assert.equal(topology.links.length, 4);
+    const missing = join(dir, 'nope.txt');
+    assert.throws(() => loadTopologyFile(missing, 'hpcc'), { message: `topology file not found: ${missing}` });
+    assert.throws(() => loadTopologyFile(p, 'oscar'), /needs a linkConfig/);
+    writeFileSync(p, '5 2 4\n1 3\n0 1 100Gbps 1000ns 0\n');
+    assert.throws(() => loadTopologyFile(p, 'hpcc'), new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: header says 4 links`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a T-FT320 written in HPCC format loads back to the builder topology', () => {
+  const t = fatTreePreset('oscar320');
+  // write with switches listed and hosts first (as fat.txt), delays in ns
+  const lines = [`${t.nodes.length} ${t.nodes.length - t.hostCount} ${t.links.length}`];
+  lines.push(t.nodes.slice(t.hostCount).map((n) => n.id).join(' '));
+  for (const l of t.links) lines.push(`${l.a} ${l.b} ${l.rateBps / 1e9}Gbps ${l.delayPs / NS}ns 0`);
+  const loaded = parseHpccTopology(lines.join('\n'), 'fat.txt');
+  assert.deepEqual(loaded.topology.links, t.links);
+  assert.deepEqual(
+    loaded.topology.nodes.map((n) => n.layer),
+    t.nodes.map((n) => n.layer),
+  );
+  const { oracle } = setup(loaded.topology);
+  assert.equal(oracle.maxPairRttPs(1000), 12_240 * NS);
+});
