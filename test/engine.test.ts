@@ -88,6 +88,50 @@ test('heap stays ordered under random inserts and cancels, growing past its capa
   assert.ok(!fired.some((id) => cancelled.has(id)));
 });
 
+test('order holds across the near-future wheel and the far-future heap', () => {
+  const s = new Scheduler(4);
+  const rng = new Rng(11);
+  const fired: number[] = [];
+  const times: number[] = [];
+  const handles: number[] = [];
+  let kind = -1;
+  kind = s.register({
+    fire: (id) => {
+      fired.push(id);
+      // events scheduled from inside handlers, near and far, some at the current instant
+      if (id < 3000) {
+        const d = [0, 1, 999, 1000, 65_535_000, 65_536_000, 200_000_000][id % 7]!;
+        const nid = 3000 + id;
+        times[nid] = s.now + d;
+        s.after(d, kind, nid, 0);
+      }
+    },
+  });
+  for (let i = 0; i < 3000; i++) {
+    // ps-resolution times spread over 1 ms, with many exact ties
+    const t = rng.next() < 0.3 ? rng.int(50) * 1000 : rng.int(1_000_000_000);
+    times[i] = t;
+    handles.push(s.schedule(t, kind, i, 0));
+  }
+  for (let i = 0; i < 3000; i += 5) s.cancel(handles[i]!);
+  s.run();
+  const seqOf = new Map<number, number>();
+  fired.forEach((id, k) => seqOf.set(id, k));
+  for (let k = 1; k < fired.length; k++) {
+    const a = fired[k - 1]!;
+    const b = fired[k]!;
+    assert.ok(times[a]! <= times[b]!, `time order broken: ${a}@${times[a]} before ${b}@${times[b]}`);
+  }
+  // among the initial events, equal times keep insertion order
+  for (let k = 1; k < fired.length; k++) {
+    const a = fired[k - 1]!;
+    const b = fired[k]!;
+    if (a < 3000 && b < 3000 && times[a] === times[b]) assert.ok(a < b);
+  }
+  assert.equal(fired.filter((id) => id < 3000).length, 3000 - 600);
+  assert.equal(fired.length, 2 * (3000 - 600));
+});
+
 test('run(until) stops at the bound and resumes later', () => {
   const s = new Scheduler();
   const { log, kind } = recorder(s);

@@ -1,15 +1,20 @@
 /**
- * Discrete-event scheduler: an indexed binary heap kept in typed arrays.
+ * Discrete-event scheduler: a timing wheel of 1 ns buckets for the near future
+ * (65.5 us ahead, where almost every packet event lands) backed by an indexed
+ * 4-ary heap for later events (timeouts, flow starts, slow timers). Both live
+ * in typed arrays; nothing is allocated per event.
  *
- * Events are ordered by (time, insertion sequence), the same FIFO tie-break
- * as ns-3, so handlers that schedule zero-delay work see it run after every
- * event already queued for that instant (network-model.md §1.6).
+ * Order is (time, insertion sequence), the same FIFO tie-break as ns-3, so
+ * handlers that schedule zero-delay work see it run after every event already
+ * queued for that instant (network-model.md §1.6). A bucket is a doubly linked
+ * list kept sorted by (time, sequence): in the common case an insert appends at
+ * the tail in O(1); a bitmap finds the next non-empty bucket in a few word
+ * operations. Events move from the heap into the wheel as the wheel's window
+ * reaches them.
  *
  * An event is three integers: a handler kind (registered once), an element id
- * and a tag. Nothing is allocated per event: slots are recycled through a free
- * list and the arrays only grow (doubling) when more events are pending at once
- * than ever before. Handles returned by `schedule` encode slot + generation so a
- * stale handle can never cancel a recycled slot.
+ * and a tag. Handles returned by `schedule` encode slot + generation so a stale
+ * handle never cancels a recycled slot.
  */
 
 /** Receives events of one registered kind. */
@@ -23,6 +28,17 @@ const SLOT_SPAN = 1 << SLOT_BITS;
 /** A handle value that never names a pending event. */
 export const NO_EVENT = -1;
 
+/** bucket width, ps */
+const W = 1000;
+const WHEEL_BITS = 16;
+const B = 1 << WHEEL_BITS;
+const BMASK = B - 1;
+const WORDS = B >> 5;
+
+const FREE = 0;
+const IN_WHEEL = 1;
+const IN_HEAP = 2;
+
 export class Scheduler {
   /** Current simulated time in integer picoseconds. */
   now = 0;
@@ -30,36 +46,58 @@ export class Scheduler {
   eventsProcessed = 0;
 
   private cap: number;
-  private time: Float64Array;
-  private seq: Float64Array;
+  // per slot
   private kind: Uint8Array;
   private ids: Int32Array;
   private tags: Int32Array;
   private gen: Float64Array;
-  /** heap position of each slot, -1 when the slot is free */
+  private time: Float64Array;
+  private seq: Float64Array;
+  private where: Uint8Array;
+  private next: Int32Array;
+  private prev: Int32Array;
+  /** heap position of a slot in the overflow heap */
   private pos: Int32Array;
-  /** heap of slot numbers */
-  private heap: Int32Array;
-  private size = 0;
   private freeTop = 0;
   private free: Int32Array;
   private nextSeq = 0;
+
+  // wheel
+  private readonly head = new Int32Array(B).fill(-1);
+  private readonly tail = new Int32Array(B).fill(-1);
+  private readonly bits = new Uint32Array(WORDS);
+  /** absolute bucket number of the wheel's first bucket */
+  private cur = 0;
+  private inWheel = 0;
+
+  // overflow heap, keys inline in heap order
+  private heap: Int32Array;
+  private hT: Float64Array;
+  private hS: Float64Array;
+  private hsize = 0;
+
   private readonly handlers: EventHandler[] = [];
   private stopRequested = false;
 
   constructor(initialCapacity = 1024) {
-    this.cap = initialCapacity;
-    this.time = new Float64Array(initialCapacity);
-    this.seq = new Float64Array(initialCapacity);
-    this.kind = new Uint8Array(initialCapacity);
-    this.ids = new Int32Array(initialCapacity);
-    this.tags = new Int32Array(initialCapacity);
-    this.gen = new Float64Array(initialCapacity);
-    this.pos = new Int32Array(initialCapacity).fill(-1);
-    this.heap = new Int32Array(initialCapacity);
-    this.free = new Int32Array(initialCapacity);
-    for (let i = 0; i < initialCapacity; i++) this.free[i] = initialCapacity - 1 - i;
-    this.freeTop = initialCapacity;
+    const n = initialCapacity;
+    this.cap = n;
+    this.kind = new Uint8Array(n);
+    this.ids = new Int32Array(n);
+    this.tags = new Int32Array(n);
+    this.gen = new Float64Array(n);
+    this.time = new Float64Array(n);
+    this.seq = new Float64Array(n);
+    this.where = new Uint8Array(n);
+    this.next = new Int32Array(n);
+    this.prev = new Int32Array(n);
+    this.pos = new Int32Array(n);
+    this.heap = new Int32Array(n);
+    this.hT = new Float64Array(n);
+    this.hS = new Float64Array(n);
+    this.free = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.free[i] = n - 1 - i;
+    this.freeTop = n;
   }
 
   /** Registers a handler and returns its kind number (at most 255 kinds). */
@@ -71,12 +109,13 @@ export class Scheduler {
 
   /** Number of pending events. */
   get pending(): number {
-    return this.size;
+    return this.inWheel + this.hsize;
   }
 
   /** Time of the earliest pending event, or Infinity. */
   peekTime(): number {
-    return this.size === 0 ? Infinity : this.time[this.heap[0]!]!;
+    if (this.inWheel > 0) return this.time[this.head[this.nextBucket()]!]!;
+    return this.hsize > 0 ? this.hT[0]! : Infinity;
   }
 
   /** Schedules an event at absolute time `at` (ps, >= now). Returns a cancellable handle. */
@@ -84,30 +123,16 @@ export class Scheduler {
     if (at < this.now) at = this.now;
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
-    this.time[slot] = at;
-    this.seq[slot] = this.nextSeq++;
     this.kind[slot] = kind;
     this.ids[slot] = id;
     this.tags[slot] = tag;
-    const g = this.gen[slot]!;
-    let i = this.size++;
-    // sift up
-    const heap = this.heap;
-    const time = this.time;
-    const seq = this.seq;
-    const s = this.seq[slot]!;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const ps = heap[p]!;
-      const pt = time[ps]!;
-      if (pt < at || (pt === at && seq[ps]! < s)) break;
-      heap[i] = ps;
-      this.pos[ps] = i;
-      i = p;
-    }
-    heap[i] = slot;
-    this.pos[slot] = i;
-    return g * SLOT_SPAN + slot;
+    this.time[slot] = at;
+    const s = this.nextSeq++;
+    this.seq[slot] = s;
+    const bn = Math.floor(at / W);
+    if (bn - this.cur < B) this.wheelInsert(slot, bn & BMASK, at, s);
+    else this.heapPush(slot, at, s);
+    return this.gen[slot]! * SLOT_SPAN + slot;
   }
 
   /** Schedules an event `delay` ps from now. */
@@ -119,16 +144,17 @@ export class Scheduler {
   isPending(handle: number): boolean {
     if (handle < 0) return false;
     const slot = handle & SLOT_MASK;
-    return this.pos[slot]! >= 0 && this.gen[slot]! === Math.floor(handle / SLOT_SPAN);
+    return this.where[slot] !== FREE && this.gen[slot]! === Math.floor(handle / SLOT_SPAN);
   }
 
   /** Cancels a pending event; a stale or NO_EVENT handle is ignored. Returns whether it removed one. */
   cancel(handle: number): boolean {
     if (handle < 0) return false;
     const slot = handle & SLOT_MASK;
-    const i = this.pos[slot]!;
-    if (i < 0 || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
-    this.removeAt(i);
+    const w = this.where[slot]!;
+    if (w === FREE || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
+    if (w === IN_WHEEL) this.wheelUnlink(slot, Math.floor(this.time[slot]! / W) & BMASK);
+    else this.heapRemoveAt(this.pos[slot]!);
     this.release(slot);
     return true;
   }
@@ -144,118 +170,232 @@ export class Scheduler {
    */
   run(until = Infinity): boolean {
     this.stopRequested = false;
-    while (this.size > 0) {
-      const slot = this.heap[0]!;
-      const t = this.time[slot]!;
+    const handlers = this.handlers;
+    const head = this.head;
+    const time = this.time;
+    for (;;) {
+      if (this.inWheel === 0) {
+        if (this.hsize === 0) return true;
+        const t0 = this.hT[0]!;
+        if (t0 > until) {
+          this.now = until;
+          return false;
+        }
+        this.cur = Math.floor(t0 / W);
+        this.migrate();
+      }
+      const b = this.nextBucket();
+      const slot = head[b]!;
+      const t = time[slot]!;
       if (t > until) {
         this.now = until;
         return false;
       }
-      this.removeAt(0);
+      const d = (b - (this.cur & BMASK)) & BMASK;
+      if (d > 0) {
+        this.cur += d;
+        if (this.hsize > 0) this.migrate();
+      }
+      this.wheelUnlink(slot, b);
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
       const tag = this.tags[slot]!;
       this.release(slot);
       this.now = t;
       this.eventsProcessed++;
-      this.handlers[kind]!.fire(id, tag);
+      handlers[kind]!.fire(id, tag);
       if (this.stopRequested) return false;
     }
-    return true;
+  }
+
+  /** Index of the first non-empty bucket at or after the wheel's start (wheel must be non-empty). */
+  private nextBucket(): number {
+    const bits = this.bits;
+    const start = this.cur & BMASK;
+    let w = start >> 5;
+    let word = bits[w]! & (0xffffffff << (start & 31));
+    for (let k = 0; k <= WORDS; k++) {
+      if (word !== 0) return (w << 5) + (31 - Math.clz32(word & -word));
+      w = (w + 1) & (WORDS - 1);
+      word = bits[w]!;
+    }
+    throw new Error('scheduler: wheel count out of sync');
+  }
+
+  private wheelInsert(slot: number, b: number, t: number, s: number): void {
+    const time = this.time;
+    const seq = this.seq;
+    const prev = this.prev;
+    const next = this.next;
+    let p = this.tail[b]!;
+    // keep the bucket sorted by (time, seq); usually the new event goes last
+    while (p >= 0 && (time[p]! > t || (time[p]! === t && seq[p]! > s))) p = prev[p]!;
+    if (p < 0) {
+      const h = this.head[b]!;
+      next[slot] = h;
+      prev[slot] = -1;
+      if (h >= 0) prev[h] = slot;
+      else {
+        this.tail[b] = slot;
+        this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
+      }
+      this.head[b] = slot;
+    } else {
+      const n = next[p]!;
+      next[slot] = n;
+      prev[slot] = p;
+      next[p] = slot;
+      if (n >= 0) prev[n] = slot;
+      else this.tail[b] = slot;
+    }
+    this.where[slot] = IN_WHEEL;
+    this.inWheel++;
+  }
+
+  private wheelUnlink(slot: number, b: number): void {
+    const p = this.prev[slot]!;
+    const n = this.next[slot]!;
+    if (p >= 0) this.next[p] = n;
+    else this.head[b] = n;
+    if (n >= 0) this.prev[n] = p;
+    else this.tail[b] = p;
+    if (this.head[b]! < 0) this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
+    this.inWheel--;
+  }
+
+  /** Moves heap events that now fall inside the wheel's window into the wheel. */
+  private migrate(): void {
+    const end = this.cur + B;
+    while (this.hsize > 0) {
+      const t = this.hT[0]!;
+      const bn = Math.floor(t / W);
+      if (bn >= end) break;
+      const slot = this.heap[0]!;
+      const s = this.hS[0]!;
+      this.heapRemoveAt(0);
+      this.wheelInsert(slot, bn & BMASK, t, s);
+    }
   }
 
   private release(slot: number): void {
-    this.pos[slot] = -1;
+    this.where[slot] = FREE;
     this.gen[slot] = this.gen[slot]! + 1;
     this.free[this.freeTop++] = slot;
   }
 
-  private removeAt(i: number): void {
+  // ---- overflow heap (4-ary, keys in heap order)
+
+  private heapPush(slot: number, t: number, s: number): void {
+    this.where[slot] = IN_HEAP;
+    this.siftUp(this.hsize++, slot, t, s);
+  }
+
+  private siftUp(i: number, slot: number, t: number, s: number): void {
     const heap = this.heap;
-    const last = heap[--this.size]!;
-    if (i === this.size) return;
-    heap[i] = last;
-    this.pos[last] = i;
-    // the moved element may need to go up or down
-    const time = this.time;
-    const seq = this.seq;
-    const lt = time[last]!;
-    const ls = seq[last]!;
-    if (i > 0) {
-      const p = (i - 1) >> 1;
+    const hT = this.hT;
+    const hS = this.hS;
+    const pos = this.pos;
+    while (i > 0) {
+      const p = (i - 1) >> 2;
+      const pt = hT[p]!;
+      if (pt < t || (pt === t && hS[p]! < s)) break;
       const ps = heap[p]!;
-      const pt = time[ps]!;
-      if (lt < pt || (lt === pt && ls < seq[ps]!)) {
-        // sift up
-        let j = i;
-        while (j > 0) {
-          const q = (j - 1) >> 1;
-          const qs = heap[q]!;
-          const qt = time[qs]!;
-          if (qt < lt || (qt === lt && seq[qs]! < ls)) break;
-          heap[j] = qs;
-          this.pos[qs] = j;
-          j = q;
+      heap[i] = ps;
+      hT[i] = pt;
+      hS[i] = hS[p]!;
+      pos[ps] = i;
+      i = p;
+    }
+    heap[i] = slot;
+    hT[i] = t;
+    hS[i] = s;
+    pos[slot] = i;
+  }
+
+  private siftDown(i: number, slot: number, t: number, s: number): void {
+    const heap = this.heap;
+    const hT = this.hT;
+    const hS = this.hS;
+    const pos = this.pos;
+    const n = this.hsize;
+    for (;;) {
+      const c0 = 4 * i + 1;
+      if (c0 >= n) break;
+      let c = c0;
+      let ct = hT[c0]!;
+      let cs = hS[c0]!;
+      const end = c0 + 4 < n ? c0 + 4 : n;
+      for (let j = c0 + 1; j < end; j++) {
+        const jt = hT[j]!;
+        if (jt < ct || (jt === ct && hS[j]! < cs)) {
+          c = j;
+          ct = jt;
+          cs = hS[j]!;
         }
-        heap[j] = last;
-        this.pos[last] = j;
+      }
+      if (t < ct || (t === ct && s < cs)) break;
+      const slotC = heap[c]!;
+      heap[i] = slotC;
+      hT[i] = ct;
+      hS[i] = cs;
+      pos[slotC] = i;
+      i = c;
+    }
+    heap[i] = slot;
+    hT[i] = t;
+    hS[i] = s;
+    pos[slot] = i;
+  }
+
+  private heapRemoveAt(i: number): void {
+    const last = --this.hsize;
+    if (i === last) return;
+    const slot = this.heap[last]!;
+    const t = this.hT[last]!;
+    const s = this.hS[last]!;
+    if (i > 0) {
+      const p = (i - 1) >> 2;
+      const pt = this.hT[p]!;
+      if (t < pt || (t === pt && s < this.hS[p]!)) {
+        this.siftUp(i, slot, t, s);
         return;
       }
     }
-    // sift down
-    const n = this.size;
-    let j = i;
-    for (;;) {
-      const l = 2 * j + 1;
-      if (l >= n) break;
-      let c = l;
-      let cs = heap[l]!;
-      let ct = time[cs]!;
-      const r = l + 1;
-      if (r < n) {
-        const rs = heap[r]!;
-        const rt = time[rs]!;
-        if (rt < ct || (rt === ct && seq[rs]! < seq[cs]!)) {
-          c = r;
-          cs = rs;
-          ct = rt;
-        }
-      }
-      if (lt < ct || (lt === ct && ls < seq[cs]!)) break;
-      heap[j] = cs;
-      this.pos[cs] = j;
-      j = c;
-    }
-    heap[j] = last;
-    this.pos[last] = j;
+    this.siftDown(i, slot, t, s);
   }
 
   private grow(): void {
     const old = this.cap;
     const cap = old * 2;
     if (cap > SLOT_SPAN) throw new Error('event queue exceeded 16M pending events');
-    const growF = (a: Float64Array): Float64Array => {
+    const gF = (a: Float64Array): Float64Array => {
       const b = new Float64Array(cap);
       b.set(a);
       return b;
     };
-    const growI = (a: Int32Array): Int32Array => {
+    const gI = (a: Int32Array): Int32Array => {
       const b = new Int32Array(cap);
       b.set(a);
       return b;
     };
-    this.time = growF(this.time);
-    this.seq = growF(this.seq);
-    this.gen = growF(this.gen);
-    const k = new Uint8Array(cap);
-    k.set(this.kind);
-    this.kind = k;
-    this.ids = growI(this.ids);
-    this.tags = growI(this.tags);
-    const pos = new Int32Array(cap).fill(-1);
-    pos.set(this.pos);
-    this.pos = pos;
-    this.heap = growI(this.heap);
+    const gU = (a: Uint8Array): Uint8Array => {
+      const b = new Uint8Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.kind = gU(this.kind);
+    this.where = gU(this.where);
+    this.ids = gI(this.ids);
+    this.tags = gI(this.tags);
+    this.next = gI(this.next);
+    this.prev = gI(this.prev);
+    this.pos = gI(this.pos);
+    this.gen = gF(this.gen);
+    this.time = gF(this.time);
+    this.seq = gF(this.seq);
+    this.heap = gI(this.heap);
+    this.hT = gF(this.hT);
+    this.hS = gF(this.hS);
     const free = new Int32Array(cap);
     free.set(this.free.subarray(0, this.freeTop));
     for (let s = cap - 1; s >= old; s--) free[this.freeTop++] = s;

@@ -18,6 +18,7 @@
  */
 import type { Packet } from './packet.js';
 import type { NetContext } from './context.js';
+import type { Scheduler } from '../engine/scheduler.js';
 
 export interface PortOwner {
   /** The port is idle: return the next packet to transmit, or null. */
@@ -64,10 +65,15 @@ export class Port {
   queue0Control = false;
   strict = true;
 
-  // link in flight
-  private lHead: Packet | null = null;
-  private lTail: Packet | null = null;
+  // link in flight: a ring of packets with their arrival times (FIFO: constant delay, serial transmissions)
+  private lPk: (Packet | null)[] = new Array<Packet | null>(16).fill(null);
+  private lT = new Float64Array(16);
+  private lHead = 0;
+  private lCount = 0;
   private arrivePending = false;
+  private readonly sched: Scheduler;
+  private readonly kTx: number;
+  private readonly kArrive: number;
 
   // counters
   txBytes = 0;
@@ -96,6 +102,9 @@ export class Port {
     this.rateBps = rateBps;
     this.delayPs = delayPs;
     this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
+    this.sched = ctx.sched;
+    this.kTx = ctx.kPortTx;
+    this.kArrive = ctx.kLinkArrive;
   }
 
   /** Serialization time of `bytes` on this port, ps. */
@@ -199,10 +208,9 @@ export class Port {
 
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
-    const now = this.ctx.sched.now;
-    if (this.ser === null) return; // link down
-    if (now < this.busyUntil || this.txEvent >= 0) {
-      if (this.txEvent < 0) this.txEvent = this.ctx.sched.schedule(this.busyUntil, this.ctx.kPortTx, this.gid, 0);
+    if (this.txEvent >= 0 || this.ser === null) return; // a completion is pending, or the link is down
+    if (this.sched.now < this.busyUntil) {
+      this.txEvent = this.sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
       return;
     }
     const pkt = this.owner.pull(this);
@@ -216,44 +224,60 @@ export class Port {
   }
 
   private transmit(pkt: Packet): void {
-    const sched = this.ctx.sched;
-    const now = sched.now;
-    const ser = this.serPs(pkt.size);
-    this.busyUntil = now + ser;
-    this.txBytes += pkt.size;
+    const sched = this.sched;
+    const size = pkt.size;
+    const done = sched.now + this.serPs(size);
+    this.busyUntil = done;
+    this.txBytes += size;
     this.txPackets++;
-    pkt.arrivePs = this.busyUntil + this.delayPs;
-    pkt.next = null;
-    if (this.lTail === null) this.lHead = pkt;
-    else this.lTail.next = pkt;
-    this.lTail = pkt;
+    const at = done + this.delayPs;
+    if (this.lCount === this.lPk.length) this.growLink();
+    const i = (this.lHead + this.lCount) & (this.lPk.length - 1);
+    this.lPk[i] = pkt;
+    this.lT[i] = at;
+    this.lCount++;
     if (!this.arrivePending) {
       this.arrivePending = true;
-      sched.schedule(pkt.arrivePs, this.ctx.kLinkArrive, this.gid, 0);
+      sched.schedule(at, this.kArrive, this.gid, 0);
     }
-    if (this.owner.hasMore(this)) this.txEvent = sched.schedule(this.busyUntil, this.ctx.kPortTx, this.gid, 0);
+    if (this.owner.hasMore(this)) this.txEvent = sched.schedule(done, this.kTx, this.gid, 0);
+  }
+
+  private growLink(): void {
+    const cap = this.lPk.length;
+    const pk = new Array<Packet | null>(cap * 2).fill(null);
+    const t = new Float64Array(cap * 2);
+    for (let k = 0; k < this.lCount; k++) {
+      const j = (this.lHead + k) & (cap - 1);
+      pk[k] = this.lPk[j]!;
+      t[k] = this.lT[j]!;
+    }
+    this.lPk = pk;
+    this.lT = t;
+    this.lHead = 0;
   }
 
   /** Event: the head of the in-flight FIFO reached the peer. */
   onArrive(): void {
-    const now = this.ctx.sched.now;
-    let p = this.lHead;
-    while (p !== null && p.arrivePs <= now) {
-      this.lHead = p.next;
-      if (this.lHead === null) this.lTail = null;
-      p.next = null;
+    const now = this.sched.now;
+    const lT = this.lT;
+    const lPk = this.lPk;
+    const mask = lPk.length - 1;
+    while (this.lCount > 0 && lT[this.lHead]! <= now) {
+      const h = this.lHead;
+      const p = lPk[h]!;
+      lPk[h] = null;
+      this.lHead = (h + 1) & mask;
+      this.lCount--;
       this.peer.receive(p, this.peerPort);
-      p = this.lHead;
     }
-    if (p !== null) this.ctx.sched.schedule(p.arrivePs, this.ctx.kLinkArrive, this.gid, 0);
+    if (this.lCount > 0) this.sched.schedule(lT[this.lHead]!, this.kArrive, this.gid, 0);
     else this.arrivePending = false;
   }
 
   /** Packets currently on the wire of this link direction. */
   inFlightCount(): number {
-    let n = 0;
-    for (let p = this.lHead; p !== null; p = p.next) n++;
-    return n;
+    return this.lCount;
   }
 
   /** PFC frame received on this port from the peer: pause or resume class `cls`. */
@@ -272,7 +296,7 @@ export class Port {
 
   /** Quanta-mode expiry check for class `cls`. */
   onPauseExpiry(cls: number): void {
-    if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.ctx.sched.now >= this.pausedUntil[cls]!) {
+    if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.sched.now >= this.pausedUntil[cls]!) {
       this.paused[cls] = 0;
       this.pausedUntil[cls] = 0;
       this.kick();

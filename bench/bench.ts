@@ -1,0 +1,116 @@
+/**
+ * `npm run bench [-- a b c]`: the project's performance benchmark (not part of
+ * the test suite). Each scenario runs in its own child process so that peak RSS
+ * is its own. Prints wall time, events/s, simulated seconds per wall second
+ * and peak RSS.
+ *
+ * (a) 16:1 incast of long flows on a 100 Gb/s star, 10 ms, DCQCN;
+ * (b) OSCAR's large-scale setup: 320-host fat-tree, 100 G hosts / 400 G fabric,
+ *     1 us links, 32 MiB buffers, PFC + DT, CacheFollower at 80 % load,
+ *     10 ms of arrivals, run until every flow finishes, DCQCN;
+ * (c) PowerTCP's 256-server 4:1 tree (25 G hosts, 100 G fabric, 1 us links,
+ *     5 us to the cores, 4 MiB buffers), WebSearch at 60 % load (of the ToR
+ *     uplinks) for 10 ms of arrivals, DCQCN with a one-BDP window.
+ * Targets on one core: (c) <= 5 s, (b) <= 5 min, <= 2 GB RSS.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { simulate } from '../src/experiment/simulate.js';
+import type { SimInput } from '../src/experiment/types.js';
+import { Rng } from '../src/engine/rng.js';
+import { MIB, MS, SEC, US } from '../src/engine/units.js';
+import { deepMerge, profileDefaults } from '../src/net/config.js';
+import { fatTreePreset, star } from '../src/net/topology/index.js';
+import { loadCdf, poissonFlows } from '../src/workload/index.js';
+import type { FlowSpec } from '../src/workload/types.js';
+
+const metricsOff = {
+  queuePorts: [],
+  queueIntervalPs: 10 * US,
+  throughputPorts: [],
+  throughputIntervalPs: 10 * US,
+  flowThroughput: null,
+  flowThroughputIntervalPs: 10 * US,
+};
+
+function scenario(name: string): { title: string; input: SimInput } {
+  if (name === 'a') {
+    const topo = star({ hosts: 17, rateBps: 100e9, delayPs: 1 * US });
+    const flows: FlowSpec[] = [];
+    for (let i = 0; i < 16; i++) flows.push({ src: i, dst: 16, bytes: 1e12, startPs: 0 });
+    return {
+      title: '(a) 16:1 incast, long flows, 100G star, 10 ms, DCQCN',
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: 10 * MS, maxTimePs: 10 * MS, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'b') {
+    const topo = fatTreePreset('oscar320');
+    const hosts = Array.from({ length: 320 }, (_, i) => i);
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('cachefollower'), load: 0.8, refRateBps: 100e9, startPs: 0, durationPs: 10 * MS, rng: new Rng(1).fork('workload/0') });
+    return {
+      title: `(b) OSCAR 320-host fat-tree, CacheFollower 80%, 10 ms arrivals (${flows.length} flows), DCQCN`,
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'c') {
+    const topo = fatTreePreset('powertcp256');
+    const hosts = Array.from({ length: 256 }, (_, i) => i);
+    // load on the ToR uplinks: 32 × 25 G hosts share 2 × 100 G uplinks (4:1), i.e. 6.25 G per host
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch-powertcp'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: 10 * MS, rng: new Rng(1).fork('workload/0') });
+    const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 4 * MIB }, transport: { txTimeQuantization: 'floorExact' } });
+    return {
+      title: `(c) PowerTCP 256-host 4:1 tree, WebSearch 60%, 10 ms arrivals (${flows.length} flows), DCQCN + window`,
+      input: { seed: 1, topology: topo, net, cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  throw new Error(`unknown scenario "${name}" (a, b or c)`);
+}
+
+function runOne(name: string): void {
+  const { title, input } = scenario(name);
+  const out = simulate(input);
+  const wallS = out.wallMs / 1000;
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  const res = {
+    title,
+    wallS,
+    events: out.events,
+    eventsPerSec: out.events / wallS,
+    simulatedS: out.endPs / SEC,
+    simPerWall: out.endPs / SEC / wallS,
+    rssMb,
+    flows: out.totals.flows,
+    finished: out.totals.finished,
+    drops: out.totals.drops,
+    pauses: out.totals.pausesSent,
+  };
+  process.stdout.write(JSON.stringify(res) + '\n');
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    runOne(args[1]!);
+    return;
+  }
+  const names = args.length > 0 ? args : ['a', 'c', 'b'];
+  const self = fileURLToPath(import.meta.url);
+  console.log(`ccsim bench on node ${process.version}`);
+  for (const n of names) {
+    const r = spawnSync(process.execPath, [self, '--child', n], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (r.status !== 0) {
+      console.log(`(${n}) failed: ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
+      process.exitCode = 1;
+      continue;
+    }
+    const line = r.stdout.trim().split('\n').pop()!;
+    const x = JSON.parse(line) as Record<string, number | string>;
+    const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
+    console.log(x.title);
+    console.log(
+      `    wall ${f(x.wallS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}`,
+    );
+  }
+}
+
+main();
