@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+/**
+ * The `ccsim` command line: run, validate, list.
+ *
+ * Exit codes: 0 ok; 2 invalid spec or other user error (message only, no
+ * stack trace); 1 unexpected internal error (set CCSIM_DEBUG=1 for its stack).
+ */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+import { CC_REGISTRY } from '../cc/registry.js';
+import { formatTime } from '../engine/units.js';
+import { SpecError, UsageError, errorMessage } from '../experiment/errors.js';
+import { loadAndResolve } from '../experiment/resolve.js';
+import { runExperiment, type RunResult } from '../experiment/runner.js';
+import type { FctStats } from '../metrics/summary.js';
+import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
+import { listWorkloads } from '../workload/index.js';
+import { ccsimVersion } from '../experiment/output.js';
+
+// ---------------------------------------------------------------------------------------------
+// output helpers
+
+function out(line = ''): void {
+  process.stdout.write(line + '\n');
+}
+
+function fmtNum(x: number, digits = 3): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '-';
+}
+
+function fmtInt(x: number): string {
+  return Math.round(x).toLocaleString('en-US');
+}
+
+function pad(s: string, w: number, left = false): string {
+  return left ? s.padEnd(w) : s.padStart(w);
+}
+
+function statsLine(label: string, s: FctStats, labelWidth: number): string {
+  return (
+    '  ' +
+    pad(label, labelWidth, true) +
+    pad(fmtInt(s.count), 9) +
+    pad(fmtNum(s.meanSlowdown), 9) +
+    pad(fmtNum(s.p50Slowdown), 9) +
+    pad(fmtNum(s.p95Slowdown), 9) +
+    pad(fmtNum(s.p99Slowdown), 9)
+  );
+}
+
+function printRunSummary(r: RunResult, cc: string): void {
+  const { summary, output } = r;
+  const t = summary.totals;
+  out(`${r.spec.name}: cc ${cc}, seed ${r.input.seed}`);
+  out(`  flows finished ${fmtInt(t.finished)}/${fmtInt(t.flows)}${summary.unfinished > 0 ? ` (${fmtInt(summary.unfinished)} unfinished)` : ''}`);
+  const fct = summary.fct;
+  const labels = ['overall', ...fct.bins.map((b) => b.label), ...Object.keys(fct.tags).map((k) => `tag ${k}`)];
+  const w = Math.max(14, ...labels.map((l) => l.length + 2));
+  out('  ' + pad('slowdown', w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9));
+  out(statsLine('overall', fct.overall, w));
+  for (const b of fct.bins) out(statsLine(b.label, b, w));
+  for (const [k, s] of Object.entries(fct.tags)) out(statsLine(`tag ${k}`, s, w));
+  const secs = output.wallMs / 1000;
+  out(
+    `  drops ${fmtInt(t.drops)}, PFC pauses ${fmtInt(t.pausesSent)}, timeouts ${fmtInt(t.timeouts)}, ` +
+      `retransmitted packets ${fmtInt(t.retransmittedPackets)}`,
+  );
+  out(
+    `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
+      (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
+  );
+  out(`  results: ${r.outDir}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// `list`: CC parameter descriptions from the zod schemas
+
+interface ParamInfo {
+  name: string;
+  type: string;
+  default: unknown;
+  hasDefault: boolean;
+  optional: boolean;
+  description: string;
+}
+
+function typeName(s: z.ZodType): string {
+  if (s instanceof z.ZodDefault || s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+    return typeName(s.unwrap() as z.ZodType);
+  }
+  if (s instanceof z.ZodEnum) return s.options.map((o) => JSON.stringify(o)).join(' | ');
+  if (s instanceof z.ZodLiteral) return [...s.values].map((v) => JSON.stringify(v)).join(' | ');
+  if (s instanceof z.ZodUnion) return (s.options as readonly z.ZodType[]).map(typeName).join(' | ');
+  if (s instanceof z.ZodArray) return `${typeName(s.element as z.ZodType)}[]`;
+  return s._zod.def.type;
+}
+
+function describeParams(schema: z.ZodType): ParamInfo[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const out: ParamInfo[] = [];
+  for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    let s: z.ZodType = field;
+    let description = s.description;
+    let hasDefault = false;
+    let optional = false;
+    let dflt: unknown;
+    for (let i = 0; i < 8; i++) {
+      if (s instanceof z.ZodDefault) {
+        hasDefault = true;
+        dflt = s._zod.def.defaultValue;
+        s = s.unwrap() as z.ZodType;
+      } else if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+        optional ||= s instanceof z.ZodOptional;
+        s = s.unwrap() as z.ZodType;
+      } else break;
+      description ??= s.description;
+    }
+    out.push({ name, type: typeName(field), default: dflt, hasDefault, optional, description: description ?? '' });
+  }
+  return out;
+}
+
+function listTopologies(): void {
+  out('topology types (spec `topology.type`):');
+  for (const t of TOPOLOGY_TYPES) out(`  ${pad(t.name, 12, true)} ${t.description}`);
+  out(`  ${pad('preset', 12, true)} a named topology: topology: { type: preset, preset: <name> }`);
+  out(`  ${pad('file', 12, true)} a topology file: path, format (${TOPOLOGY_FILE_FORMATS.join(', ')}), linkConfig for oscar`);
+  out('topology presets:');
+  const w = Math.max(...TOPOLOGY_PRESETS.map((p) => p.name.length));
+  for (const p of TOPOLOGY_PRESETS) out(`  ${pad(p.name, w, true)}  ${p.description}`);
+}
+
+function listWorkloadCdfs(): void {
+  out('workloads (flow-size distributions, spec `cdf`):');
+  const list = listWorkloads();
+  const w = Math.max(...list.map((x) => x.name.length));
+  for (const x of list) {
+    out(`  ${pad(x.name, w, true)}  mean ${pad(fmtInt(x.meanBytes), 11)} B, max ${pad(fmtInt(x.maxBytes), 13)} B  ${x.description}`);
+  }
+}
+
+function listCcs(): void {
+  out('congestion control (spec `cc`):');
+  for (const cc of CC_REGISTRY) {
+    out(`  ${cc.name}: ${cc.description}`);
+    out(`    reference: ${cc.reference}`);
+    const params = describeParams(cc.params);
+    if (params.length === 0) continue;
+    out('    params:');
+    for (const p of params) {
+      const d = p.hasDefault ? ` = ${JSON.stringify(p.default)}` : '';
+      const kind = p.optional && !p.hasDefault ? `${p.type}, optional` : p.type;
+      out(`      ${p.name}${d}  (${kind})${p.description ? `  ${p.description}` : ''}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// commands
+
+function parseSeed(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be an integer >= 0');
+  return n;
+}
+
+function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('ccsim')
+    .description('Packet-level datacenter congestion-control simulator')
+    .version(ccsimVersion())
+    .showHelpAfterError()
+    // usage errors come back as CommanderError (inherited by the subcommands below)
+    .exitOverride();
+
+  program
+    .command('run')
+    .description('run an experiment spec and write its result directory')
+    .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
+    .option('-o, --out <dir>', 'result directory (default results/<spec name>)')
+    .option('-s, --seed <n>', "override the spec's seed", parseSeed)
+    .option('-q, --quiet', 'no progress bar and no summary')
+    .action(async (spec: string, o: { out?: string; seed?: number; quiet?: boolean }) => {
+      const quiet = o.quiet === true;
+      const r = await runExperiment(spec, {
+        ...(o.out !== undefined ? { out: o.out } : {}),
+        ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        quiet,
+        progress: !quiet && process.stdout.isTTY === true && !process.env['CI'],
+      });
+      if (!quiet) printRunSummary(r, r.input.cc.name);
+    });
+
+  program
+    .command('validate')
+    .description('check a spec (and build its topology and flows) without running it')
+    .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
+    .option('-s, --seed <n>', "override the spec's seed", parseSeed)
+    .action((spec: string, o: { seed?: number }) => {
+      const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {});
+      const hosts = input.topology.hostCount;
+      const switches = input.topology.nodes.length - hosts;
+      out(`ok: ${loaded.spec.name}: ${hosts} hosts, ${switches} switches, ${input.flows.length} flows, cc ${input.cc.name}`);
+    });
+
+  program
+    .command('list')
+    .description('list topologies, workloads and congestion-control algorithms')
+    .argument('[what]', 'topologies | workloads | ccs (default: all)')
+    .action((what: string | undefined) => {
+      const all = what === undefined;
+      const known = ['topologies', 'workloads', 'ccs'];
+      if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
+      if (all || what === 'topologies') listTopologies();
+      if (all) out();
+      if (all || what === 'workloads') listWorkloadCdfs();
+      if (all) out();
+      if (all || what === 'ccs') listCcs();
+    });
+
+  return program;
+}
+
+/** Prints an error the way the CLI does and returns the exit code. */
+function reportError(e: unknown): number {
+  if (e instanceof CommanderError) {
+    // commander has already printed the message (or the help / version text)
+    return e.exitCode === 0 ? 0 : 2;
+  }
+  if (e instanceof SpecError) {
+    process.stderr.write(`invalid spec${e.file !== undefined ? ` ${e.file}` : ''}:\n`);
+    for (const line of e.lines()) process.stderr.write(`  ${line}\n`);
+    return 2;
+  }
+  if (e instanceof UsageError) {
+    process.stderr.write(`error: ${e.message}\n`);
+    return 2;
+  }
+  process.stderr.write(`error: ${errorMessage(e)}\n`);
+  if (process.env['CCSIM_DEBUG'] && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
+  return 1;
+}
+
+async function main(argv: readonly string[] = process.argv): Promise<number> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+    return 0;
+  } catch (e) {
+    return reportError(e);
+  }
+}
+
+// `ccsim list | head`: a closed pipe ends the output quietly
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+process.exitCode = await main();

@@ -1,0 +1,332 @@
+/**
+ * Result files of one run, written atomically: everything goes to a temporary
+ * directory next to the target, which then replaces the target in one rename,
+ * so a failed run never leaves a half-written result directory.
+ *
+ * Every file except manifest.json depends only on the spec and the seed and is
+ * byte-identical across runs; wall time, versions, timestamps and memory use
+ * are kept in manifest.json alone.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunSummary } from '../metrics/summary.js';
+import { UsageError } from './errors.js';
+import type { Spec } from './spec.js';
+import type { SimInput, SimOutput } from './types.js';
+
+export type OutputFormat = 'csv' | 'jsonl';
+
+type Cell = string | number;
+
+/** Deterministic number text: shortest round-trip form; nan / inf / -inf for non-finite values. */
+export function formatNumber(n: number): string {
+  if (Number.isFinite(n)) return Object.is(n, -0) ? '0' : String(n);
+  if (Number.isNaN(n)) return 'nan';
+  return n > 0 ? 'inf' : '-inf';
+}
+
+function csvCell(c: Cell): string {
+  if (typeof c === 'number') return formatNumber(c);
+  return /[",\n\r]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c;
+}
+
+function jsonCell(c: Cell): string {
+  if (typeof c === 'number' && !Number.isFinite(c)) return JSON.stringify(formatNumber(c));
+  return JSON.stringify(c);
+}
+
+/** Buffered synchronous file writer. */
+class Sink {
+  private readonly fd: number;
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  write(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    writeSync(this.fd, this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+}
+
+/** Writes a table as CSV (header line + rows) or JSON Lines (one object per row). Returns the file name. */
+function writeTable(dir: string, base: string, format: OutputFormat, columns: readonly string[], rows: Iterable<readonly Cell[]>): string {
+  const file = `${base}.${format}`;
+  const sink = new Sink(join(dir, file));
+  try {
+    if (format === 'csv') {
+      sink.write(columns.join(',') + '\n');
+      for (const r of rows) sink.write(r.map(csvCell).join(',') + '\n');
+    } else {
+      const keys = columns.map((c) => JSON.stringify(c) + ':');
+      for (const r of rows) {
+        let line = '{';
+        for (let i = 0; i < keys.length; i++) line += (i > 0 ? ',' : '') + keys[i] + jsonCell(r[i]!);
+        sink.write(line + '}\n');
+      }
+    }
+  } finally {
+    sink.close();
+  }
+  return file;
+}
+
+function writeJson(dir: string, file: string, value: unknown): string {
+  const sink = new Sink(join(dir, file));
+  try {
+    sink.write(JSON.stringify(value, jsonReplacer, 2) + '\n');
+  } finally {
+    sink.close();
+  }
+  return file;
+}
+
+/** JSON: NaN (an empty statistic) as null, ±Infinity (an open bin bound) as "inf" / "-inf". */
+function jsonReplacer(_key: string, v: unknown): unknown {
+  if (typeof v !== 'number' || Number.isFinite(v)) return v;
+  return Number.isNaN(v) ? null : formatNumber(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// version / environment
+
+let cachedVersion: string | undefined;
+
+/** ccsim's version from its package.json ('unknown' if it cannot be found). */
+export function ccsimVersion(): string {
+  if (cachedVersion !== undefined) return cachedVersion;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const p = join(dir, 'package.json');
+    if (existsSync(p)) {
+      try {
+        const pkg = JSON.parse(readFileSync(p, 'utf8')) as { name?: unknown; version?: unknown };
+        if (pkg.name === 'ccsim' && typeof pkg.version === 'string') return (cachedVersion = pkg.version);
+      } catch {
+        // keep looking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return (cachedVersion = 'unknown');
+}
+
+// ---------------------------------------------------------------------------------------------
+// output directory handling
+
+/**
+ * Checks that `outDir` can be (re)placed: it must not be an existing file, and
+ * an existing directory must be empty or a previous result (has manifest.json),
+ * so a mistyped --out never deletes unrelated files. Call before simulating.
+ */
+export function checkOutDir(outDir: string): void {
+  const abs = resolvePath(outDir);
+  if (!existsSync(abs)) return;
+  const st = statSync(abs);
+  if (!st.isDirectory()) throw new UsageError(`output path exists and is not a directory: ${outDir}`);
+  const entries = readdirSync(abs);
+  if (entries.length > 0 && !entries.includes('manifest.json')) {
+    throw new UsageError(`output directory ${outDir} is not empty and is not a ccsim result (no manifest.json); refusing to replace it`);
+  }
+}
+
+function tmpSibling(abs: string, kind: string): string {
+  return join(dirname(abs), `${basename(abs)}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/**
+ * Builds a directory with `fill` in a temporary sibling of `outDir`, then
+ * swaps it in place of `outDir`. On failure the temporary directory is removed
+ * and `outDir` is left as it was.
+ */
+export function writeDirAtomically(outDir: string, fill: (tmpDir: string) => void): void {
+  const abs = resolvePath(outDir);
+  checkOutDir(abs);
+  mkdirSync(dirname(abs), { recursive: true });
+  const tmp = tmpSibling(abs, 'tmp');
+  mkdirSync(tmp);
+  try {
+    fill(tmp);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  let old: string | undefined;
+  try {
+    if (existsSync(abs)) {
+      old = tmpSibling(abs, 'old');
+      renameSync(abs, old);
+    }
+    renameSync(tmp, abs);
+  } catch (e) {
+    if (old !== undefined && !existsSync(abs)) renameSync(old, abs);
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  if (old !== undefined) rmSync(old, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// result files
+
+export interface RunInfo {
+  /** spec file path as given */
+  specPath?: string;
+  /** run start, for the manifest */
+  startedAt: Date;
+  /** wall time of load + resolve + simulate, ms (result writing excluded) */
+  totalWallMs: number;
+}
+
+export interface ResultData {
+  spec: Spec;
+  raw: unknown;
+  input: SimInput;
+  output: SimOutput;
+  summary: RunSummary;
+  info: RunInfo;
+}
+
+export const FCT_COLUMNS = ['id', 'src', 'dst', 'bytes', 'start_ps', 'finish_ps', 'fct_ps', 'ideal_fct_ps', 'slowdown', 'tag'] as const;
+
+function* fctRows(out: SimOutput): Iterable<Cell[]> {
+  for (const r of out.fct) yield [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, r.tag];
+}
+
+function* unfinishedRows(out: SimOutput): Iterable<Cell[]> {
+  for (const r of out.unfinished) yield [r.id, r.src, r.dst, r.bytes, r.ackedBytes, r.startPs, r.tag];
+}
+
+function* seriesRows(series: SimOutput['queues']): Iterable<Cell[]> {
+  for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.node, s.port, s.t[i]!, s.v[i]!];
+}
+
+function* flowSeriesRows(series: SimOutput['flowThroughput']): Iterable<Cell[]> {
+  for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, s.v[i]!];
+}
+
+/**
+ * Writes all result files of a run into `outDir` (atomically, replacing a
+ * previous result there). Returns the file names written.
+ */
+export function writeResults(outDir: string, d: ResultData): string[] {
+  const format: OutputFormat = d.spec.output.format;
+  const files: string[] = [];
+  writeDirAtomically(outDir, (dir) => {
+    const out = d.output;
+    files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
+    files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));
+    files.push(writeJson(dir, 'summary.json', d.summary));
+
+    const reasons = [...new Set(out.nodes.flatMap((n) => Object.keys(n.dropsByReason)))].sort();
+    files.push(
+      writeTable(
+        dir,
+        'counters_nodes',
+        format,
+        [
+          'node',
+          'name',
+          'layer',
+          'pauses_sent',
+          'pauses_received',
+          'resumes_sent',
+          'resumes_received',
+          'drops',
+          'tx_bytes',
+          'ecn_marked',
+          ...reasons.map((r) => `drops_${r}`),
+        ],
+        out.nodes.map((n) => [
+          n.node,
+          n.name,
+          n.layer,
+          n.pausesSent,
+          n.pausesReceived,
+          n.resumesSent,
+          n.resumesReceived,
+          n.drops,
+          n.txBytes,
+          n.ecnMarked,
+          ...reasons.map((r) => n.dropsByReason[r] ?? 0),
+        ]),
+      ),
+    );
+    files.push(
+      writeTable(
+        dir,
+        'counters_ports',
+        format,
+        ['node', 'port', 'peer', 'pauses_sent', 'pauses_received', 'drops', 'tx_bytes', 'tx_packets', 'max_queue_bytes'],
+        out.ports.map((p) => [p.node, p.port, p.peer, p.pausesSent, p.pausesReceived, p.drops, p.txBytes, p.txPackets, p.maxQueueBytes]),
+      ),
+    );
+    files.push(writeTable(dir, 'queues', format, ['node', 'port', 't_ps', 'bytes'], seriesRows(out.queues)));
+    files.push(writeTable(dir, 'throughput', format, ['node', 'port', 't_ps', 'bps'], seriesRows(out.throughput)));
+    if (d.input.metrics.flowThroughput !== null) {
+      files.push(writeTable(dir, 'flow_throughput', format, ['flow', 't_ps', 'bps'], flowSeriesRows(out.flowThroughput)));
+    }
+    files.push('manifest.json');
+    writeJson(dir, 'manifest.json', buildManifest(d, files));
+  });
+  return files;
+}
+
+/** The manifest: everything needed to know what ran, plus the non-deterministic facts of this run. */
+export function buildManifest(d: ResultData, files: readonly string[]): Record<string, unknown> {
+  const { input, output } = d;
+  const switches = input.topology.nodes.length - input.topology.hostCount;
+  const simWallMs = output.wallMs;
+  return {
+    ccsim: ccsimVersion(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    startedAt: d.info.startedAt.toISOString(),
+    specPath: d.info.specPath ?? null,
+    name: d.spec.name,
+    seed: input.seed,
+    run: {
+      wallMs: Math.round(simWallMs * 10) / 10,
+      totalWallMs: d.info.totalWallMs,
+      events: output.events,
+      eventsPerSec: simWallMs > 0 ? Math.round(output.events / (simWallMs / 1000)) : null,
+      simulatedPs: output.endPs,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    },
+    resolved: {
+      topology: { name: input.topology.name, hosts: input.topology.hostCount, switches, links: input.topology.links.length },
+      flows: input.flows.length,
+      cc: input.cc,
+      net: input.net,
+      stopAtPs: input.stopAtPs,
+      maxTimePs: input.maxTimePs,
+      linkEvents: input.linkEvents,
+      metrics: input.metrics,
+    },
+    spec: d.spec,
+    raw: d.raw,
+    files: [...files],
+  };
+}

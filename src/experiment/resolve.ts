@@ -1,0 +1,640 @@
+/**
+ * From a spec file to a `SimInput`: load (YAML or JSON), validate (zod), and
+ * resolve (build the topology, the network config and the flows; check every
+ * host id, port and link against the built topology). Every problem becomes a
+ * `SpecError` naming the spec field, before anything is simulated or written.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { parseDocument } from 'yaml';
+import { Rng } from '../engine/rng.js';
+import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
+import {
+  accCbd,
+  dumbbell,
+  fatTree,
+  fatTreePreset,
+  loadTopologyFile,
+  parkingLot,
+  spineLeaf,
+  spineLeafPreset,
+  star,
+  topologyPreset,
+  type CoreWiring,
+  type FatTreeOptions,
+  type FatTreePresetName,
+  type OscarLinkConfig,
+  type SpineLeafOptions,
+  type SpineLeafPresetName,
+  type Topology,
+  type TopologyFileFormat,
+} from '../net/topology/index.js';
+import {
+  explicitFlows,
+  incastEventRateForLoad,
+  incastFlows,
+  loadCdf,
+  poissonFlows,
+  workloadNames,
+  type Cdf,
+  type FlowSpec,
+  type IncastOptions,
+} from '../workload/index.js';
+import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
+import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type TopologySpec, type WorkloadSpec } from './spec.js';
+import type { LinkEvent, MetricsRequest, PortRef, SimInput } from './types.js';
+
+export interface LoadedSpec {
+  /** the parsed file before validation (YAML/JSON data) */
+  raw: unknown;
+  spec: Spec;
+  /** absolute path of the spec file */
+  path: string;
+}
+
+/** Validates raw spec data; throws SpecError listing every problem. */
+export function parseSpec(raw: unknown, file?: string): Spec {
+  const r = specSchema.safeParse(raw, { error: specErrorMap });
+  if (!r.success) throw zodToSpecError(r.error, raw, file);
+  return r.data;
+}
+
+/** Reads raw spec data from a YAML (.yaml/.yml) or JSON (.json) file. */
+export function readSpecFile(path: string): unknown {
+  const abs = resolvePath(path);
+  if (!existsSync(abs)) throw new UsageError(`spec file not found: ${path}`);
+  if (statSync(abs).isDirectory()) throw new UsageError(`spec path is a directory, not a file: ${path}`);
+  const text = readFileSync(abs, 'utf8');
+  const ext = extname(abs).toLowerCase();
+  if (ext === '.json') return parseJsonText(text, path);
+  return parseYamlText(text, path);
+}
+
+function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const msg = errorMessage(e);
+    const m = /position (\d+)/.exec(msg);
+    let where = 'JSON';
+    if (m) {
+      const pos = Number(m[1]);
+      const before = text.slice(0, pos);
+      const line = before.split('\n').length;
+      const col = pos - before.lastIndexOf('\n');
+      where = `line ${line}, column ${col}`;
+    }
+    throw new SpecError([{ path: where, value: undefined, message: `invalid JSON: ${msg}`, showValue: false }], file);
+  }
+}
+
+function parseYamlText(text: string, file: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const issues: SpecIssue[] = doc.errors.map((err) => {
+      const lp = err.linePos?.[0];
+      const where = lp ? `line ${lp.line}, column ${lp.col}` : 'YAML';
+      // first line of the message, without the " at line L, column C:" that prettyErrors appends
+      const msg = (err.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?\s*$/, '');
+      return { path: where, value: undefined, message: `invalid YAML: ${msg}`, showValue: false };
+    });
+    throw new SpecError(issues, file);
+  }
+  return doc.toJS({ maxAliasCount: 1000 }) as unknown;
+}
+
+/** Loads and validates a spec file (no resolution: files it names are not read yet). */
+export function loadSpec(path: string): LoadedSpec {
+  const abs = resolvePath(path);
+  const raw = readSpecFile(path);
+  if (raw === null || raw === undefined) {
+    throw new SpecError([{ path: '', value: raw, message: 'the spec file is empty' }], path);
+  }
+  return { raw, spec: parseSpec(raw, path), path: abs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// resolution
+
+export interface ResolveOverrides {
+  seed?: number;
+}
+
+/** Collects issues during resolution; `fail()` throws them as one SpecError. */
+class Issues {
+  readonly list: SpecIssue[] = [];
+  constructor(
+    private readonly raw: unknown,
+    private readonly file: string | undefined,
+  ) {}
+
+  add(path: readonly PathSegment[], message: string, value?: unknown): void {
+    this.list.push({ path: formatPath(path), value: value !== undefined ? value : valueAtPath(this.raw, path), message });
+  }
+
+  /** An issue about a whole section, printed without its value. */
+  addNoValue(path: readonly PathSegment[], message: string): void {
+    this.list.push({ path: formatPath(path), value: undefined, message, showValue: false });
+  }
+
+  fail(): never {
+    throw new SpecError(this.list, this.file);
+  }
+
+  throwIfAny(): void {
+    if (this.list.length > 0) this.fail();
+  }
+
+  /** Runs fn; an exception becomes an issue at `path` (and resolution stops). */
+  guard<T>(path: readonly PathSegment[], fn: () => T, rewrite?: (msg: string) => string): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof SpecError) throw e;
+      const msg = errorMessage(e);
+      this.add(path, rewrite ? rewrite(msg) : msg);
+      return this.fail();
+    }
+  }
+}
+
+/** A built topology plus the translation of spec node ids (a file's own ids) to topology ids. */
+interface BuiltTopology {
+  topology: Topology;
+  /** spec id → topology id; undefined = identity */
+  newIds?: number[];
+}
+
+function buildTopology(t: TopologySpec, specDir: string, issues: Issues): BuiltTopology {
+  const at: PathSegment[] = ['topology'];
+  switch (t.type) {
+    case 'star':
+      return { topology: issues.guard(at, () => star({ hosts: t.hosts, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
+    case 'dumbbell':
+      return {
+        topology: issues.guard(at, () =>
+          dumbbell({
+            left: t.left,
+            right: t.right,
+            hostRateBps: t.hostRate,
+            bottleneckRateBps: t.bottleneckRate ?? t.hostRate,
+            delayPs: t.delay,
+            ...named(t.name),
+          }),
+        ),
+      };
+    case 'parkingLot':
+      return {
+        topology: issues.guard(at, () =>
+          parkingLot({ switches: t.switches, hostsPerSwitch: t.hostsPerSwitch, rateBps: t.rate, delayPs: t.delay, ...named(t.name) }),
+        ),
+      };
+    case 'fatTree': {
+      const o: Partial<FatTreeOptions> = {};
+      if (t.pods !== undefined) o.pods = t.pods;
+      if (t.edgesPerPod !== undefined) o.edgesPerPod = t.edgesPerPod;
+      if (t.aggsPerPod !== undefined) o.aggsPerPod = t.aggsPerPod;
+      if (t.hostsPerEdge !== undefined) o.hostsPerEdge = t.hostsPerEdge;
+      if (t.cores !== undefined) o.cores = t.cores;
+      if (t.hostRate !== undefined) o.hostRateBps = t.hostRate;
+      if (t.fabricRate !== undefined) o.fabricRateBps = t.fabricRate;
+      if (t.aggCoreRate !== undefined) o.aggCoreRateBps = t.aggCoreRate;
+      if (t.delay !== undefined) o.hostDelayPs = o.edgeAggDelayPs = o.aggCoreDelayPs = t.delay;
+      if (t.hostDelay !== undefined) o.hostDelayPs = t.hostDelay;
+      if (t.edgeAggDelay !== undefined) o.edgeAggDelayPs = t.edgeAggDelay;
+      if (t.aggCoreDelay !== undefined) o.aggCoreDelayPs = t.aggCoreDelay;
+      if (t.coreWiring !== undefined) o.coreWiring = t.coreWiring as CoreWiring;
+      if (t.name !== undefined) o.name = t.name;
+      if (t.preset !== undefined) {
+        const preset = t.preset as FatTreePresetName;
+        return { topology: issues.guard(at, () => fatTreePreset(preset, o)) };
+      }
+      const full = { coreWiring: 'strided' as CoreWiring, ...o } as FatTreeOptions;
+      return { topology: issues.guard(at, () => fatTree(full)) };
+    }
+    case 'spineLeaf': {
+      const o: Partial<SpineLeafOptions> = {};
+      if (t.spines !== undefined) o.spines = t.spines;
+      if (t.leaves !== undefined) o.leaves = t.leaves;
+      if (t.hostsPerLeaf !== undefined) o.hostsPerLeaf = t.hostsPerLeaf;
+      if (t.hostRate !== undefined) o.hostRateBps = t.hostRate;
+      if (t.fabricRate !== undefined) o.fabricRateBps = t.fabricRate;
+      if (t.delay !== undefined) o.delayPs = t.delay;
+      if (t.name !== undefined) o.name = t.name;
+      if (t.preset !== undefined) {
+        const preset = t.preset as SpineLeafPresetName;
+        return { topology: issues.guard(at, () => spineLeafPreset(preset, o)) };
+      }
+      return { topology: issues.guard(at, () => spineLeaf(o as SpineLeafOptions)) };
+    }
+    case 'accCbd':
+      return { topology: issues.guard(at, () => accCbd({ hostsPerTor: t.hostsPerTor, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
+    case 'preset':
+      return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
+    case 'file': {
+      const path = isAbsolute(t.path) ? t.path : resolvePath(specDir, t.path);
+      let linkConfig: OscarLinkConfig | undefined;
+      if (t.linkConfig !== undefined) {
+        linkConfig = {};
+        for (const [k, v] of Object.entries(t.linkConfig)) linkConfig[k] = { rateBps: v.rate, delayPs: v.delay };
+      }
+      const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig));
+      const identity = loaded.newIds.every((v, i) => v === i);
+      return identity ? { topology: loaded.topology } : { topology: loaded.topology, newIds: loaded.newIds };
+    }
+  }
+}
+
+function named(name: string | undefined): { name?: string } {
+  return name === undefined ? {} : { name };
+}
+
+/** Facts about the built topology used by the cross-field checks. */
+class TopoIndex {
+  readonly hostCount: number;
+  readonly nodeCount: number;
+  /** per node, peers in port order */
+  readonly peers: number[][];
+  /** per host, its (first) link rate */
+  readonly hostRate: number[];
+
+  constructor(
+    readonly topo: Topology,
+    private readonly newIds: number[] | undefined,
+  ) {
+    this.hostCount = topo.hostCount;
+    this.nodeCount = topo.nodes.length;
+    this.peers = Array.from({ length: this.nodeCount }, () => []);
+    this.hostRate = new Array<number>(this.hostCount).fill(0);
+    for (const l of topo.links) {
+      this.peers[l.a]!.push(l.b);
+      this.peers[l.b]!.push(l.a);
+      if (l.a < this.hostCount && this.hostRate[l.a] === 0) this.hostRate[l.a] = l.rateBps;
+      if (l.b < this.hostCount && this.hostRate[l.b] === 0) this.hostRate[l.b] = l.rateBps;
+    }
+  }
+
+  /** Topology node id of a spec node id, or undefined if there is no such node. */
+  node(id: number): number | undefined {
+    const n = this.newIds === undefined ? id : this.newIds[id];
+    return n !== undefined && n >= 0 && n < this.nodeCount ? n : undefined;
+  }
+
+  /** Topology host id of a spec host id, or undefined if it is not a host. */
+  host(id: number): number | undefined {
+    const n = this.node(id);
+    return n !== undefined && n < this.hostCount ? n : undefined;
+  }
+
+  hostRangeText(): string {
+    return this.newIds === undefined ? `hosts are 0..${this.hostCount - 1}` : `the file has ${this.hostCount} hosts`;
+  }
+
+  nodeRangeText(): string {
+    return this.newIds === undefined ? `nodes are 0..${this.nodeCount - 1}` : `the file has ${this.nodeCount} nodes`;
+  }
+
+  allHosts(): number[] {
+    return Array.from({ length: this.hostCount }, (_, i) => i);
+  }
+}
+
+/** Maps a list of spec host ids, adding an issue for each that is not a host. */
+function mapHosts(ids: readonly number[], path: readonly PathSegment[], ti: TopoIndex, issues: Issues): number[] {
+  const out: number[] = [];
+  ids.forEach((id, i) => {
+    const h = ti.host(id);
+    if (h === undefined) issues.add([...path, i], `not a host (${ti.hostRangeText()})`, id);
+    else out.push(h);
+  });
+  return out;
+}
+
+function mapHostSelection(sel: 'all' | number[], path: readonly PathSegment[], ti: TopoIndex, issues: Issues): number[] {
+  if (sel === 'all') return ti.allHosts();
+  const hosts = mapHosts(sel, path, ti, issues);
+  const seen = new Set<number>();
+  sel.forEach((id, i) => {
+    if (seen.has(id)) issues.add([...path, i], 'listed twice', id);
+    seen.add(id);
+  });
+  return hosts;
+}
+
+function mapHost(id: number, path: readonly PathSegment[], ti: TopoIndex, issues: Issues): number {
+  const h = ti.host(id);
+  if (h === undefined) {
+    issues.add(path, `not a host (${ti.hostRangeText()})`, id);
+    return -1;
+  }
+  return h;
+}
+
+/** Per-entry resolved inputs, after id checks. */
+type PreparedEntry =
+  | { kind: 'poisson'; spec: Extract<WorkloadSpec, { type: 'poisson' }>; sources: number[]; destinations: number[] }
+  | { kind: 'incast'; spec: Extract<WorkloadSpec, { type: 'incast' }>; pool: number[]; receiver?: number; senders?: number[] }
+  | { kind: 'flows'; spec: Extract<WorkloadSpec, { type: 'flows' }>; ends: { src: number; dst: number }[] };
+
+function prepareWorkload(spec: Spec, ti: TopoIndex, issues: Issues): PreparedEntry[] {
+  return spec.workload.map((w, i): PreparedEntry => {
+    const at: PathSegment[] = ['workload', i];
+    switch (w.type) {
+      case 'poisson': {
+        const sources = mapHostSelection(w.hosts, [...at, 'hosts'], ti, issues);
+        const destinations = mapHostSelection(w.destinations, [...at, 'destinations'], ti, issues);
+        if (ti.hostCount < 2) issues.add([...at, 'type'], 'needs at least 2 hosts in the topology');
+        return { kind: 'poisson', spec: w, sources, destinations };
+      }
+      case 'incast': {
+        const pool = mapHostSelection(w.hosts, [...at, 'hosts'], ti, issues);
+        const e: PreparedEntry = { kind: 'incast', spec: w, pool };
+        if (w.receiver !== undefined) e.receiver = mapHost(w.receiver, [...at, 'receiver'], ti, issues);
+        if (w.senders !== undefined) {
+          e.senders = mapHostSelection(w.senders, [...at, 'senders'], ti, issues);
+          if (w.receiver !== undefined) {
+            const k = w.senders.indexOf(w.receiver);
+            if (k >= 0) issues.add([...at, 'senders', k], 'is the receiver', w.receiver);
+          }
+        } else {
+          const available = w.receiver === undefined ? pool.length - 1 : pool.filter((h) => h !== e.receiver).length;
+          if (w.fanIn > available) {
+            issues.add([...at, 'fanIn'], `exceeds the ${Math.max(available, 0)} hosts available as senders (receiver excluded)`);
+          }
+        }
+        return e;
+      }
+      case 'flows': {
+        const ends = w.flows.map((f, j) => {
+          const src = mapHost(f.src, [...at, 'flows', j, 'src'], ti, issues);
+          const dst = mapHost(f.dst, [...at, 'flows', j, 'dst'], ti, issues);
+          if (f.src === f.dst) issues.add([...at, 'flows', j, 'dst'], 'same host as src', f.dst);
+          return { src, dst };
+        });
+        return { kind: 'flows', spec: w, ends };
+      }
+    }
+  });
+}
+
+/** Offered load per source host (Poisson loads plus incast loads) must not exceed 1. */
+function checkOfferedLoad(entries: readonly PreparedEntry[], ti: TopoIndex, issues: Issues): void {
+  const perHost = new Float64Array(ti.hostCount);
+  let incastLoad = 0;
+  for (const e of entries) {
+    if (e.kind === 'poisson') {
+      for (const h of e.sources) {
+        const ref = e.spec.refRate ?? ti.hostRate[h]!;
+        perHost[h]! += (e.spec.load * ref) / (ti.hostRate[h]! || ref);
+      }
+    } else if (e.kind === 'incast' && e.spec.load !== undefined) {
+      incastLoad += e.spec.load;
+    }
+  }
+  let worst = -1;
+  for (let h = 0; h < ti.hostCount; h++) if (worst < 0 || perHost[h]! > perHost[worst]!) worst = h;
+  if (worst >= 0 && perHost[worst]! + incastLoad > 1 + 1e-9) {
+    const total = perHost[worst]! + incastLoad;
+    issues.addNoValue(['workload'], `offered load at host ${worst} adds up to ${+total.toFixed(6)} of its link rate; it must be <= 1`);
+  }
+}
+
+function resolveCdf(name: string, specDir: string, path: readonly PathSegment[], issues: Issues): Cdf {
+  const builtin = workloadNames().includes(name);
+  const local = builtin ? undefined : resolvePath(specDir, name);
+  const target = local !== undefined && existsSync(local) ? local : name;
+  return issues.guard(path, () => loadCdf(target), (msg) =>
+    msg.startsWith('workload file not found')
+      ? `workload file not found (relative paths are looked up in ${specDir}; built-in names: ${workloadNames().join(', ')})`
+      : msg,
+  );
+}
+
+function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIndex, seed: number, specDir: string, issues: Issues): FlowSpec[] {
+  const root = new Rng(seed);
+  const all: FlowSpec[] = [];
+  entries.forEach((e, i) => {
+    const at: PathSegment[] = ['workload', i];
+    const rng = root.fork('workload/' + i);
+    switch (e.kind) {
+      case 'poisson': {
+        const w = e.spec;
+        const cdf = resolveCdf(w.cdf, specDir, [...at, 'cdf'], issues);
+        // sources grouped by the rate their load refers to (one group unless host links differ)
+        const groups = new Map<number, number[]>();
+        for (const h of e.sources) {
+          const ref = w.refRate ?? ti.hostRate[h]!;
+          let g = groups.get(ref);
+          if (g === undefined) groups.set(ref, (g = []));
+          g.push(h);
+        }
+        const flows: FlowSpec[] = [];
+        for (const [refRateBps, sources] of groups) {
+          flows.push(
+            ...issues.guard(at, () =>
+              poissonFlows({
+                sources,
+                destinations: e.destinations,
+                cdf,
+                load: w.load,
+                refRateBps,
+                startPs: w.start,
+                durationPs: w.duration,
+                rng,
+                tag: w.tag,
+                ...(w.prio !== undefined ? { prio: w.prio } : {}),
+              }),
+            ),
+          );
+        }
+        if (groups.size > 1) flows.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
+        all.push(...flows);
+        break;
+      }
+      case 'incast': {
+        const w = e.spec;
+        const o: IncastOptions = { hosts: e.pool, fanIn: w.fanIn, bytes: w.size, rng, tag: w.tag, startPs: w.start, staggerPs: w.stagger };
+        if (e.receiver !== undefined) o.receiver = e.receiver;
+        if (e.senders !== undefined) o.senders = e.senders;
+        if (w.prio !== undefined) o.prio = w.prio;
+        if (w.duration !== undefined) o.durationPs = w.duration;
+        if (w.at !== undefined) o.times = w.at;
+        else if (w.eventRate !== undefined) o.eventRatePerSec = w.eventRate;
+        else if (w.load !== undefined) {
+          const pool = e.pool;
+          const meanRate = pool.reduce((s, h) => s + ti.hostRate[h]!, 0) / Math.max(pool.length, 1);
+          const load = w.load;
+          o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
+        }
+        all.push(...issues.guard(at, () => incastFlows(o)));
+        break;
+      }
+      case 'flows': {
+        const list = e.spec.flows.map((f, j) => {
+          const x = { src: e.ends[j]!.src, dst: e.ends[j]!.dst, bytes: f.size, startPs: f.start } as {
+            src: number;
+            dst: number;
+            bytes: number;
+            startPs: number;
+            prio?: number;
+            tag?: string;
+          };
+          if (f.prio !== undefined) x.prio = f.prio;
+          if (f.tag !== undefined) x.tag = f.tag;
+          return x;
+        });
+        all.push(...issues.guard(at, () => explicitFlows(list, ti.hostCount)));
+        break;
+      }
+    }
+  });
+  // flow ids = positions in start-time order; ties keep workload-entry order, then generator order
+  return all.map((f, k) => ({ f, k })).sort((a, b) => a.f.startPs - b.f.startPs || a.k - b.k).map((x) => x.f);
+}
+
+function resolvePort(ref: PortRefSpec, path: readonly PathSegment[], ti: TopoIndex, issues: Issues): PortRef | undefined {
+  if ('node' in ref) {
+    const n = ti.node(ref.node);
+    if (n === undefined) {
+      issues.add([...path, 'node'], `no such node (${ti.nodeRangeText()})`, ref.node);
+      return undefined;
+    }
+    const ports = ti.peers[n]!.length;
+    if (ref.port >= ports) {
+      issues.add([...path, 'port'], `node ${ref.node} has ${ports} port${ports === 1 ? '' : 's'} (0..${ports - 1})`, ref.port);
+      return undefined;
+    }
+    return { node: n, port: ref.port };
+  }
+  const [a, b] = ref.link;
+  const na = ti.node(a);
+  const nb = ti.node(b);
+  if (na === undefined || nb === undefined) {
+    issues.add([...path, 'link', na === undefined ? 0 : 1], `no such node (${ti.nodeRangeText()})`, na === undefined ? a : b);
+    return undefined;
+  }
+  const port = ti.peers[na]!.indexOf(nb);
+  if (port < 0) {
+    issues.add([...path, 'link'], `nodes ${a} and ${b} are not connected`, ref.link);
+    return undefined;
+  }
+  return { node: na, port };
+}
+
+function resolveEvents(spec: Spec, ti: TopoIndex, issues: Issues): LinkEvent[] {
+  const out: LinkEvent[] = [];
+  spec.events.forEach((ev, i) => {
+    const at: PathSegment[] = ['events', i];
+    const [a, b] = ev.link;
+    const na = ti.node(a);
+    const nb = ti.node(b);
+    if (na === undefined || nb === undefined) {
+      issues.add([...at, 'link', na === undefined ? 0 : 1], `no such node (${ti.nodeRangeText()})`, na === undefined ? a : b);
+      return;
+    }
+    if (!ti.peers[na]!.includes(nb)) {
+      issues.add([...at, 'link'], `nodes ${a} and ${b} are not connected`, ev.link);
+      return;
+    }
+    out.push({ atPs: ev.at, a: na, b: nb, rateBps: ev.rate });
+  });
+  // stable by time: events at the same time apply in spec order
+  return out.map((e, k) => ({ e, k })).sort((x, y) => x.e.atPs - y.e.atPs || x.k - y.k).map((x) => x.e);
+}
+
+/** The metrics request, ports checked against the topology; flow ids are checked in checkFlowIds. */
+function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues): MetricsRequest {
+  const m = spec.metrics;
+  const ports = (list: readonly PortRefSpec[] | undefined, key: string): PortRef[] =>
+    (list ?? []).flatMap((r, i) => {
+      const p = resolvePort(r, ['metrics', key, 'ports', i], ti, issues);
+      return p === undefined ? [] : [p];
+    });
+  let flowThroughput: number[] | null = null;
+  if (m.flowThroughput !== undefined) {
+    const sel = m.flowThroughput.flows;
+    flowThroughput = sel === 'all' ? [] : [...sel];
+  }
+  return {
+    queuePorts: ports(m.queues?.ports, 'queues'),
+    queueIntervalPs: m.queues?.interval ?? SPEC_DEFAULTS.queueIntervalPs,
+    throughputPorts: ports(m.throughput?.ports, 'throughput'),
+    throughputIntervalPs: m.throughput?.interval ?? SPEC_DEFAULTS.throughputIntervalPs,
+    flowThroughput,
+    flowThroughputIntervalPs: m.flowThroughput?.interval ?? SPEC_DEFAULTS.flowThroughputIntervalPs,
+  };
+}
+
+function checkFlowIds(spec: Spec, flowCount: number, issues: Issues): void {
+  const sel = spec.metrics.flowThroughput?.flows;
+  if (sel === undefined || sel === 'all') return;
+  sel.forEach((id, i) => {
+    if (id >= flowCount) issues.add(['metrics', 'flowThroughput', 'flows', i], `no such flow (flow ids are 0..${flowCount - 1})`, id);
+  });
+}
+
+function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
+  const net = deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {});
+  const ecn = net.switch.ecn;
+  if (ecn.kminBytes > ecn.kmaxBytes) {
+    issues.add(['network', 'switch', 'ecn', 'kmaxBytes'], `must be >= kminBytes (${ecn.kminBytes})`, ecn.kmaxBytes);
+  }
+  return net;
+}
+
+export interface ResolveContext {
+  /** raw spec data, for error values (default: none) */
+  raw?: unknown;
+  /** spec file name, for error messages */
+  file?: string;
+}
+
+/**
+ * Builds the simulator input from a validated spec. `specDir` anchors relative
+ * paths (CDF and topology files). Throws SpecError naming the spec field of
+ * every problem found.
+ */
+export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverrides = {}, ctx: ResolveContext = {}): SimInput {
+  const issues = new Issues(ctx.raw ?? spec, ctx.file);
+  const seed = overrides.seed ?? spec.seed;
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    issues.add(['seed'], 'must be an integer >= 0', seed);
+    issues.fail();
+  }
+  const net = resolveNetwork(spec, issues);
+  const built = buildTopology(spec.topology, specDir, issues);
+  const ti = new TopoIndex(built.topology, built.newIds);
+
+  const entries = prepareWorkload(spec, ti, issues);
+  const events = resolveEvents(spec, ti, issues);
+  const metrics = resolveMetrics(spec, ti, issues);
+  checkOfferedLoad(entries, ti, issues);
+  issues.throwIfAny();
+
+  const flows = generateFlows(spec, entries, ti, seed, specDir, issues);
+  if (flows.length === 0) {
+    issues.addNoValue(['workload'], 'produced no flows (durations too short or loads too low?)');
+  }
+  checkFlowIds(spec, flows.length, issues);
+  issues.throwIfAny();
+
+  return {
+    seed,
+    topology: built.topology,
+    net,
+    cc: { name: spec.cc.name, params: spec.cc.params },
+    flows,
+    stopAtPs: spec.stop.at ?? null,
+    // with a hard stop, the stop time is also the cap
+    maxTimePs: spec.stop.at ?? spec.stop.maxTime,
+    linkEvents: events,
+    metrics,
+  };
+}
+
+/** Loads, validates and resolves a spec file in one step. */
+export function loadAndResolve(path: string, overrides: ResolveOverrides = {}): { loaded: LoadedSpec; input: SimInput } {
+  const loaded = loadSpec(path);
+  const input = resolveSpec(loaded.spec, dirname(loaded.path), overrides, { raw: loaded.raw, file: path });
+  return { loaded, input };
+}

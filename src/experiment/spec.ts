@@ -1,0 +1,594 @@
+/**
+ * The experiment spec (YAML or JSON) as a zod schema.
+ *
+ * Parsing a raw spec with `specSchema` validates it and converts every unit
+ * string to the simulator's units: rates to bps, durations to ps, sizes to
+ * bytes. Field names stay as written (`rate`, `delay`, `size`), so the parsed
+ * `Spec` is the spec "as resolved" and is what the manifest records.
+ *
+ * Conventions for values written in a spec:
+ * - rates: a number in bps, or a string such as "100Gbps", "25G";
+ * - durations: a number in seconds, or a string such as "1us", "10ms";
+ * - sizes: a number of bytes, or a string such as "1MB", "32MiB".
+ * Inside `network` the fields carry their unit in their names (`...Bytes`,
+ * `...Ps`, `...Bps`): a bare number is in that unit, a string is converted.
+ *
+ * Cross-field checks that need the built topology (host ids in range, ports
+ * and links that exist) are done in resolve.ts.
+ */
+import { z } from 'zod';
+import { ccNames, findCc } from '../cc/registry.js';
+import {
+  deepMerge,
+  profileDefaults,
+  PROFILE_NAMES,
+  type AckOrder,
+  type AckPriority,
+  type BaseRttMode,
+  type CnpMode,
+  type DtMode,
+  type EcnComparison,
+  type HeadroomMode,
+  type IdealFctMode,
+  type NackRule,
+  type NetworkConfig,
+  type NicArbitration,
+  type PacingUpdate,
+  type PfcMode,
+  type PortRule,
+  type QueueService,
+  type SwitchConfig,
+  type WindowUnit,
+} from '../net/config.js';
+import {
+  CORE_WIRINGS,
+  FAT_TREE_PRESET_NAMES,
+  SPINE_LEAF_PRESET_NAMES,
+  TOPOLOGY_FILE_FORMATS,
+  TOPOLOGY_PRESETS,
+} from '../net/topology/index.js';
+import { SEC, TX_QUANTIZATIONS, US, parseBytes, parseRate, parseTimePs } from '../engine/units.js';
+import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
+
+// ---------------------------------------------------------------------------------------------
+// unit-bearing values
+
+const NUM_OR_STRING_RATE = 'expected a rate: a number in bps or a string such as "100Gbps"';
+const NUM_OR_STRING_TIME = 'expected a duration: a number in seconds or a string such as "10us"';
+const NUM_OR_STRING_SIZE = 'expected a size: a number of bytes or a string such as "1MB"';
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A rate in bps; > 0 unless `allowZero`. */
+export function rateField(opts: { allowZero?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
+    let bps: number;
+    try {
+      bps = parseRate(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isFinite(bps)) {
+      ctx.addIssue({ code: 'custom', message: 'must be finite' });
+      return z.NEVER;
+    }
+    if (opts.allowZero ? bps < 0 : bps <= 0) {
+      ctx.addIssue({ code: 'custom', message: opts.allowZero ? 'must be >= 0' : 'must be > 0' });
+      return z.NEVER;
+    }
+    return bps;
+  });
+}
+
+/** A duration converted to integer ps; >= 0, or > 0 when `positive`. */
+export function durationField(opts: { positive?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
+    let ps: number;
+    try {
+      ps = parseTimePs(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isFinite(ps) || !Number.isSafeInteger(ps)) {
+      ctx.addIssue({ code: 'custom', message: 'must be finite (and below about 9000 s)' });
+      return z.NEVER;
+    }
+    if (opts.positive ? ps <= 0 : ps < 0) {
+      ctx.addIssue({ code: 'custom', message: opts.positive ? 'must be > 0' : 'must be >= 0' });
+      return z.NEVER;
+    }
+    return ps;
+  });
+}
+
+/** A size converted to whole bytes, >= min (default 1). */
+export function sizeField(opts: { min?: number } = {}) {
+  const min = opts.min ?? 1;
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_SIZE }).transform((v, ctx): number => {
+    let bytes: number;
+    try {
+      bytes = parseBytes(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isSafeInteger(bytes)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole, finite number of bytes' });
+      return z.NEVER;
+    }
+    if (bytes < min) {
+      ctx.addIssue({ code: 'custom', message: `must be >= ${min}` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+}
+
+/** Durations inside `network`: a number is ps already, a string is converted. */
+function psField() {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
+    let ps: number;
+    try {
+      ps = typeof v === 'number' ? v : parseTimePs(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isSafeInteger(ps) || ps < 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number of ps >= 0' });
+      return z.NEVER;
+    }
+    return ps;
+  });
+}
+
+const hostId = z.number().int().min(0);
+const nodeId = z.number().int().min(0);
+const posInt = z.number().int().min(1);
+const prio = z.number().int().min(0).max(7);
+const hostSelection = z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' });
+
+// ---------------------------------------------------------------------------------------------
+// topology
+
+const nameOpt = z.string().min(1).optional();
+
+const starTopo = z
+  .object({ type: z.literal('star'), hosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
+  .strict();
+
+const dumbbellTopo = z
+  .object({
+    type: z.literal('dumbbell'),
+    left: posInt,
+    right: posInt,
+    hostRate: rateField(),
+    /** default: hostRate */
+    bottleneckRate: rateField().optional(),
+    delay: durationField(),
+    name: nameOpt,
+  })
+  .strict();
+
+const parkingLotTopo = z
+  .object({
+    type: z.literal('parkingLot'),
+    switches: posInt,
+    hostsPerSwitch: posInt.default(1),
+    rate: rateField(),
+    delay: durationField(),
+    name: nameOpt,
+  })
+  .strict();
+
+const FAT_TREE_REQUIRED = ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate'] as const;
+
+const fatTreeTopo = z
+  .object({
+    type: z.literal('fatTree'),
+    /** start from a named fat tree; the other fields override it */
+    preset: z.enum(FAT_TREE_PRESET_NAMES as [string, ...string[]]).optional(),
+    pods: posInt.optional(),
+    edgesPerPod: posInt.optional(),
+    aggsPerPod: posInt.optional(),
+    hostsPerEdge: posInt.optional(),
+    cores: posInt.optional(),
+    hostRate: rateField().optional(),
+    fabricRate: rateField().optional(),
+    aggCoreRate: rateField().optional(),
+    /** sets hostDelay, edgeAggDelay and aggCoreDelay */
+    delay: durationField().optional(),
+    hostDelay: durationField().optional(),
+    edgeAggDelay: durationField().optional(),
+    aggCoreDelay: durationField().optional(),
+    coreWiring: z.enum(CORE_WIRINGS as [string, ...string[]]).optional(),
+    name: nameOpt,
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.preset !== undefined) return;
+    for (const k of FAT_TREE_REQUIRED) {
+      if (t[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required unless a preset is given' });
+    }
+    const perTier = ['hostDelay', 'edgeAggDelay', 'aggCoreDelay'] as const;
+    if (t.delay === undefined && perTier.some((k) => t[k] === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delay'],
+        message: 'required unless a preset is given (or set all of hostDelay, edgeAggDelay, aggCoreDelay)',
+      });
+    }
+  });
+
+const SPINE_LEAF_REQUIRED = ['spines', 'leaves', 'hostsPerLeaf', 'hostRate', 'fabricRate', 'delay'] as const;
+
+const spineLeafTopo = z
+  .object({
+    type: z.literal('spineLeaf'),
+    preset: z.enum(SPINE_LEAF_PRESET_NAMES as [string, ...string[]]).optional(),
+    spines: posInt.optional(),
+    leaves: posInt.optional(),
+    hostsPerLeaf: posInt.optional(),
+    hostRate: rateField().optional(),
+    fabricRate: rateField().optional(),
+    delay: durationField().optional(),
+    name: nameOpt,
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.preset !== undefined) return;
+    for (const k of SPINE_LEAF_REQUIRED) {
+      if (t[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required unless a preset is given' });
+    }
+  });
+
+const accCbdTopo = z
+  .object({ type: z.literal('accCbd'), hostsPerTor: posInt.default(8), rate: rateField(), delay: durationField(), name: nameOpt })
+  .strict();
+
+const presetTopo = z
+  .object({ type: z.literal('preset'), preset: z.enum(TOPOLOGY_PRESETS.map((p) => p.name) as [string, ...string[]]) })
+  .strict();
+
+const linkTypeConfig = z.object({ rate: rateField(), delay: durationField() }).strict();
+
+const fileTopo = z
+  .object({
+    type: z.literal('file'),
+    /** resolved relative to the spec file's directory */
+    path: z.string().min(1),
+    format: z.enum(TOPOLOGY_FILE_FORMATS as [string, ...string[]]).default('ccsim'),
+    /** oscar format: rate and delay per link type (host, switch, switch-oversub, ...) */
+    linkConfig: z.record(z.string(), linkTypeConfig).optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.format === 'oscar' && t.linkConfig === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['linkConfig'], message: 'required for format oscar (rate and delay per link type)' });
+    }
+  });
+
+export const topologySchema = z.discriminatedUnion('type', [
+  starTopo,
+  dumbbellTopo,
+  parkingLotTopo,
+  fatTreeTopo,
+  spineLeafTopo,
+  accCbdTopo,
+  presetTopo,
+  fileTopo,
+]);
+
+// ---------------------------------------------------------------------------------------------
+// network overrides (generated from the profile defaults so new fields are picked up)
+
+/**
+ * Every value of a string union, checked at compile time both ways: a value
+ * not in T, or a member of T missing from the list, is a type error here (so
+ * a new option in net/config.ts cannot be silently rejected by specs).
+ */
+function allOf<T extends string>() {
+  return <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : never)): readonly string[] =>
+    values;
+}
+
+/** Allowed values of the string-valued NetworkConfig fields, by field name. */
+const NETWORK_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  pfcMode: allOf<PfcMode>()(['onOff', 'quanta']),
+  dtMode: allOf<DtMode>()(['shiftByPortRate', 'fixedShift', 'static']),
+  headroomMode: allOf<HeadroomMode>()(['perPort', 'perQueue']),
+  service: allOf<QueueService>()(['rr', 'strict']),
+  comparison: allOf<EcnComparison>()(['afterRemoval', 'includingPacket']),
+  loadBalancing: allOf<SwitchConfig['loadBalancing']>()(['ecmp', 'spray']),
+  ackOrder: allOf<AckOrder>()(['transportFirst', 'ccFirst']),
+  cnpMode: allOf<CnpMode>()(['ackFlag', 'cnpPacket']),
+  nicArbitration: allOf<NicArbitration>()(['rrPerPacket', 'fifoWhenQueueEmpty']),
+  ackPriority: allOf<AckPriority>()(['strictAtHost', 'sameAsData']),
+  windowUnit: allOf<WindowUnit>()(['bytes', 'packets']),
+  pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
+  txTimeQuantization: TX_QUANTIZATIONS,
+  nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
+  portRule: allOf<PortRule>()(['hpcc', 'sequential']),
+  baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
+  idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
+};
+
+/** Integer priority-class fields (0..7). */
+const PRIORITY_FIELDS = new Set(['cnpPriority', 'ackClass', 'dataPriority']);
+
+function networkNumberField(key: string): z.ZodType {
+  if (key.endsWith('Bytes')) return sizeField({ min: 0 });
+  if (key.endsWith('Ps')) return psField();
+  if (key.endsWith('Bps')) return rateField();
+  if (PRIORITY_FIELDS.has(key)) return prio;
+  if (key === 'pmax' || key.endsWith('Ratio')) return z.number().min(0).max(1);
+  return z.number().refine(Number.isFinite, { message: 'must be a finite number' });
+}
+
+function overrideSchemaOf(template: Record<string, unknown>): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(template)) {
+    let field: z.ZodType;
+    if (typeof v === 'boolean') field = z.boolean();
+    else if (typeof v === 'number') field = networkNumberField(k);
+    else if (typeof v === 'string') {
+      const allowed = NETWORK_ENUMS[k];
+      field = allowed !== undefined ? z.enum(allowed as [string, ...string[]]) : z.string();
+    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) field = overrideSchemaOf(v as Record<string, unknown>);
+    else field = z.unknown();
+    shape[k] = field.optional();
+  }
+  return z.object(shape).strict();
+}
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Deep-partial overrides of a NetworkConfig (all but `profile`), in simulator units. */
+export type NetworkOverrides = DeepPartial<Omit<NetworkConfig, 'profile'>>;
+
+function networkTemplate(): Record<string, unknown> {
+  // union of both profiles' fields
+  const merged = deepMerge<Record<string, unknown>>(
+    profileDefaults('oscar') as unknown as Record<string, unknown>,
+    profileDefaults('hpcc'),
+  );
+  const { profile: _profile, ...rest } = merged;
+  void _profile;
+  return rest;
+}
+
+export const networkSchema = overrideSchemaOf(networkTemplate()) as unknown as z.ZodType<NetworkOverrides, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// congestion control
+
+export interface ResolvedCc {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+export const ccSchema = z
+  .union([z.string(), z.object({ name: z.string(), params: z.record(z.string(), z.unknown()).optional() }).strict()], {
+    error: 'expected a congestion control name or { name, params }',
+  })
+  .transform((v, ctx): ResolvedCc => {
+    const name = typeof v === 'string' ? v : v.name;
+    const namePath: PathSegment[] = typeof v === 'string' ? [] : ['name'];
+    const def = findCc(name);
+    if (def === undefined) {
+      ctx.addIssue({ code: 'custom', path: namePath, message: `unknown congestion control (known: ${ccNames().join(', ')})` });
+      return z.NEVER;
+    }
+    const params = typeof v === 'string' ? {} : (v.params ?? {});
+    const schema = def.params instanceof z.ZodObject ? def.params.strict() : def.params;
+    const r = schema.safeParse(params, { error: specErrorMap });
+    if (!r.success) {
+      // re-issued as custom issues under `params`; values are looked up from the raw spec later
+      for (const s of zodIssuesToSpecIssues(r.error.issues, params)) {
+        ctx.addIssue({ code: 'custom', path: ['params', ...splitPath(s.path)], message: s.message });
+      }
+      return z.NEVER;
+    }
+    return { name, params: r.data as Record<string, unknown> };
+  });
+
+/** Inverse of formatPath for the simple paths it produces. */
+function splitPath(p: string): PathSegment[] {
+  const out: PathSegment[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(p)) !== null) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// workload
+
+const loadField = z.number().gt(0).max(1);
+
+const poissonWorkload = z
+  .object({
+    type: z.literal('poisson'),
+    /** built-in name or CDF file path (relative to the spec file) */
+    cdf: z.string().min(1),
+    load: loadField,
+    start: durationField().default(0),
+    duration: durationField({ positive: true }),
+    /** sources */
+    hosts: hostSelection.default('all'),
+    destinations: hostSelection.default('all'),
+    /** the link rate `load` is relative to; default each source's host link rate */
+    refRate: rateField().optional(),
+    prio: prio.optional(),
+    tag: z.string().default('background'),
+  })
+  .strict();
+
+const incastWorkload = z
+  .object({
+    type: z.literal('incast'),
+    fanIn: posInt,
+    /** bytes per sender per event */
+    size: sizeField(),
+    /** fixed receiver; default uniform over `hosts` per event */
+    receiver: hostId.optional(),
+    /** fixed senders (exactly fanIn); default fanIn distinct random hosts per event */
+    senders: z.array(hostId).min(1).optional(),
+    /** pool for random receivers and senders */
+    hosts: hostSelection.default('all'),
+    /** explicit event times */
+    at: z.array(durationField()).min(1).optional(),
+    /** incast load (aggregate incast bytes / total host capacity of `hosts`) → Poisson event rate */
+    load: loadField.optional(),
+    /** Poisson event rate, events per second */
+    eventRate: z.number().gt(0).optional(),
+    start: durationField().default(0),
+    duration: durationField({ positive: true }).optional(),
+    /** sender j starts at event + j·stagger */
+    stagger: durationField().default(0),
+    prio: prio.optional(),
+    tag: z.string().default('incast'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    const given = (['at', 'load', 'eventRate'] as const).filter((k) => w[k] !== undefined);
+    if (given.length === 0) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give event times (`at`), an incast `load`, or an `eventRate`' });
+    } else if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `conflicts with \`${given[0]}\`: give only one of at, load, eventRate` });
+    }
+    if ((w.load !== undefined || w.eventRate !== undefined) && w.duration === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'required with `load` or `eventRate`' });
+    }
+    if (w.senders !== undefined && w.senders.length !== w.fanIn) {
+      ctx.addIssue({ code: 'custom', path: ['senders'], message: `must list exactly fanIn (${w.fanIn}) hosts` });
+    }
+  });
+
+const explicitFlow = z
+  .object({
+    src: hostId,
+    dst: hostId,
+    size: sizeField(),
+    start: durationField().default(0),
+    prio: prio.optional(),
+    tag: z.string().optional(),
+  })
+  .strict();
+
+const flowsWorkload = z.object({ type: z.literal('flows'), flows: z.array(explicitFlow).min(1) }).strict();
+
+export const workloadEntrySchema = z.discriminatedUnion('type', [poissonWorkload, incastWorkload, flowsWorkload]);
+
+// ---------------------------------------------------------------------------------------------
+// stop, events, metrics, output
+
+const stopSchema = z
+  .object({
+    /** hard stop; default: run until every flow finished */
+    at: durationField({ positive: true }).optional(),
+    /** safety cap when running until done */
+    maxTime: durationField({ positive: true }).default(10 * SEC),
+  })
+  .strict();
+
+const linkEvent = z
+  .object({
+    at: durationField(),
+    link: z.tuple([nodeId, nodeId]),
+    /** new rate; 0 = link down */
+    rate: rateField({ allowZero: true }),
+  })
+  .strict();
+
+/** An egress port: { node, port } or { link: [a, b] } = the port of a toward b. */
+const portRef = z.union(
+  [z.object({ node: nodeId, port: z.number().int().min(0) }).strict(), z.object({ link: z.tuple([nodeId, nodeId]) }).strict()],
+  { error: 'expected { node, port } or { link: [a, b] }' },
+);
+
+const sizeBinSchema = z
+  .object({
+    label: z.string().min(1).optional(),
+    /** exclusive lower bound, default 0 */
+    min: sizeField({ min: 0 }).default(0),
+    /** inclusive upper bound; 'inf' = unbounded */
+    max: z.union([z.literal('inf'), sizeField({ min: 0 })], { error: 'expected "inf" or a size' }).default('inf'),
+  })
+  .strict();
+
+const metricsSchema = z
+  .object({
+    queues: z.object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true }).default(US) }).strict().optional(),
+    throughput: z
+      .object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true }).default(10 * US) })
+      .strict()
+      .optional(),
+    flowThroughput: z
+      .object({
+        flows: z
+          .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
+          .default('all'),
+        interval: durationField({ positive: true }).default(10 * US),
+      })
+      .strict()
+      .optional(),
+    /** percentile method of summary.json: numpy-style 'linear' or HPCC 'nearestRank' */
+    percentile: z.enum(['linear', 'nearestRank']).default('linear'),
+    /** size bins of the summary; default: OSCAR's and PowerTCP's bins */
+    bins: z.array(sizeBinSchema).min(1).optional(),
+  })
+  .strict();
+
+const outputSchema = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') }).strict();
+
+// ---------------------------------------------------------------------------------------------
+// the spec
+
+export const specSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'must be letters, digits, ".", "_" or "-" (it names the output directory)' }),
+    description: z.string().optional(),
+    seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
+    profile: z.enum(PROFILE_NAMES as [string, ...string[]]).default('oscar'),
+    topology: topologySchema,
+    network: networkSchema.optional(),
+    cc: ccSchema,
+    workload: z.array(workloadEntrySchema).min(1),
+    stop: stopSchema.default({ maxTime: 10 * SEC }),
+    events: z.array(linkEvent).default([]),
+    metrics: metricsSchema.default({ percentile: 'linear' }),
+    output: outputSchema.default({ format: 'csv' }),
+  })
+  .strict();
+
+/** A validated spec with units converted (rates bps, durations ps, sizes bytes). */
+export type Spec = z.output<typeof specSchema>;
+/** What a spec file may contain. */
+export type SpecInput = z.input<typeof specSchema>;
+export type TopologySpec = Spec['topology'];
+export type WorkloadSpec = Spec['workload'][number];
+export type PortRefSpec = z.output<typeof portRef>;
+export type MetricsSpec = Spec['metrics'];
+
+/** Per-parse error map giving the spec wording (`must be <= 1`, `unknown key`, ...). */
+export function specErrorMap(iss: Parameters<typeof specIssueMessage>[0]): string | undefined {
+  return specIssueMessage(iss);
+}
+
+/** Defaults applied by the schema (ps where a duration). */
+export const SPEC_DEFAULTS = {
+  seed: 1,
+  profile: 'oscar',
+  maxTimePs: 10 * SEC,
+  queueIntervalPs: US,
+  throughputIntervalPs: 10 * US,
+  flowThroughputIntervalPs: 10 * US,
+} as const;

@@ -1,0 +1,96 @@
+/**
+ * ccsim as a library: run experiments from spec files, or build a SimInput
+ * programmatically and call `simulate`.
+ */
+
+// simulator contract and entry points
+export type * from './experiment/types.js';
+export { simulate } from './experiment/simulate.js';
+export { runExperiment, defaultOutDir, specBins, type RunOptions, type RunResult } from './experiment/runner.js';
+
+// specs
+export {
+  specSchema,
+  topologySchema,
+  workloadEntrySchema,
+  networkSchema,
+  ccSchema,
+  rateField,
+  durationField,
+  sizeField,
+  SPEC_DEFAULTS,
+  type Spec,
+  type SpecInput,
+  type TopologySpec,
+  type WorkloadSpec,
+  type MetricsSpec,
+  type PortRefSpec,
+  type NetworkOverrides,
+  type ResolvedCc,
+} from './experiment/spec.js';
+export {
+  loadSpec,
+  parseSpec,
+  readSpecFile,
+  resolveSpec,
+  loadAndResolve,
+  type LoadedSpec,
+  type ResolveOverrides,
+  type ResolveContext,
+} from './experiment/resolve.js';
+export {
+  SpecError,
+  UsageError,
+  formatIssue,
+  formatIssues,
+  formatPath,
+  zodToSpecError,
+  type SpecIssue,
+} from './experiment/errors.js';
+
+// result files
+export {
+  writeResults,
+  writeDirAtomically,
+  checkOutDir,
+  buildManifest,
+  ccsimVersion,
+  formatNumber,
+  FCT_COLUMNS,
+  type OutputFormat,
+  type ResultData,
+  type RunInfo,
+} from './experiment/output.js';
+
+// metrics
+export { percentileLinear, percentileNearestRank, mean, jainIndex, sortedCopy } from './metrics/stats.js';
+export {
+  summarize,
+  statsOf,
+  runSummary,
+  DEFAULT_BINS,
+  UNTAGGED,
+  type SizeBin,
+  type FctStats,
+  type BinStats,
+  type FctSummary,
+  type RunSummary,
+  type PercentileMethod,
+  type SummarizeOptions,
+} from './metrics/summary.js';
+
+// congestion control
+export { CC_REGISTRY, findCc, ccNames } from './cc/registry.js';
+export type * from './cc/types.js';
+export { TCD_NO, TCD_UE, TCD_CE, INT_MAX_HOPS } from './cc/types.js';
+
+// network configuration and topologies
+export * from './net/config.js';
+export * from './net/topology/index.js';
+
+// workloads
+export * from './workload/index.js';
+
+// engine helpers
+export * from './engine/units.js';
+export { Rng, hashString } from './engine/rng.js';
