@@ -10,7 +10,7 @@ import { Rng } from '../src/engine/rng.js';
 import { NetContext } from '../src/net/context.js';
 import { Network } from '../src/net/network.js';
 import { Mmu } from '../src/net/mmu.js';
-import { PKT_DATA, type Packet } from '../src/net/packet.js';
+import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA, type Packet } from '../src/net/packet.js';
 import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js';
 import type { NetworkConfig } from '../src/net/config.js';
 import { US } from '../src/engine/units.js';
@@ -88,17 +88,18 @@ test('INT hop carries the egress queue state at dequeue', () => {
     for (const s of sizes) sw.receive(dataPkt(ctx, s), 0);
     const p = sw.pull(out)!;
     assert.equal(p.intN, 1);
-    assert.equal(p.intTs[0], 7 * US);
-    assert.equal(p.intRate[0], 100e9);
+    const a = p.int!;
+    assert.equal(a[INT_TS], 7 * US);
+    assert.equal(a[INT_RATE], 100e9);
     const off = cfg.switch.queueHeaderOffset;
     // total bytes of all queues after removing this packet (less the per-packet header offset in D-OSCAR)
-    assert.equal(p.intQlen[0], 900 + 1096 + 500 - 3 * off);
+    assert.equal(a[INT_QLEN], 900 + 1096 + 500 - 3 * off);
     assert.equal(out.totalBytes, 900 + 1096 + 500);
     // D-HPCC: bytes sent before this packet; D-OSCAR: including it
-    assert.equal(p.intTx[0], profile === 'hpcc' ? 123_456 : 123_456 + 1048);
-    // second hop lands in slot 1
+    assert.equal(a[INT_TX], profile === 'hpcc' ? 123_456 : 123_456 + 1048);
+    // the next packet sees the queue after both removals
     const q = sw.pull(out)!;
-    assert.equal(q.intQlen[0], 1096 + 500 - 2 * off);
+    assert.equal(q.int![INT_QLEN], 1096 + 500 - 2 * off);
   }
 });
 

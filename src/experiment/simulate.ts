@@ -111,8 +111,9 @@ export function simulate(input: SimInput): SimOutput {
       f.sport = ++qpCount[s.src]!;
       f.dport = ++qpCount[s.dst]!;
     }
-    f.hash = mix32(mix32(mix32(s.src + 1) ^ (s.dst + 0x3c6ef372)) ^ ((f.sport | (f.dport << 16)) >>> 0));
-    f.ackHash = mix32(mix32(mix32(s.dst + 1) ^ (s.src + 0x3c6ef372)) ^ ((f.dport | (f.sport << 16)) >>> 0));
+    // kept as int32 so packets hold them as small integers
+    f.hash = mix32(mix32(mix32(s.src + 1) ^ (s.dst + 0x3c6ef372)) ^ (f.sport | (f.dport << 16))) | 0;
+    f.ackHash = mix32(mix32(mix32(s.dst + 1) ^ (s.src + 0x3c6ef372)) ^ (f.dport | (f.sport << 16))) | 0;
     flows.push(f);
   }
   transport.addFlows(flows);

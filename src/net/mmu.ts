@@ -22,6 +22,8 @@ export const DROP_REASONS = ['ingressHeadroom', 'buffer', 'lossyTail'] as const;
 export const DROP_HEADROOM = 0;
 export const DROP_BUFFER = 1;
 export const DROP_LOSSY = 2;
+export const ADMITTED = -1;
+export const ADMITTED_PAUSE = -2;
 
 export class Mmu {
   private readonly ingress: Float64Array;
@@ -29,7 +31,8 @@ export class Mmu {
   readonly upstreamPaused: Uint8Array;
   private readonly headroom: Float64Array;
   private readonly shift: Int32Array;
-  private readonly divisor: Float64Array;
+  /** 2^-shift per port (exact, so floor(free * inv) = free >> shift) */
+  private readonly inv: Float64Array;
   private readonly reserve: number;
   private readonly resumeOffset: number;
   private readonly sharedPool: number;
@@ -55,7 +58,7 @@ export class Mmu {
     this.upstreamPaused = new Uint8Array(n * 8);
     this.headroom = new Float64Array(n);
     this.shift = new Int32Array(n);
-    this.divisor = new Float64Array(n);
+    this.inv = new Float64Array(n);
     this.reserve = cfg.reservePerQueueBytes;
     this.resumeOffset = cfg.resumeOffsetBytes;
     this.bufferBytes = cfg.bufferBytes;
@@ -78,7 +81,7 @@ export class Mmu {
         }
       }
       this.shift[p] = s;
-      this.divisor[p] = 2 ** s;
+      this.inv[p] = 2 ** -s;
     }
     if (cfg.headroomMode === 'perPort') {
       this.sharedPool = cfg.bufferBytes - sumHeadroom - n * this.reserve;
@@ -98,7 +101,24 @@ export class Mmu {
   threshold(p: number): number {
     if (this.isStatic) return this.staticThreshold;
     const free = this.sharedPool - this.sharedUsed;
-    return free > 0 ? Math.floor(free / this.divisor[p]!) : 0;
+    return free > 0 ? Math.floor(free * this.inv[p]!) : 0;
+  }
+
+  /**
+   * Admission for a packet of `size` MMU bytes arriving on (p, q), then the PFC
+   * pause check: returns ADMITTED, ADMITTED_PAUSE (admitted, and (p, q) must now
+   * pause its upstream) or a drop reason (>= 0).
+   */
+  enqueue(p: number, q: number, size: number): number {
+    const r = this.admit(p, q, size);
+    if (r >= 0) return r;
+    return this.checkPause(p, q) ? ADMITTED_PAUSE : ADMITTED;
+  }
+
+  /** Releases a packet that arrived on (p, q); true if (p, q) may now resume its upstream. */
+  dequeue(p: number, q: number, size: number): boolean {
+    this.release(p, q, size);
+    return this.upstreamPaused[p * 8 + q] === 1 && this.checkResume(p, q);
   }
 
   /**

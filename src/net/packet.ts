@@ -12,6 +12,12 @@ export const PKT_NACK = 2;
 export const PKT_CNP = 3;
 export const PKT_PFC = 4;
 
+/** offsets into Packet.int */
+export const INT_TS = 0;
+export const INT_QLEN = INT_MAX_HOPS;
+export const INT_TX = 2 * INT_MAX_HOPS;
+export const INT_RATE = 3 * INT_MAX_HOPS;
+
 export class Packet {
   type = PKT_DATA;
   flowId = -1;
@@ -45,12 +51,13 @@ export class Packet {
   /** PFC: class and pause (true) or resume (false) */
   pfcClass = 0;
   pfcPause = false;
-  /** INT: hop count and per-hop fields */
+  /** INT: hop count */
   intN = 0;
-  readonly intTs = new Float64Array(INT_MAX_HOPS);
-  readonly intQlen = new Float64Array(INT_MAX_HOPS);
-  readonly intTx = new Float64Array(INT_MAX_HOPS);
-  readonly intRate = new Float64Array(INT_MAX_HOPS);
+  /**
+   * INT hop fields, allocated the first time a switch stamps this (pooled)
+   * packet: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5] (see INT_* offsets).
+   */
+  int: Float64Array | null = null;
   /** switch bookkeeping: ingress port at the current switch */
   inPort = -1;
   /** link bookkeeping: arrival time at the far end, ps */
@@ -84,14 +91,22 @@ export class PacketPool {
   }
 }
 
+/** The INT array of a packet, allocated on first use. */
+export function intOf(p: Packet): Float64Array {
+  let a = p.int;
+  if (a === null) {
+    a = new Float64Array(4 * INT_MAX_HOPS);
+    p.int = a;
+  }
+  return a;
+}
+
 /** Copies the INT stack of `from` into `to`. */
 export function copyInt(from: Packet, to: Packet): void {
   const n = from.intN;
   to.intN = n;
-  for (let i = 0; i < n && i < INT_MAX_HOPS; i++) {
-    to.intTs[i] = from.intTs[i]!;
-    to.intQlen[i] = from.intQlen[i]!;
-    to.intTx[i] = from.intTx[i]!;
-    to.intRate[i] = from.intRate[i]!;
-  }
+  if (n === 0) return;
+  const src = from.int!;
+  const dst = intOf(to);
+  dst.set(src);
 }

@@ -9,8 +9,8 @@
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
-import { Mmu } from './mmu.js';
-import { PKT_DATA, PKT_PFC, type Packet } from './packet.js';
+import { ADMITTED_PAUSE, Mmu } from './mmu.js';
+import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA, PKT_PFC, intOf, type Packet } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
 import { INT_MAX_HOPS } from '../cc/types.js';
@@ -37,7 +37,9 @@ export class Switch implements PortOwner {
   mmu!: Mmu;
   private readonly salt: number;
   private readonly routeBase: number;
-  private readonly routes: RouteTable;
+  private readonly routeCount: Uint16Array;
+  private readonly routeStart: Int32Array;
+  private readonly routePorts: Int32Array;
   private kmin: Float64Array = new Float64Array(0);
   private kmax: Float64Array = new Float64Array(0);
   private readonly spray: boolean;
@@ -64,9 +66,11 @@ export class Switch implements PortOwner {
     private readonly rng: Rng,
     private readonly features: SwitchFeatures,
   ) {
-    this.routes = routes;
+    this.routeCount = routes.routeCount;
+    this.routeStart = routes.routeStart;
+    this.routePorts = routes.ports;
     this.routeBase = (id - routes.hostCount) * routes.hostCount;
-    this.salt = mix32((id + 1) * 0x9e3779b1);
+    this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
     this.spray = cfg.loadBalancing === 'spray';
     this.pmax = cfg.ecn.pmax;
     this.includePacket = cfg.ecn.comparison === 'includingPacket';
@@ -107,31 +111,30 @@ export class Switch implements PortOwner {
       this.onPfc(pkt, inPort);
       return;
     }
-    const r = this.routes;
     const idx = this.routeBase + pkt.dst;
-    const cnt = r.routeCount[idx]!;
+    const cnt = this.routeCount[idx]!;
     if (cnt === 0) {
       this.dropPacket(pkt, this.ports[inPort]!, pkt.prio);
       return;
     }
-    const start = r.routeStart[idx]!;
+    const start = this.routeStart[idx]!;
     let e: number;
-    if (cnt === 1) e = r.ports[start]!;
-    else if (this.spray) e = r.ports[start + this.rng.int(cnt)]!;
-    else e = r.ports[start + (mix32((pkt.hash ^ this.salt) >>> 0) % cnt)]!;
+    if (cnt === 1) e = this.routePorts[start]!;
+    else if (this.spray) e = this.routePorts[start + this.rng.int(cnt)]!;
+    else e = this.routePorts[start + (mix32(pkt.hash ^ this.salt) % cnt)]!;
     const out = this.ports[e]!;
     const q = pkt.prio;
     if (this.queue0Control && q === 0) {
       out.enqueue(pkt, 0);
       return;
     }
-    const size = pkt.size - this.mmuOffset;
-    if (this.mmu.admit(inPort, q, size) >= 0) {
+    const r = this.mmu.enqueue(inPort, q, pkt.size - this.mmuOffset);
+    if (r >= 0) {
       this.dropPacket(pkt, out, q);
       return;
     }
     pkt.inPort = inPort;
-    if (this.mmu.checkPause(inPort, q)) this.sendPfc(inPort, q, true);
+    if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
     out.enqueue(pkt, q);
   }
 
@@ -153,7 +156,7 @@ export class Switch implements PortOwner {
     if (q < 0) return pkt; // PFC frame
     if (this.queue0Control && q === 0) return pkt;
     const inPort = pkt.inPort;
-    this.mmu.release(inPort, q, pkt.size - this.mmuOffset);
+    const resume = this.mmu.dequeue(inPort, q, pkt.size - this.mmuOffset);
     // ECN (RED on this egress queue)
     if (this.features.ecn && (pkt.ect || this.markNonEct) && !pkt.ce) {
       let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
@@ -175,14 +178,15 @@ export class Switch implements PortOwner {
         port.ecnMarked++;
       }
     }
-    if (this.mmu.checkResume(inPort, q)) this.sendPfc(inPort, q, false);
+    if (resume) this.sendPfc(inPort, q, false);
     if (this.features.int && pkt.type === PKT_DATA) {
       const slot = pkt.intN % INT_MAX_HOPS;
       pkt.intN++;
-      pkt.intTs[slot] = this.ctx.sched.now;
-      pkt.intQlen[slot] = port.totalBytes - this.qOffset * port.totalPkts;
-      pkt.intTx[slot] = this.intTxIncludesPacket ? port.txBytes + pkt.size : port.txBytes;
-      pkt.intRate[slot] = port.rateBps;
+      const a = intOf(pkt);
+      a[INT_TS + slot] = this.ctx.sched.now;
+      a[INT_QLEN + slot] = port.totalBytes - this.qOffset * port.totalPkts;
+      a[INT_TX + slot] = this.intTxIncludesPacket ? port.txBytes + pkt.size : port.txBytes;
+      a[INT_RATE + slot] = port.rateBps;
     }
     return pkt;
   }

@@ -21,7 +21,7 @@ import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host } from '../net/host.js';
-import { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, copyInt, type Packet } from '../net/packet.js';
+import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, copyInt, type Packet } from '../net/packet.js';
 import { MS } from '../engine/units.js';
 import type { Flow } from './flow.js';
 
@@ -301,12 +301,13 @@ export class Transport {
     const n = pkt.intN;
     ai.intHops = n;
     if (n > 0) {
+      const a = pkt.int!;
       const m = n < INT_MAX_HOPS ? n : INT_MAX_HOPS;
       for (let i = 0; i < m; i++) {
-        ai.intTsPs[i] = pkt.intTs[i]!;
-        ai.intQlenBytes[i] = pkt.intQlen[i]!;
-        ai.intTxBytes[i] = pkt.intTx[i]!;
-        ai.intRateBps[i] = pkt.intRate[i]!;
+        ai.intTsPs[i] = a[INT_TS + i]!;
+        ai.intQlenBytes[i] = a[INT_QLEN + i]!;
+        ai.intTxBytes[i] = a[INT_TX + i]!;
+        ai.intRateBps[i] = a[INT_RATE + i]!;
       }
     }
     const cc = f.cc;
