@@ -30,6 +30,12 @@ export const NO_EVENT = -1;
 
 /** bucket width, ps */
 const W = 1000;
+/**
+ * Bucket of a time: floor(t / W) computed as a multiplication. Any monotone
+ * non-decreasing map from time to bucket keeps the order correct, and this one
+ * is monotone and the same everywhere it is used.
+ */
+const INV_W = 1 / W;
 const WHEEL_BITS = 16;
 const B = 1 << WHEEL_BITS;
 const BMASK = B - 1;
@@ -129,7 +135,7 @@ export class Scheduler {
     this.time[slot] = at;
     const s = this.nextSeq++;
     this.seq[slot] = s;
-    const bn = Math.floor(at / W);
+    const bn = Math.floor(at * INV_W);
     if (bn - this.cur < B) this.wheelInsert(slot, bn & BMASK, at, s);
     else this.heapPush(slot, at, s);
     return this.gen[slot]! * SLOT_SPAN + slot;
@@ -153,7 +159,7 @@ export class Scheduler {
     const slot = handle & SLOT_MASK;
     const w = this.where[slot]!;
     if (w === FREE || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
-    if (w === IN_WHEEL) this.wheelUnlink(slot, Math.floor(this.time[slot]! / W) & BMASK);
+    if (w === IN_WHEEL) this.wheelUnlink(slot, Math.floor(this.time[slot]! * INV_W) & BMASK);
     else this.heapRemoveAt(this.pos[slot]!);
     this.release(slot);
     return true;
@@ -181,7 +187,7 @@ export class Scheduler {
           this.now = until;
           return false;
         }
-        this.cur = Math.floor(t0 / W);
+        this.cur = Math.floor(t0 * INV_W);
         this.migrate();
       }
       const b = this.nextBucket();
@@ -268,7 +274,7 @@ export class Scheduler {
     const end = this.cur + B;
     while (this.hsize > 0) {
       const t = this.hT[0]!;
-      const bn = Math.floor(t / W);
+      const bn = Math.floor(t * INV_W);
       if (bn >= end) break;
       const slot = this.heap[0]!;
       const s = this.hS[0]!;

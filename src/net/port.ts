@@ -59,6 +59,9 @@ export class Port {
   /** PFC state of this port's classes, set by frames from the peer */
   readonly paused = new Uint8Array(8);
   readonly pausedUntil = new Float64Array(8);
+  /** bit q set: queue q non-empty / paused */
+  private nonEmpty = 0;
+  private pausedMask = 0;
   private rr = 0;
   /** queue index of the packet most recently returned by dequeue() (-1 = control) */
   lastQueue = -1;
@@ -131,8 +134,10 @@ export class Port {
   enqueue(pkt: Packet, q: number): void {
     pkt.next = null;
     const tail = this.qTail[q]!;
-    if (tail === null) this.qHead[q] = pkt;
-    else tail.next = pkt;
+    if (tail === null) {
+      this.qHead[q] = pkt;
+      this.nonEmpty |= 1 << q;
+    } else tail.next = pkt;
     this.qTail[q] = pkt;
     this.qBytes[q] = this.qBytes[q]! + pkt.size;
     this.qPkts[q] = this.qPkts[q]! + 1;
@@ -172,31 +177,26 @@ export class Port {
       return p;
     }
     if (this.totalPkts === 0) return null;
-    let q = -1;
-    const lo = this.queue0Control ? 1 : 0;
-    if (this.queue0Control && this.qHead[0] !== null) q = 0;
-    else if (this.strict) {
-      for (let i = 7; i >= lo; i--) {
-        if (this.qHead[i] !== null && this.paused[i] === 0) {
-          q = i;
-          break;
-        }
-      }
-    } else {
-      const n = 8 - lo;
-      for (let k = 1; k <= n; k++) {
-        const i = lo + ((this.rr - lo + k) % n);
-        if (this.qHead[i] !== null && this.paused[i] === 0) {
-          q = i;
-          this.rr = i;
-          break;
-        }
+    let q: number;
+    if (this.queue0Control && (this.nonEmpty & 1) !== 0) q = 0;
+    else {
+      const c = this.nonEmpty & ~this.pausedMask & (this.queue0Control ? 0xfe : 0xff);
+      if (c === 0) return null;
+      if (this.strict) q = 31 - Math.clz32(c);
+      else {
+        // per-packet round robin: the first candidate after the last served queue, wrapping
+        const after = c & (0xff << (this.rr + 1));
+        const pick = after !== 0 ? after : c;
+        q = 31 - Math.clz32(pick & -pick);
+        this.rr = q;
       }
     }
-    if (q < 0) return null;
     const p = this.qHead[q]!;
     this.qHead[q] = p.next;
-    if (p.next === null) this.qTail[q] = null;
+    if (p.next === null) {
+      this.qTail[q] = null;
+      this.nonEmpty &= ~(1 << q);
+    }
     p.next = null;
     this.qBytes[q] = this.qBytes[q]! - p.size;
     this.qPkts[q] = this.qPkts[q]! - 1;
@@ -285,10 +285,12 @@ export class Port {
     if (pause) {
       this.pausesReceived++;
       this.paused[cls] = 1;
+      this.pausedMask |= 1 << cls;
       this.pausedUntil[cls] = untilPs;
     } else {
       this.resumesReceived++;
       this.paused[cls] = 0;
+      this.pausedMask &= ~(1 << cls);
       this.pausedUntil[cls] = 0;
       this.kick();
     }
@@ -298,6 +300,7 @@ export class Port {
   onPauseExpiry(cls: number): void {
     if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.sched.now >= this.pausedUntil[cls]!) {
       this.paused[cls] = 0;
+      this.pausedMask &= ~(1 << cls);
       this.pausedUntil[cls] = 0;
       this.kick();
     }
