@@ -36,6 +36,7 @@ import {
   type PacingUpdate,
   type PfcMode,
   type PortRule,
+  type PtPoolLayout,
   type QueueService,
   type SwitchConfig,
   type WindowUnit,
@@ -299,7 +300,8 @@ function allOf<T extends string>() {
 /** Allowed values of the string-valued NetworkConfig fields, by field name. */
 const NETWORK_ENUMS: Readonly<Record<string, readonly string[]>> = {
   pfcMode: allOf<PfcMode>()(['onOff', 'quanta']),
-  dtMode: allOf<DtMode>()(['shiftByPortRate', 'fixedShift', 'static']),
+  dtMode: allOf<DtMode>()(['shiftByPortRate', 'fixedShift', 'static', 'alpha']),
+  ptPools: allOf<PtPoolLayout>()(['ptWorkload', 'ptBurst']),
   headroomMode: allOf<HeadroomMode>()(['perPort', 'perQueue']),
   service: allOf<QueueService>()(['rr', 'strict']),
   comparison: allOf<EcnComparison>()(['afterRemoval', 'includingPacket']),

@@ -13,7 +13,21 @@ export type DtMode =
   /** D-OSCAR: threshold = free >> dtShift for every port */
   | 'fixedShift'
   /** ACC: a static per-(port, queue) threshold of `staticThresholdBytes` */
-  | 'static';
+  | 'static'
+  /**
+   * D-PowerTCP ("sonic" MMU): threshold = alphaIngress * (ingressPool - shared bytes
+   * in use), sticky per-(port, queue) headroom, egress DT admission; pool layout
+   * from `ptPools`
+   */
+  | 'alpha';
+
+/**
+ * D-PowerTCP pool layout (network-model.md §3.2), used by dtMode 'alpha'.
+ * B = bufferBytes, X = total headroom (all 8 queues of every port):
+ * - ptWorkload: bufferPool B, ingressPool B - X (<= 0: no PFC from that switch), egressPool B, alpha_e = alphaEgress;
+ * - ptBurst:    bufferPool B + X, ingressPool B, egressPool B, alpha_e = 65535 (fixed by the layout).
+ */
+export type PtPoolLayout = 'ptWorkload' | 'ptBurst';
 
 export type HeadroomMode = 'perPort' | 'perQueue';
 export type PfcMode = 'onOff' | 'quanta';
@@ -62,6 +76,20 @@ export interface SwitchConfig {
   loadBalancing: 'ecmp' | 'spray';
   /** D-HPCC PAUSE_TIME (only its sign matters in onOff mode), ps */
   pauseQuantaPs: number;
+  /** dtMode 'alpha': pool layout (D-PowerTCP workload or burst programs) */
+  ptPools: PtPoolLayout;
+  /** dtMode 'alpha': ingress DT alpha (D-PowerTCP 1/8) */
+  alphaIngress: number;
+  /**
+   * dtMode 'alpha': egress DT alpha for the `ptWorkload` layout (default 1, the
+   * [P] default). `ptBurst` always uses 65535 (its programs set UINT16_MAX), so
+   * this field does not apply there.
+   */
+  alphaEgress: number;
+  /** dtMode 'alpha': resume when the (port, queue) holds fewer bytes than this */
+  xonBytes: number;
+  /** dtMode 'alpha': or when its bytes plus this offset are at most the threshold */
+  xonOffsetBytes: number;
 }
 
 export type AckOrder = 'transportFirst' | 'ccFirst';
@@ -163,6 +191,11 @@ function oscarProfile(): NetworkConfig {
       },
       loadBalancing: 'ecmp',
       pauseQuantaPs: 0,
+      ptPools: 'ptWorkload',
+      alphaIngress: 0.125,
+      alphaEgress: 1,
+      xonBytes: 1248,
+      xonOffsetBytes: 2496,
     },
     transport: {
       mtuBytes: 1000,
@@ -228,6 +261,11 @@ function hpccProfile(): NetworkConfig {
       },
       loadBalancing: 'ecmp',
       pauseQuantaPs: 5 * US,
+      ptPools: 'ptWorkload',
+      alphaIngress: 0.125,
+      alphaEgress: 1,
+      xonBytes: 1248,
+      xonOffsetBytes: 2496,
     },
     transport: {
       mtuBytes: 1000,

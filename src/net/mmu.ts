@@ -1,6 +1,9 @@
 /**
- * Shared-buffer switch MMU with dynamic threshold, headroom and PFC thresholds
- * (network-model.md §3.2), one implementation with the dialects as parameters:
+ * Shared-buffer switch MMUs (network-model.md §3.2). Two implementations behind
+ * one interface, `SwitchMmu`, chosen by `createMmu` from `dtMode`:
+ *
+ * `Mmu`: D-HPCC, D-OSCAR and ACC (dtMode shiftByPortRate, fixedShift, static),
+ * one implementation with the dialects as parameters:
  *
  * - every buffered packet is charged to its ingress (port, queue): first the
  *   private reserve, then the shared pool while under the threshold, then the
@@ -15,17 +18,66 @@
  * D-HPCC counts headroom per port (one allowance per port, counted per queue);
  * D-OSCAR per (port, queue), and adds `headroom*(8 - lossless)` per port to the
  * buffer. Counters are typed arrays indexed by port*8 + queue.
+ *
+ * `PowerTcpMmu`: D-PowerTCP, the "sonic" MMU (dtMode alpha), see its comment.
  */
-import type { SwitchConfig } from './config.js';
+import type { PtPoolLayout, SwitchConfig } from './config.js';
 
-export const DROP_REASONS = ['ingressHeadroom', 'buffer', 'lossyTail'] as const;
+/** Drop reasons, indexed by the DROP_* constants (append only: indices are reported). */
+export const DROP_REASONS = ['ingressHeadroom', 'buffer', 'lossyTail', 'ingressPool', 'egressThreshold', 'egressPool'] as const;
 export const DROP_HEADROOM = 0;
 export const DROP_BUFFER = 1;
 export const DROP_LOSSY = 2;
+export const DROP_INGRESS_POOL = 3;
+export const DROP_EGRESS_THRESHOLD = 4;
+export const DROP_EGRESS_POOL = 5;
 export const ADMITTED = -1;
 export const ADMITTED_PAUSE = -2;
 
-export class Mmu {
+/** Egress alpha of the `ptBurst` layout ([P] `SetAlphaEgress(UINT16_MAX)`). */
+export const PT_BURST_ALPHA_EGRESS = 65535;
+
+/** What the switch needs from an MMU. */
+export interface SwitchMmu {
+  /** 1 while ingress (port, queue) port*8+queue is pausing its upstream */
+  readonly upstreamPaused: Uint8Array;
+  /** drop counts indexed like DROP_REASONS */
+  readonly dropsByReason: Float64Array;
+  /** bytes buffered in the switch (all ingress counters, headroom included) */
+  readonly totalUsed: number;
+  /**
+   * Admission of a packet of `size` MMU bytes arriving on (p, q), headed for
+   * egress port `egressPort` (-1: unknown, no egress accounting), then the PFC
+   * pause check. Returns ADMITTED, ADMITTED_PAUSE (admitted, and (p, q) must now
+   * pause its upstream) or a drop reason (>= 0).
+   */
+  enqueue(p: number, q: number, size: number, egressPort?: number): number;
+  /**
+   * Releases a packet that arrived on (p, q) (pass the same `egressPort` as to
+   * its enqueue); true if (p, q) may now resume its upstream.
+   */
+  dequeue(p: number, q: number, size: number, egressPort?: number): boolean;
+  /** Still congested enough to keep (p, q) paused? (quanta-mode refresh) */
+  stillCongested(p: number, q: number): boolean;
+  /** Current ingress (PFC) threshold of port p, bytes (may be Infinity). */
+  threshold(p: number): number;
+  /** Headroom allowance of port p, bytes. */
+  headroomOf(p: number): number;
+  /** Bytes buffered from (p, q), headroom included. */
+  ingressBytes(p: number, q: number): number;
+}
+
+/**
+ * The MMU for `cfg.dtMode`: `PowerTcpMmu` for 'alpha', else `Mmu`.
+ * @param portRates rate of each port, bps
+ * @param portDelays one-way propagation delay of each port's link, ps
+ * @param hostRateBps NIC rate used by the D-HPCC shift rule
+ */
+export function createMmu(cfg: SwitchConfig, portRates: number[], portDelays: number[], hostRateBps: number): SwitchMmu {
+  return cfg.dtMode === 'alpha' ? new PowerTcpMmu(cfg, portRates, portDelays) : new Mmu(cfg, portRates, portDelays, hostRateBps);
+}
+
+export class Mmu implements SwitchMmu {
   private readonly ingress: Float64Array;
   private readonly hdrm: Float64Array;
   readonly upstreamPaused: Uint8Array;
@@ -52,6 +104,7 @@ export class Mmu {
    * @param hostRateBps NIC rate used by the D-HPCC shift rule
    */
   constructor(cfg: SwitchConfig, portRates: number[], portDelays: number[], hostRateBps: number) {
+    if (cfg.dtMode === 'alpha') throw new Error("Mmu: dtMode 'alpha' is the D-PowerTCP MMU; use createMmu / PowerTcpMmu");
     const n = portRates.length;
     this.ingress = new Float64Array(n * 8);
     this.hdrm = new Float64Array(n * 8);
@@ -107,16 +160,17 @@ export class Mmu {
   /**
    * Admission for a packet of `size` MMU bytes arriving on (p, q), then the PFC
    * pause check: returns ADMITTED, ADMITTED_PAUSE (admitted, and (p, q) must now
-   * pause its upstream) or a drop reason (>= 0).
+   * pause its upstream) or a drop reason (>= 0). The egress port is not used
+   * by these dialects (egress admission always passes).
    */
-  enqueue(p: number, q: number, size: number): number {
+  enqueue(p: number, q: number, size: number, _egressPort?: number): number {
     const r = this.admit(p, q, size);
     if (r >= 0) return r;
     return this.checkPause(p, q) ? ADMITTED_PAUSE : ADMITTED;
   }
 
   /** Releases a packet that arrived on (p, q); true if (p, q) may now resume its upstream. */
-  dequeue(p: number, q: number, size: number): boolean {
+  dequeue(p: number, q: number, size: number, _egressPort?: number): boolean {
     this.release(p, q, size);
     return this.upstreamPaused[p * 8 + q] === 1 && this.checkResume(p, q);
   }
@@ -211,5 +265,210 @@ export class Mmu {
 
   ingressBytes(p: number, q: number): number {
     return this.ingress[p * 8 + q]! + this.hdrm[p * 8 + q]!;
+  }
+}
+
+/**
+ * D-PowerTCP switch MMU ([P] "sonic" model; network-model.md §3.2, dtMode 'alpha').
+ *
+ * - Headroom `xoff[p] = floor(rate_p * delay_p / 8) * headroomRttMultiplier` bytes
+ *   for each of the 8 queues of every port; `xoffTotal` = 8 * sum over ports.
+ *   No private reserve (0). `reservePerQueueBytes`, `headroomMode`, `dtShift`,
+ *   `resumeOffsetBytes` and `bufferCompensationLosslessQueues` do not apply.
+ * - Counters: ingress[p][q] (every byte from (p, q), headroom included),
+ *   hdrm[p][q], egress[e][q], totalUsed, xoffTotalUsed, egressPoolUsed.
+ * - Ingress threshold T = floor(alphaIngress * (ingressPool - (totalUsed -
+ *   xoffTotalUsed))) when the bracket is positive, else 0; on arrival it sees
+ *   the packet already in ingress[p][q] and totalUsed. If ingressPool <= 0
+ *   (ptWorkload with more headroom than buffer, e.g. topology-256 cores) T is
+ *   +Infinity: the reference's uint64 pool wraps to ~2^64, so that switch never
+ *   pauses.
+ * - Sticky headroom: with hdrm == 0, a packet is charged to headroom iff
+ *   ingress[p][q] > T; with hdrm > 0 every arrival is. Releases take from
+ *   headroom first.
+ * - Pause on the first headroom byte; resume when hdrm == 0 and
+ *   (ingress < xon or ingress + xonOffset <= T).
+ * - Lossless ingress admission drops iff hdrm > 0 and (hdrm + size > xoff or
+ *   xoffTotalUsed + size > xoffTotal) [ingressHeadroom], or totalUsed + size >
+ *   ingressPool + xoffTotal (= bufferPool in both layouts, so exact signed
+ *   arithmetic reproduces the uint64 wrap-around sum) [ingressPool].
+ * - Egress admission (only when the egress port is given) drops iff
+ *   egress[e][q] + size > floor(alphaEgress * (egressPool - egressPoolUsed))
+ *   [egressThreshold], or egressPoolUsed + size > egressPool [egressPool]; its
+ *   buffer check equals the ingress one above.
+ * - Pools (`ptPools`), B = bufferBytes: ptWorkload bufferPool B, ingressPool
+ *   B - xoffTotal, egressPool B, alphaEgress = cfg.alphaEgress (default 1);
+ *   ptBurst bufferPool B + xoffTotal, ingressPool B, egressPool B, alphaEgress
+ *   = 65535 (fixed by the layout).
+ * - Lossy (pfcEnabled false, not in [P]): no headroom (xoff 0), tail drop iff
+ *   ingress[p][q] + size > T evaluated before the packet [lossyTail] (§3.8), pool
+ *   and egress checks as above, never pauses.
+ */
+export class PowerTcpMmu implements SwitchMmu {
+  private readonly ingress: Float64Array;
+  private readonly hdrm: Float64Array;
+  private readonly egress: Float64Array;
+  readonly upstreamPaused: Uint8Array;
+  /** per-queue headroom limit of each port */
+  private readonly xoff: Float64Array;
+  readonly xoffTotal: number;
+  readonly bufferPool: number;
+  /** B - xoffTotal (ptWorkload; may be <= 0) or B (ptBurst) */
+  readonly ingressPool: number;
+  readonly egressPool: number;
+  readonly alphaIngress: number;
+  readonly alphaEgress: number;
+  readonly pools: PtPoolLayout;
+  private readonly xon: number;
+  private readonly xonOffset: number;
+  /** ingressPool <= 0: T = +Infinity */
+  private readonly unlimited: boolean;
+  private readonly lossless: boolean;
+  totalUsed = 0;
+  xoffTotalUsed = 0;
+  egressPoolUsed = 0;
+  readonly dropsByReason = new Float64Array(DROP_REASONS.length);
+
+  /**
+   * @param portRates rate of each port, bps
+   * @param portDelays one-way propagation delay of each port's link, ps
+   */
+  constructor(cfg: SwitchConfig, portRates: number[], portDelays: number[]) {
+    if (cfg.ptPools !== 'ptWorkload' && cfg.ptPools !== 'ptBurst') {
+      throw new Error(`PowerTcpMmu: unknown ptPools '${String(cfg.ptPools)}'`);
+    }
+    const n = portRates.length;
+    this.ingress = new Float64Array(n * 8);
+    this.hdrm = new Float64Array(n * 8);
+    this.egress = new Float64Array(n * 8);
+    this.upstreamPaused = new Uint8Array(n * 8);
+    this.xoff = new Float64Array(n);
+    this.lossless = cfg.pfcEnabled;
+    this.xon = cfg.xonBytes;
+    this.xonOffset = cfg.xonOffsetBytes;
+    this.alphaIngress = cfg.alphaIngress;
+    this.pools = cfg.ptPools;
+    let xoffTotal = 0;
+    for (let p = 0; p < n; p++) {
+      // [P]: floor(rate * delay_ns / 8 / 1e9) * 3, delay here in ps
+      const h = this.lossless ? Math.floor((portRates[p]! * portDelays[p]!) / 8e12) * cfg.headroomRttMultiplier : 0;
+      this.xoff[p] = h;
+      xoffTotal += 8 * h;
+    }
+    this.xoffTotal = xoffTotal;
+    const b = cfg.bufferBytes;
+    if (cfg.ptPools === 'ptBurst') {
+      this.bufferPool = b + xoffTotal;
+      this.ingressPool = b;
+      this.alphaEgress = PT_BURST_ALPHA_EGRESS;
+    } else {
+      this.bufferPool = b;
+      this.ingressPool = b - xoffTotal;
+      this.alphaEgress = cfg.alphaEgress;
+    }
+    this.egressPool = b;
+    this.unlimited = this.ingressPool <= 0;
+  }
+
+  /** Ingress DT threshold (the same for every port and queue), bytes; Infinity if the ingress pool is <= 0. */
+  threshold(_p?: number): number {
+    if (this.unlimited) return Infinity;
+    const rem = this.ingressPool - (this.totalUsed - this.xoffTotalUsed);
+    return rem > 0 ? Math.floor(this.alphaIngress * rem) : 0;
+  }
+
+  /** Egress DT threshold (the same for every egress queue), bytes. */
+  egressThreshold(): number {
+    const free = this.egressPool - this.egressPoolUsed;
+    return free > 0 ? Math.floor(this.alphaEgress * free) : 0;
+  }
+
+  enqueue(p: number, q: number, size: number, egressPort = -1): number {
+    const pq = p * 8 + q;
+    const h = this.hdrm[pq]!;
+    const ing = this.ingress[pq]!;
+    if (this.lossless) {
+      // (ingress + size > reserve 0 holds for every packet)
+      if (h > 0 && (h + size > this.xoff[p]! || this.xoffTotalUsed + size > this.xoffTotal)) return this.drop(DROP_HEADROOM);
+    } else if (ing + size > this.threshold(p)) {
+      return this.drop(DROP_LOSSY);
+    }
+    if (this.totalUsed + size > this.bufferPool) return this.drop(DROP_INGRESS_POOL);
+    if (egressPort >= 0) {
+      const eq = egressPort * 8 + q;
+      const e = this.egress[eq]!;
+      if (e + size > this.egressThreshold()) return this.drop(DROP_EGRESS_THRESHOLD);
+      if (this.egressPoolUsed + size > this.egressPool) return this.drop(DROP_EGRESS_POOL);
+      this.egress[eq] = e + size;
+      this.egressPoolUsed += size;
+    }
+    // charge: the threshold below sees the packet in ingress and totalUsed
+    this.ingress[pq] = ing + size;
+    this.totalUsed += size;
+    if (!this.lossless) return ADMITTED;
+    if (h > 0 || ing + size > this.threshold(p)) {
+      this.hdrm[pq] = h + size;
+      this.xoffTotalUsed += size;
+      if (this.upstreamPaused[pq] === 0) {
+        this.upstreamPaused[pq] = 1;
+        return ADMITTED_PAUSE;
+      }
+    }
+    return ADMITTED;
+  }
+
+  dequeue(p: number, q: number, size: number, egressPort = -1): boolean {
+    const pq = p * 8 + q;
+    const h = this.hdrm[pq]!;
+    let hLeft = 0;
+    if (h > 0) {
+      const fromHdrm = h < size ? h : size;
+      hLeft = h - fromHdrm;
+      this.hdrm[pq] = hLeft;
+      this.xoffTotalUsed -= fromHdrm;
+    }
+    const ing = this.ingress[pq]! - size;
+    this.ingress[pq] = ing;
+    this.totalUsed -= size;
+    if (egressPort >= 0) {
+      const eq = egressPort * 8 + q;
+      this.egress[eq] = this.egress[eq]! - size;
+      this.egressPoolUsed -= size;
+    }
+    if (this.upstreamPaused[pq] === 0 || hLeft > 0) return false;
+    if (ing < this.xon || ing + this.xonOffset <= this.threshold(p)) {
+      this.upstreamPaused[pq] = 0;
+      return true;
+    }
+    return false;
+  }
+
+  stillCongested(p: number, q: number): boolean {
+    const pq = p * 8 + q;
+    if (this.hdrm[pq]! > 0) return true;
+    const ing = this.ingress[pq]!;
+    return !(ing < this.xon || ing + this.xonOffset <= this.threshold(p));
+  }
+
+  private drop(reason: number): number {
+    this.dropsByReason[reason] = this.dropsByReason[reason]! + 1;
+    return reason;
+  }
+
+  /** Per-queue headroom limit of port p, bytes. */
+  headroomOf(p: number): number {
+    return this.xoff[p]!;
+  }
+
+  ingressBytes(p: number, q: number): number {
+    return this.ingress[p * 8 + q]!;
+  }
+
+  headroomBytes(p: number, q: number): number {
+    return this.hdrm[p * 8 + q]!;
+  }
+
+  egressBytes(e: number, q: number): number {
+    return this.egress[e * 8 + q]!;
   }
 }

@@ -9,7 +9,7 @@
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
-import { ADMITTED_PAUSE, Mmu } from './mmu.js';
+import { ADMITTED_PAUSE, createMmu, type SwitchMmu } from './mmu.js';
 import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA, PKT_PFC, intOf, type Packet } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
@@ -34,7 +34,7 @@ export interface SwitchFeatures {
 
 export class Switch implements PortOwner {
   readonly ports: Port[] = [];
-  mmu!: Mmu;
+  mmu!: SwitchMmu;
   private readonly salt: number;
   private readonly routeBase: number;
   private readonly routeCount: Uint16Array;
@@ -103,7 +103,7 @@ export class Switch implements PortOwner {
       this.kmax[i] = e.kmaxBytes * scale;
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
     }
-    this.mmu = new Mmu(this.cfg, rates, delays, hostRateBps);
+    this.mmu = createMmu(this.cfg, rates, delays, hostRateBps);
   }
 
   receive(pkt: Packet, inPort: number): void {
@@ -128,7 +128,7 @@ export class Switch implements PortOwner {
       out.enqueue(pkt, 0);
       return;
     }
-    const r = this.mmu.enqueue(inPort, q, pkt.size - this.mmuOffset);
+    const r = this.mmu.enqueue(inPort, q, pkt.size - this.mmuOffset, e);
     if (r >= 0) {
       this.dropPacket(pkt, out, q);
       return;
@@ -156,7 +156,7 @@ export class Switch implements PortOwner {
     if (q < 0) return pkt; // PFC frame
     if (this.queue0Control && q === 0) return pkt;
     const inPort = pkt.inPort;
-    const resume = this.mmu.dequeue(inPort, q, pkt.size - this.mmuOffset);
+    const resume = this.mmu.dequeue(inPort, q, pkt.size - this.mmuOffset, port.index);
     // ECN (RED on this egress queue)
     if (this.features.ecn && (pkt.ect || this.markNonEct) && !pkt.ce) {
       let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
