@@ -68,6 +68,13 @@ function scenario(name: string): { title: string; input: SimInput } {
 
 function runOne(name: string): void {
   const { title, input } = scenario(name);
+  let last = 0;
+  input.onProgress = (now, _end, events, fin, total) => {
+    const t = performance.now();
+    if (t - last < 10_000) return;
+    last = t;
+    process.stderr.write(`  [${name}] simulated ${(now / 1e9).toFixed(3)} ms, ${(events / 1e6).toFixed(1)} M events, ${fin}/${total} flows\n`);
+  };
   const out = simulate(input);
   const wallS = out.wallMs / 1000;
   const rssMb = process.resourceUsage().maxRSS / 1024;
@@ -97,9 +104,9 @@ function main(): void {
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
-    const r = spawnSync(process.execPath, [self, '--child', n], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const r = spawnSync(process.execPath, [self, '--child', n], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
     if (r.status !== 0) {
-      console.log(`(${n}) failed: ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
+      console.log(`(${n}) failed with exit code ${r.status}`);
       process.exitCode = 1;
       continue;
     }

@@ -6,7 +6,7 @@
 import { findCc, ccNames } from '../cc/registry.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
-import { NS, SEC } from '../engine/units.js';
+import { NS, SEC, US } from '../engine/units.js';
 import { NetContext } from '../net/context.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import { Network } from '../net/network.js';
@@ -195,21 +195,23 @@ export function simulate(input: SimInput): SimOutput {
 
   // ---- run
   const endPs = input.stopAtPs ?? input.maxTimePs;
-  const chunk = Math.max(Math.floor(endPs / 100), 1_000_000);
+  // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown
+  let chunk = 10 * US;
   let lastProgress = performance.now();
+  const report = (): void => input.onProgress?.(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total);
   while (!done || !untilDone) {
-    const until = Math.min(sched.now + chunk, endPs);
-    const emptied = sched.run(until);
-    if (input.onProgress !== undefined) {
-      const t = performance.now();
-      if (t - lastProgress > 200) {
-        input.onProgress(sched.now, endPs, sched.eventsProcessed);
-        lastProgress = t;
-      }
+    const t0 = performance.now();
+    const emptied = sched.run(Math.min(sched.now + chunk, endPs));
+    const t1 = performance.now();
+    if (t1 - t0 < 100) chunk *= 2;
+    else if (t1 - t0 > 500 && chunk > 1 * US) chunk = Math.floor(chunk / 2);
+    if (t1 - lastProgress > 200) {
+      report();
+      lastProgress = t1;
     }
     if (emptied || sched.now >= endPs) break;
   }
-  if (input.onProgress !== undefined) input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed);
+  report();
 
   // ---- collect
   const fct = [];

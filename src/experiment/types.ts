@@ -45,7 +45,7 @@ export interface SimInput {
   linkEvents: LinkEvent[];
   metrics: MetricsRequest;
   /** called now and then with simulated-time progress (never per packet) */
-  onProgress?: (nowPs: number, endPs: number, events: number) => void;
+  onProgress?: (nowPs: number, endPs: number, events: number, finishedFlows: number, totalFlows: number) => void;
 }
 
 export interface FctRow {

@@ -60,8 +60,6 @@ export class Packet {
   int: Float64Array | null = null;
   /** switch bookkeeping: ingress port at the current switch */
   inPort = -1;
-  /** link bookkeeping: arrival time at the far end, ps */
-  arrivePs = 0;
   next: Packet | null = null;
 }
 
