@@ -132,6 +132,27 @@ test('order holds across the near-future wheel and the far-future heap', () => {
   assert.equal(fired.length, 2 * (3000 - 600));
 });
 
+test('the queue grows while events are running (handlers scheduling more than its capacity)', () => {
+  const s = new Scheduler(4);
+  const fired: number[] = [];
+  const at: number[] = [];
+  let kind = -1;
+  kind = s.register({
+    fire: (id) => {
+      fired.push(id);
+      at.push(s.now);
+      // the first event schedules 100 more at once, forcing several reallocations mid-run
+      if (id === 0) for (let i = 1; i <= 100; i++) s.after(1000 * (101 - i), kind, i, 0);
+    },
+  });
+  s.schedule(5, kind, 0, 0);
+  s.run();
+  assert.equal(fired.length, 101);
+  assert.deepEqual(fired.slice(1), Array.from({ length: 100 }, (_, k) => 100 - k));
+  // every event runs at the time it was scheduled for
+  assert.deepEqual(at, [5, ...Array.from({ length: 100 }, (_, k) => 5 + 1000 * (k + 1))]);
+});
+
 test('run(until) stops at the bound and resumes later', () => {
   const s = new Scheduler();
   const { log, kind } = recorder(s);

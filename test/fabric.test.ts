@@ -176,3 +176,16 @@ test('a link failure stalls traffic and the rate change takes effect at the give
   assert.ok(out.fct[0]!.fctPs > 100 * US);
   void fatTree;
 });
+
+test('ACK coalescing sends one ACK per n packets and still completes every flow', () => {
+  const topo = star({ hosts: 2, rateBps: G100, delayPs: 1 * US });
+  const flows: FlowSpec[] = [{ src: 0, dst: 1, bytes: 100_000, startPs: 0 }];
+  const per = simulate(input(topo, flows, { net: net('oscar') }));
+  const coal = simulate(input(topo, flows, { net: net('oscar', { transport: { ackEvery: 4 } }) }));
+  const acksSent = (o: typeof per): number => o.ports.find((p) => p.node === 1)!.txPackets;
+  assert.equal(acksSent(per), 100);
+  assert.equal(acksSent(coal), 25);
+  assert.equal(coal.totals.finished, 1);
+  // the last ACK covers the last packet, so completion is not delayed
+  assert.equal(coal.fct[0]!.fctPs, per.fct[0]!.fctPs);
+});

@@ -177,8 +177,7 @@ export class Scheduler {
   run(until = Infinity): boolean {
     this.stopRequested = false;
     const handlers = this.handlers;
-    const head = this.head;
-    const time = this.time;
+    const head = this.head; // fixed size; the per-slot arrays may be reallocated by grow() inside a handler
     for (;;) {
       if (this.inWheel === 0) {
         if (this.hsize === 0) return true;
@@ -192,7 +191,7 @@ export class Scheduler {
       }
       const b = this.nextBucket();
       const slot = head[b]!;
-      const t = time[slot]!;
+      const t = this.time[slot]!;
       if (t > until) {
         this.now = until;
         return false;
