@@ -189,3 +189,16 @@ test('ACK coalescing sends one ACK per n packets and still completes every flow'
   // the last ACK covers the last packet, so completion is not delayed
   assert.equal(coal.fct[0]!.fctPs, per.fct[0]!.fctPs);
 });
+
+test('PFC with pause quanta (D-OSCAR frames) is lossless too: pauses expire or are refreshed, resumes cancel them', () => {
+  const { topo, flows } = incast(16, 1_000_000);
+  const n = net('oscar', { switch: { bufferBytes: 1024 * 1024, pfcMode: 'quanta' } });
+  const out = simulate(input(topo, flows, { net: n }));
+  assert.equal(out.totals.finished, 16);
+  assert.equal(out.totals.drops, 0);
+  assert.equal(out.totals.dataPacketsSent, 16 * 1000);
+  const sw = out.nodes.find((c) => c.node === 17)!;
+  assert.ok(sw.pausesSent > 0 && sw.resumesSent > 0);
+  const last = Math.max(...out.fct.map((r) => r.finishPs));
+  assert.ok(last < 1.02 * 16_000 * 84 * NS + 50 * US, `bottleneck not saturated: ${last}`);
+});
