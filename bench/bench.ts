@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { simulate } from '../src/experiment/simulate.js';
-import type { SimInput } from '../src/experiment/types.js';
+import { noMetrics, type SimInput } from '../src/experiment/types.js';
 import { Rng } from '../src/engine/rng.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
@@ -24,14 +24,7 @@ import { fatTreePreset, star } from '../src/net/topology/index.js';
 import { loadCdf, poissonFlows } from '../src/workload/index.js';
 import type { FlowSpec } from '../src/workload/types.js';
 
-const metricsOff = {
-  queuePorts: [],
-  queueIntervalPs: 10 * US,
-  throughputPorts: [],
-  throughputIntervalPs: 10 * US,
-  flowThroughput: null,
-  flowThroughputIntervalPs: 10 * US,
-};
+const metricsOff = noMetrics();
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {

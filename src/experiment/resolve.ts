@@ -471,14 +471,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
       }
       case 'flows': {
         const list = e.spec.flows.map((f, j) => {
-          const x = { src: e.ends[j]!.src, dst: e.ends[j]!.dst, bytes: f.size, startPs: f.start } as {
-            src: number;
-            dst: number;
-            bytes: number;
-            startPs: number;
-            prio?: number;
-            tag?: string;
-          };
+          const x: FlowSpec = { src: e.ends[j]!.src, dst: e.ends[j]!.dst, bytes: f.size, startPs: f.start };
           if (f.prio !== undefined) x.prio = f.prio;
           if (f.tag !== undefined) x.tag = f.tag;
           return x;

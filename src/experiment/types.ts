@@ -33,6 +33,18 @@ export interface MetricsRequest {
   flowThroughputIntervalPs: number;
 }
 
+/** A metrics request that samples nothing (intervals at 10 us). */
+export function noMetrics(): MetricsRequest {
+  return {
+    queuePorts: [],
+    queueIntervalPs: 10_000_000,
+    throughputPorts: [],
+    throughputIntervalPs: 10_000_000,
+    flowThroughput: null,
+    flowThroughputIntervalPs: 10_000_000,
+  };
+}
+
 export interface SimInput {
   seed: number;
   topology: Topology;

@@ -1,14 +1,8 @@
 /** Explicitly listed flows (from a spec file or a test), validated. */
 import type { FlowSpec } from './types.js';
 
-export interface ExplicitFlow {
-  src: number;
-  dst: number;
-  bytes: number;
-  startPs: number;
-  prio?: number;
-  tag?: string;
-}
+/** An explicitly listed flow has exactly the fields of a FlowSpec. */
+export type ExplicitFlow = FlowSpec;
 
 /**
  * Checks every flow against a network of `hostCount` hosts (ids 0..hostCount-1)

@@ -2,8 +2,7 @@
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../../src/net/config.js';
 import type { Topology } from '../../src/net/topology/types.js';
 import type { FlowSpec } from '../../src/workload/types.js';
-import type { MetricsRequest, SimInput } from '../../src/experiment/types.js';
-import { US } from '../../src/engine/units.js';
+import { noMetrics, type MetricsRequest, type SimInput } from '../../src/experiment/types.js';
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -11,16 +10,6 @@ export function net(profile: ProfileName, over: DeepPartial<NetworkConfig> = {})
   return deepMerge(profileDefaults(profile), over);
 }
 
-export function noMetrics(): MetricsRequest {
-  return {
-    queuePorts: [],
-    queueIntervalPs: 10 * US,
-    throughputPorts: [],
-    throughputIntervalPs: 10 * US,
-    flowThroughput: null,
-    flowThroughputIntervalPs: 10 * US,
-  };
-}
 
 export function input(
   topology: Topology,
