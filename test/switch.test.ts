@@ -10,7 +10,7 @@ import { Rng } from '../src/engine/rng.js';
 import { NetContext } from '../src/net/context.js';
 import { Network } from '../src/net/network.js';
 import { Mmu } from '../src/net/mmu.js';
-import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA, type Packet } from '../src/net/packet.js';
+import { FLAG_CE, FLAG_ECT, INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA } from '../src/net/packet.js';
 import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js';
 import type { NetworkConfig } from '../src/net/config.js';
 import { US } from '../src/engine/units.js';
@@ -24,17 +24,14 @@ function rig(cfg: NetworkConfig): { network: Network; ctx: NetContext } {
   return { network, ctx };
 }
 
-function dataPkt(ctx: NetContext, size: number): Packet {
-  const p = ctx.pool.alloc();
-  p.type = PKT_DATA;
-  p.src = 0;
-  p.dst = 2;
-  p.size = size;
-  p.payload = size;
-  p.prio = 1;
-  p.ect = true;
-  p.ce = false;
-  p.intN = 0;
+function dataPkt(ctx: NetContext, size: number): number {
+  const pk = ctx.pool;
+  const p = pk.alloc(PKT_DATA);
+  pk.setDst(p, 2);
+  pk.setSize(p, size);
+  pk.setAux(p, size);
+  pk.setPrio(p, 1);
+  pk.setFlag(p, FLAG_ECT, true);
   return p;
 }
 
@@ -46,8 +43,8 @@ function markFraction(cfg: NetworkConfig, queuePkts: number, trials: number): nu
   for (let i = 0; i < queuePkts; i++) sw.receive(dataPkt(ctx, 1000), 0);
   let marked = 0;
   for (let i = 0; i < trials; i++) {
-    const p = sw.pull(out)!;
-    if (p.ce) marked++;
+    const p = sw.pull(out);
+    if (ctx.pool.has(p, FLAG_CE)) marked++;
     ctx.pool.release(p);
     sw.receive(dataPkt(ctx, 1000), 0);
   }
@@ -86,20 +83,22 @@ test('INT hop carries the egress queue state at dequeue', () => {
     out.txBytes = 123_456;
     const sizes = [1048, 900, 1096, 500];
     for (const s of sizes) sw.receive(dataPkt(ctx, s), 0);
-    const p = sw.pull(out)!;
-    assert.equal(p.intN, 1);
-    const a = p.int!;
-    assert.equal(a[INT_TS], 7 * US);
-    assert.equal(a[INT_RATE], 100e9);
+    const p = sw.pull(out);
+    const pk = ctx.pool;
+    assert.equal(pk.intN(p), 1);
+    const a = pk.intArray();
+    const b = pk.intBase(p);
+    assert.equal(a[b + INT_TS], 7 * US);
+    assert.equal(a[b + INT_RATE], 100e9);
     const off = cfg.switch.queueHeaderOffset;
     // total bytes of all queues after removing this packet (less the per-packet header offset in D-OSCAR)
-    assert.equal(a[INT_QLEN], 900 + 1096 + 500 - 3 * off);
+    assert.equal(a[b + INT_QLEN], 900 + 1096 + 500 - 3 * off);
     assert.equal(out.totalBytes, 900 + 1096 + 500);
     // D-HPCC: bytes sent before this packet; D-OSCAR: including it
-    assert.equal(a[INT_TX], profile === 'hpcc' ? 123_456 : 123_456 + 1048);
+    assert.equal(a[b + INT_TX], profile === 'hpcc' ? 123_456 : 123_456 + 1048);
     // the next packet sees the queue after both removals
-    const q = sw.pull(out)!;
-    assert.equal(q.int![INT_QLEN], 1096 + 500 - 2 * off);
+    const q = sw.pull(out);
+    assert.equal(pk.intArray()[pk.intBase(q) + INT_QLEN], 1096 + 500 - 2 * off);
   }
 });
 

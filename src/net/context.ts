@@ -6,7 +6,7 @@
  */
 import { Scheduler } from '../engine/scheduler.js';
 import { txTimePs, type TxTimeQuantization } from '../engine/units.js';
-import { PacketPool } from './packet.js';
+import { PacketStore } from './packet.js';
 import type { Port } from './port.js';
 
 /** Largest packet whose serialization time is cached per rate. */
@@ -14,7 +14,7 @@ const SER_TABLE_SIZE = 10_000;
 
 export class NetContext {
   readonly sched: Scheduler;
-  readonly pool = new PacketPool();
+  readonly pool = new PacketStore();
   readonly ports: Port[] = [];
   readonly quantization: TxTimeQuantization;
   private readonly serTables = new Map<number, Float64Array>();

@@ -11,7 +11,7 @@
  */
 import type { TransportConfig } from './config.js';
 import type { NetContext } from './context.js';
-import { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type Packet } from './packet.js';
+import { NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
@@ -42,32 +42,32 @@ export class Host implements PortOwner {
     return port.hasQueued() || this.active.length > 0;
   }
 
-  pull(port: Port): Packet | null {
+  pull(port: Port): number {
     if (this.ackStrict) {
       const p = port.dequeue();
-      if (p !== null) return p;
+      if (p !== NIL) return p;
       return this.pullData();
     }
     if (this.preferData) {
       const d = this.pullData();
-      if (d !== null) {
+      if (d !== NIL) {
         this.preferData = false;
         return d;
       }
       return port.dequeue();
     }
     const p = port.dequeue();
-    if (p !== null) {
+    if (p !== NIL) {
       this.preferData = true;
       return p;
     }
     return this.pullData();
   }
 
-  private pullData(): Packet | null {
+  private pullData(): number {
     const act = this.active;
     const n = act.length;
-    if (n === 0) return null;
+    if (n === 0) return NIL;
     const now = this.ctx.sched.now;
     const paused = this.port.paused;
     const tr = this.transport;
@@ -95,7 +95,7 @@ export class Host implements PortOwner {
     }
     if (best < 0) {
       this.armWake(now);
-      return null;
+      return NIL;
     }
     this.rr = best;
     return tr.sendData(act[best]!);
@@ -144,14 +144,14 @@ export class Host implements PortOwner {
   }
 
   /** Sends a receiver-generated packet (ACK, NACK, CNP) through NIC queue `queue`. */
-  sendControl(pkt: Packet, queue: number): void {
-    this.port.enqueue(pkt, queue);
+  sendControl(pkt: number, queue: number): void {
+    this.port.enqueue(pkt, queue, this.ctx.pool.size(pkt));
   }
 
-  receive(pkt: Packet, port: number): void {
+  receive(pkt: number, port: number): void {
     void port;
     const tr = this.transport;
-    switch (pkt.type) {
+    switch (this.ctx.pool.type(pkt)) {
       case PKT_DATA:
         tr.onData(pkt);
         break;

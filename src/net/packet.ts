@@ -1,8 +1,16 @@
 /**
- * Packets are pooled objects with a fixed shape (architecture.md rule 5: fields,
- * not bytes). `size` is the wire size; headers are never serialized. A packet
- * sits in at most one list at a time (an egress queue or a link in flight), so
- * lists are intrusive through `next`.
+ * Packets are fields, not bytes (architecture.md rule 5), kept as a struct of
+ * arrays: a packet is an integer id into a `PacketStore`. Everything a switch
+ * reads or writes per hop lives in one 32-byte record of an Int32Array (type,
+ * priority and flag bits, destination, wire size, ECMP hash, ingress port,
+ * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes)
+ * sit in a second 32-byte Float64Array record, and INT hops in a third array
+ * allocated only when a CC asks for INT. Compared with one object per packet
+ * this touches a quarter of the memory per hop, which is what limits large
+ * fabrics with deep queues. Ids are recycled through a free list; nothing is
+ * allocated per packet once the store has grown to the peak packet count.
+ *
+ * `size` is the wire size; headers are never serialized.
  */
 import { INT_MAX_HOPS } from '../cc/types.js';
 
@@ -12,99 +20,244 @@ export const PKT_NACK = 2;
 export const PKT_CNP = 3;
 export const PKT_PFC = 4;
 
-/** offsets into Packet.int */
+/** No packet (empty queue, end of list). */
+export const NIL = -1;
+
+// Int32 record layout (R32 words per packet)
+const R32 = 8;
+const F_META = 0;
+const F_FLOW = 1;
+const F_DST = 2;
+const F_SIZE = 3;
+const F_HASH = 4;
+const F_INPORT = 5;
+const F_NEXT = 6;
+/** data: payload bytes; ACK: data packets covered; PFC: class */
+const F_AUX = 7;
+
+// meta bits
+const TYPE_MASK = 0x7;
+const PRIO_SHIFT = 3;
+const PRIO_MASK = 0x7 << PRIO_SHIFT;
+export const FLAG_ECT = 1 << 6;
+export const FLAG_CE = 1 << 7;
+export const FLAG_ECN_ECHO = 1 << 8;
+export const FLAG_RETX = 1 << 9;
+export const FLAG_PAUSE = 1 << 10;
+const TCD_SHIFT = 11;
+const TCD_MASK = 0x3 << TCD_SHIFT;
+const INTN_SHIFT = 13;
+const INTN_MASK = 0xf << INTN_SHIFT;
+
+// Float64 record layout
+const R64 = 4;
+const D_SEQ = 0;
+const D_TS = 1;
+const D_INFL = 2;
+
+/** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5] */
+const RINT = 4 * INT_MAX_HOPS;
 export const INT_TS = 0;
 export const INT_QLEN = INT_MAX_HOPS;
 export const INT_TX = 2 * INT_MAX_HOPS;
 export const INT_RATE = 3 * INT_MAX_HOPS;
 
-export class Packet {
-  type = PKT_DATA;
-  flowId = -1;
-  /** source and destination host ids */
-  src = 0;
-  dst = 0;
-  /** data: first byte; ACK/NACK: cumulative next expected byte */
-  seq = 0;
-  payload = 0;
-  /** wire size in bytes */
-  size = 0;
-  /** priority class 0..7 */
-  prio = 0;
-  /** ECN-capable transport */
-  ect = false;
-  /** congestion experienced */
-  ce = false;
-  /** TCD mark (TCD_NO / TCD_UE / TCD_CE) */
-  tcd = 0;
-  /** data: send time (ps); ACK: echoed send time */
-  sendTs = 0;
-  /** data: sender in-flight bytes at send; ACK: echoed */
-  inflight = 0;
-  /** ACK: CE echo (D-HPCC CNP flag) */
-  ecnEcho = false;
-  /** ACK: data packets covered */
-  ackedPkts = 0;
-  isRetx = false;
-  /** per-flow ECMP hash of this packet's direction */
-  hash = 0;
-  /** PFC: class and pause (true) or resume (false) */
-  pfcClass = 0;
-  pfcPause = false;
-  /** INT: hop count */
-  intN = 0;
-  /**
-   * INT hop fields, allocated the first time a switch stamps this (pooled)
-   * packet: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5] (see INT_* offsets).
-   */
+export class PacketStore {
+  i32: Int32Array;
+  f64: Float64Array;
+  /** INT hop fields, RINT doubles per packet; null until a switch stamps the first hop */
   int: Float64Array | null = null;
-  /** switch bookkeeping: ingress port at the current switch */
-  inPort = -1;
-  next: Packet | null = null;
-}
-
-export class PacketPool {
-  private readonly free: Packet[] = [];
+  private cap: number;
+  private free: Int32Array;
+  private freeTop: number;
+  /** packets ever allocated (the peak number alive at once) */
   allocated = 0;
 
-  alloc(): Packet {
-    const p = this.free.pop();
-    if (p !== undefined) return p;
-    this.allocated++;
-    return new Packet();
+  constructor(capacity = 4096) {
+    this.cap = capacity;
+    this.i32 = new Int32Array(capacity * R32);
+    this.f64 = new Float64Array(capacity * R64);
+    this.free = new Int32Array(capacity);
+    this.freeTop = 0;
   }
 
-  /** Returns a packet to the pool, resetting the fields that are read before written. */
-  release(p: Packet): void {
-    p.next = null;
-    p.ce = false;
-    p.ect = false;
-    p.tcd = 0;
-    p.intN = 0;
-    p.ecnEcho = false;
-    p.isRetx = false;
-    p.inPort = -1;
-    p.flowId = -1;
-    this.free.push(p);
+  /** A fresh packet of `type` with every field zero. */
+  alloc(type: number): number {
+    let id: number;
+    if (this.freeTop > 0) id = this.free[--this.freeTop]!;
+    else {
+      if (this.allocated === this.cap) this.grow();
+      id = this.allocated++;
+    }
+    const b = id * R32;
+    const a = this.i32;
+    a[b + F_META] = type;
+    a[b + F_FLOW] = -1;
+    a[b + F_DST] = 0;
+    a[b + F_SIZE] = 0;
+    a[b + F_HASH] = 0;
+    a[b + F_INPORT] = -1;
+    a[b + F_NEXT] = NIL;
+    a[b + F_AUX] = 0;
+    const d = id * R64;
+    this.f64[d + D_SEQ] = 0;
+    this.f64[d + D_TS] = 0;
+    this.f64[d + D_INFL] = 0;
+    return id;
   }
-}
 
-/** The INT array of a packet, allocated on first use. */
-export function intOf(p: Packet): Float64Array {
-  let a = p.int;
-  if (a === null) {
-    a = new Float64Array(4 * INT_MAX_HOPS);
-    p.int = a;
+  release(id: number): void {
+    this.free[this.freeTop++] = id;
   }
-  return a;
-}
 
-/** Copies the INT stack of `from` into `to`. */
-export function copyInt(from: Packet, to: Packet): void {
-  const n = from.intN;
-  to.intN = n;
-  if (n === 0) return;
-  const src = from.int!;
-  const dst = intOf(to);
-  dst.set(src);
+  private grow(): void {
+    const cap = this.cap * 2;
+    const i32 = new Int32Array(cap * R32);
+    i32.set(this.i32);
+    this.i32 = i32;
+    const f64 = new Float64Array(cap * R64);
+    f64.set(this.f64);
+    this.f64 = f64;
+    if (this.int !== null) {
+      const int = new Float64Array(cap * RINT);
+      int.set(this.int);
+      this.int = int;
+    }
+    const free = new Int32Array(cap);
+    free.set(this.free.subarray(0, this.freeTop));
+    this.free = free;
+    this.cap = cap;
+  }
+
+  // ---- hot per-hop fields
+
+  type(p: number): number {
+    return this.i32[p * R32 + F_META]! & TYPE_MASK;
+  }
+  prio(p: number): number {
+    return (this.i32[p * R32 + F_META]! & PRIO_MASK) >> PRIO_SHIFT;
+  }
+  setPrio(p: number, prio: number): void {
+    const i = p * R32 + F_META;
+    this.i32[i] = (this.i32[i]! & ~PRIO_MASK) | (prio << PRIO_SHIFT);
+  }
+  has(p: number, flag: number): boolean {
+    return (this.i32[p * R32 + F_META]! & flag) !== 0;
+  }
+  setFlag(p: number, flag: number, on: boolean): void {
+    const i = p * R32 + F_META;
+    this.i32[i] = on ? this.i32[i]! | flag : this.i32[i]! & ~flag;
+  }
+  tcd(p: number): number {
+    return (this.i32[p * R32 + F_META]! & TCD_MASK) >> TCD_SHIFT;
+  }
+  setTcd(p: number, v: number): void {
+    const i = p * R32 + F_META;
+    this.i32[i] = (this.i32[i]! & ~TCD_MASK) | (v << TCD_SHIFT);
+  }
+  intN(p: number): number {
+    return (this.i32[p * R32 + F_META]! & INTN_MASK) >> INTN_SHIFT;
+  }
+  private setIntN(p: number, n: number): void {
+    const i = p * R32 + F_META;
+    this.i32[i] = (this.i32[i]! & ~INTN_MASK) | ((n > 15 ? 15 : n) << INTN_SHIFT);
+  }
+  flow(p: number): number {
+    return this.i32[p * R32 + F_FLOW]!;
+  }
+  setFlow(p: number, f: number): void {
+    this.i32[p * R32 + F_FLOW] = f;
+  }
+  dst(p: number): number {
+    return this.i32[p * R32 + F_DST]!;
+  }
+  setDst(p: number, d: number): void {
+    this.i32[p * R32 + F_DST] = d;
+  }
+  size(p: number): number {
+    return this.i32[p * R32 + F_SIZE]!;
+  }
+  setSize(p: number, s: number): void {
+    this.i32[p * R32 + F_SIZE] = s;
+  }
+  hash(p: number): number {
+    return this.i32[p * R32 + F_HASH]!;
+  }
+  setHash(p: number, h: number): void {
+    this.i32[p * R32 + F_HASH] = h;
+  }
+  inPort(p: number): number {
+    return this.i32[p * R32 + F_INPORT]!;
+  }
+  setInPort(p: number, port: number): void {
+    this.i32[p * R32 + F_INPORT] = port;
+  }
+  next(p: number): number {
+    return this.i32[p * R32 + F_NEXT]!;
+  }
+  setNext(p: number, n: number): void {
+    this.i32[p * R32 + F_NEXT] = n;
+  }
+  /** data: payload bytes; ACK: data packets covered; PFC: class */
+  aux(p: number): number {
+    return this.i32[p * R32 + F_AUX]!;
+  }
+  setAux(p: number, v: number): void {
+    this.i32[p * R32 + F_AUX] = v;
+  }
+
+  // ---- endpoint fields
+
+  /** data: first byte; ACK/NACK: cumulative next expected byte */
+  seq(p: number): number {
+    return this.f64[p * R64 + D_SEQ]!;
+  }
+  setSeq(p: number, v: number): void {
+    this.f64[p * R64 + D_SEQ] = v;
+  }
+  /** data: send time (ps); ACK: echoed send time */
+  sendTs(p: number): number {
+    return this.f64[p * R64 + D_TS]!;
+  }
+  setSendTs(p: number, v: number): void {
+    this.f64[p * R64 + D_TS] = v;
+  }
+  /** data: sender in-flight bytes at send; ACK: echoed */
+  inflight(p: number): number {
+    return this.f64[p * R64 + D_INFL]!;
+  }
+  setInflight(p: number, v: number): void {
+    this.f64[p * R64 + D_INFL] = v;
+  }
+
+  // ---- INT
+
+  /** The INT array (allocated on first use); a packet's hops start at intBase(p). */
+  intArray(): Float64Array {
+    if (this.int === null) this.int = new Float64Array(this.cap * RINT);
+    return this.int;
+  }
+  intBase(p: number): number {
+    return p * RINT;
+  }
+  /** Appends an INT hop (slot = hop count mod 5, as the HPCC header). */
+  pushIntHop(p: number, tsPs: number, qlenBytes: number, txBytes: number, rateBps: number): void {
+    const n = this.intN(p);
+    const slot = n % INT_MAX_HOPS;
+    const a = this.intArray();
+    const b = p * RINT + slot;
+    a[b + INT_TS] = tsPs;
+    a[b + INT_QLEN] = qlenBytes;
+    a[b + INT_TX] = txBytes;
+    a[b + INT_RATE] = rateBps;
+    this.setIntN(p, n + 1);
+  }
+  /** Copies the INT stack of `from` into `to`. */
+  copyInt(from: number, to: number): void {
+    const n = this.intN(from);
+    this.setIntN(to, n);
+    if (n === 0) return;
+    const a = this.intArray();
+    a.copyWithin(to * RINT, from * RINT, from * RINT + RINT);
+  }
 }

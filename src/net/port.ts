@@ -16,17 +16,17 @@
  * paused and empty queues; with `queue0Control` queue 0 is strict and never
  * paused (D-HPCC control queue).
  */
-import type { Packet } from './packet.js';
+import { NIL, type PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
 
 export interface PortOwner {
-  /** The port is idle: return the next packet to transmit, or null. */
-  pull(port: Port): Packet | null;
+  /** The port is idle: return the next packet (id) to transmit, or NIL. */
+  pull(port: Port): number;
   /** Whether the owner may have more to send when the port frees up. */
   hasMore(port: Port): boolean;
   /** A packet arrived at this node on port number `port`. */
-  receive(pkt: Packet, port: number): void;
+  receive(pkt: number, port: number): void;
 }
 
 export class Port {
@@ -47,15 +47,16 @@ export class Port {
   private txEvent = -1;
 
   // egress queues
-  private readonly qHead: (Packet | null)[] = [null, null, null, null, null, null, null, null];
-  private readonly qTail: (Packet | null)[] = [null, null, null, null, null, null, null, null];
+  private readonly qHead = new Int32Array(8).fill(NIL);
+  private readonly qTail = new Int32Array(8).fill(NIL);
   readonly qBytes = new Float64Array(8);
   readonly qPkts = new Int32Array(8);
   totalBytes = 0;
   totalPkts = 0;
-  private ctrlHead: Packet | null = null;
-  private ctrlTail: Packet | null = null;
+  private ctrlHead = NIL;
+  private ctrlTail = NIL;
   private ctrlCount = 0;
+  private readonly pk: PacketStore;
   /** PFC state of this port's classes, set by frames from the peer */
   readonly paused = new Uint8Array(8);
   readonly pausedUntil = new Float64Array(8);
@@ -69,7 +70,7 @@ export class Port {
   strict = true;
 
   // link in flight: a ring of packets with their arrival times (FIFO: constant delay, serial transmissions)
-  private lPk: (Packet | null)[] = new Array<Packet | null>(16).fill(null);
+  private lPk = new Int32Array(16);
   private lT = new Float64Array(16);
   private lHead = 0;
   private lCount = 0;
@@ -105,6 +106,7 @@ export class Port {
     this.rateBps = rateBps;
     this.delayPs = delayPs;
     this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
+    this.pk = ctx.pool;
     this.sched = ctx.sched;
     this.kTx = ctx.kPortTx;
     this.kArrive = ctx.kLinkArrive;
@@ -131,27 +133,28 @@ export class Port {
   }
 
   /** Appends to data queue q and starts transmission if the port is idle. */
-  enqueue(pkt: Packet, q: number): void {
-    pkt.next = null;
+  enqueue(pkt: number, q: number, size: number): void {
+    const pk = this.pk;
+    pk.setNext(pkt, NIL);
     const tail = this.qTail[q]!;
-    if (tail === null) {
+    if (tail === NIL) {
       this.qHead[q] = pkt;
       this.nonEmpty |= 1 << q;
-    } else tail.next = pkt;
+    } else pk.setNext(tail, pkt);
     this.qTail[q] = pkt;
-    this.qBytes[q] = this.qBytes[q]! + pkt.size;
+    this.qBytes[q] = this.qBytes[q]! + size;
     this.qPkts[q] = this.qPkts[q]! + 1;
-    this.totalBytes += pkt.size;
+    this.totalBytes += size;
     this.totalPkts++;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
   }
 
   /** Appends a control frame (PFC); served before every data queue, never paused. */
-  enqueueCtrl(pkt: Packet): void {
-    pkt.next = null;
-    if (this.ctrlTail === null) this.ctrlHead = pkt;
-    else this.ctrlTail.next = pkt;
+  enqueueCtrl(pkt: number): void {
+    this.pk.setNext(pkt, NIL);
+    if (this.ctrlTail === NIL) this.ctrlHead = pkt;
+    else this.pk.setNext(this.ctrlTail, pkt);
     this.ctrlTail = pkt;
     this.ctrlCount++;
     this.kick();
@@ -163,25 +166,25 @@ export class Port {
   }
 
   /**
-   * Removes and returns the next packet by the service policy, or null if
+   * Removes and returns the next packet by the service policy, or NIL if
    * everything left is paused. Sets `lastQueue`.
    */
-  dequeue(): Packet | null {
-    if (this.ctrlHead !== null) {
+  dequeue(): number {
+    const pk = this.pk;
+    if (this.ctrlHead !== NIL) {
       const p = this.ctrlHead;
-      this.ctrlHead = p.next;
-      if (this.ctrlHead === null) this.ctrlTail = null;
+      this.ctrlHead = pk.next(p);
+      if (this.ctrlHead === NIL) this.ctrlTail = NIL;
       this.ctrlCount--;
-      p.next = null;
       this.lastQueue = -1;
       return p;
     }
-    if (this.totalPkts === 0) return null;
+    if (this.totalPkts === 0) return NIL;
     let q: number;
     if (this.queue0Control && (this.nonEmpty & 1) !== 0) q = 0;
     else {
       const c = this.nonEmpty & ~this.pausedMask & (this.queue0Control ? 0xfe : 0xff);
-      if (c === 0) return null;
+      if (c === 0) return NIL;
       if (this.strict) q = 31 - Math.clz32(c);
       else {
         // per-packet round robin: the first candidate after the last served queue, wrapping
@@ -192,15 +195,16 @@ export class Port {
       }
     }
     const p = this.qHead[q]!;
-    this.qHead[q] = p.next;
-    if (p.next === null) {
-      this.qTail[q] = null;
+    const nx = pk.next(p);
+    this.qHead[q] = nx;
+    if (nx === NIL) {
+      this.qTail[q] = NIL;
       this.nonEmpty &= ~(1 << q);
     }
-    p.next = null;
-    this.qBytes[q] = this.qBytes[q]! - p.size;
+    const size = pk.size(p);
+    this.qBytes[q] = this.qBytes[q]! - size;
     this.qPkts[q] = this.qPkts[q]! - 1;
-    this.totalBytes -= p.size;
+    this.totalBytes -= size;
     this.totalPkts--;
     this.lastQueue = q;
     return p;
@@ -214,7 +218,7 @@ export class Port {
       return;
     }
     const pkt = this.owner.pull(this);
-    if (pkt !== null) this.transmit(pkt);
+    if (pkt !== NIL) this.transmit(pkt);
   }
 
   /** Event: the transmitter is free. */
@@ -223,9 +227,9 @@ export class Port {
     this.kick();
   }
 
-  private transmit(pkt: Packet): void {
+  private transmit(pkt: number): void {
     const sched = this.sched;
-    const size = pkt.size;
+    const size = this.pk.size(pkt);
     const done = sched.now + this.serPs(size);
     this.busyUntil = done;
     this.txBytes += size;
@@ -245,7 +249,7 @@ export class Port {
 
   private growLink(): void {
     const cap = this.lPk.length;
-    const pk = new Array<Packet | null>(cap * 2).fill(null);
+    const pk = new Int32Array(cap * 2);
     const t = new Float64Array(cap * 2);
     for (let k = 0; k < this.lCount; k++) {
       const j = (this.lHead + k) & (cap - 1);
@@ -266,7 +270,6 @@ export class Port {
     while (this.lCount > 0 && lT[this.lHead]! <= now) {
       const h = this.lHead;
       const p = lPk[h]!;
-      lPk[h] = null;
       this.lHead = (h + 1) & mask;
       this.lCount--;
       this.peer.receive(p, this.peerPort);

@@ -10,10 +10,9 @@ import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
 import { ADMITTED_PAUSE, createMmu, type SwitchMmu } from './mmu.js';
-import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA, PKT_PFC, intOf, type Packet } from './packet.js';
+import { FLAG_CE, FLAG_ECT, FLAG_PAUSE, NIL, PKT_DATA, PKT_PFC, type PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
-import { INT_MAX_HOPS } from '../cc/types.js';
 
 /** murmur3 32-bit finalizer */
 export function mix32(h: number): number {
@@ -55,6 +54,7 @@ export class Switch implements PortOwner {
   private readonly intTxIncludesPacket: boolean;
   kPfcRefresh = -1;
   readonly dropsByQueue: Float64Array;
+  private readonly pk: PacketStore;
   drops = 0;
   ecnMarked = 0;
 
@@ -81,6 +81,7 @@ export class Switch implements PortOwner {
     this.quanta = cfg.pfcMode === 'quanta';
     this.intTxIncludesPacket = cfg.queueHeaderOffset > 0;
     this.dropsByQueue = new Float64Array(8);
+    this.pk = ctx.pool;
   }
 
   /** Called once all ports are attached. */
@@ -106,61 +107,65 @@ export class Switch implements PortOwner {
     this.mmu = createMmu(this.cfg, rates, delays, hostRateBps);
   }
 
-  receive(pkt: Packet, inPort: number): void {
-    if (pkt.type === PKT_PFC) {
+  receive(pkt: number, inPort: number): void {
+    const pk = this.pk;
+    if (pk.type(pkt) === PKT_PFC) {
       this.onPfc(pkt, inPort);
       return;
     }
-    const idx = this.routeBase + pkt.dst;
+    const q = pk.prio(pkt);
+    const idx = this.routeBase + pk.dst(pkt);
     const cnt = this.routeCount[idx]!;
     if (cnt === 0) {
-      this.dropPacket(pkt, this.ports[inPort]!, pkt.prio);
+      this.dropPacket(pkt, this.ports[inPort]!, q);
       return;
     }
     const start = this.routeStart[idx]!;
     let e: number;
     if (cnt === 1) e = this.routePorts[start]!;
     else if (this.spray) e = this.routePorts[start + this.rng.int(cnt)]!;
-    else e = this.routePorts[start + (mix32(pkt.hash ^ this.salt) % cnt)]!;
+    else e = this.routePorts[start + (mix32(pk.hash(pkt) ^ this.salt) % cnt)]!;
     const out = this.ports[e]!;
-    const q = pkt.prio;
+    const size = pk.size(pkt);
     if (this.queue0Control && q === 0) {
-      out.enqueue(pkt, 0);
+      out.enqueue(pkt, 0, size);
       return;
     }
-    const r = this.mmu.enqueue(inPort, q, pkt.size - this.mmuOffset, e);
+    const r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
     if (r >= 0) {
       this.dropPacket(pkt, out, q);
       return;
     }
-    pkt.inPort = inPort;
+    pk.setInPort(pkt, inPort);
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueue(pkt, q);
+    out.enqueue(pkt, q, size);
   }
 
-  private dropPacket(pkt: Packet, port: Port, q: number): void {
+  private dropPacket(pkt: number, port: Port, q: number): void {
     this.drops++;
     port.drops++;
     this.dropsByQueue[q] = this.dropsByQueue[q]! + 1;
-    this.ctx.pool.release(pkt);
+    this.pk.release(pkt);
   }
 
   hasMore(port: Port): boolean {
     return port.hasQueued();
   }
 
-  pull(port: Port): Packet | null {
+  pull(port: Port): number {
     const pkt = port.dequeue();
-    if (pkt === null) return null;
+    if (pkt === NIL) return NIL;
     const q = port.lastQueue;
     if (q < 0) return pkt; // PFC frame
     if (this.queue0Control && q === 0) return pkt;
-    const inPort = pkt.inPort;
-    const resume = this.mmu.dequeue(inPort, q, pkt.size - this.mmuOffset, port.index);
+    const pk = this.pk;
+    const inPort = pk.inPort(pkt);
+    const size = pk.size(pkt);
+    const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, port.index);
     // ECN (RED on this egress queue)
-    if (this.features.ecn && (pkt.ect || this.markNonEct) && !pkt.ce) {
+    if (this.features.ecn && (this.markNonEct || pk.has(pkt, FLAG_ECT)) && !pk.has(pkt, FLAG_CE)) {
       let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
-      if (this.includePacket) bytes += pkt.size - this.qOffset;
+      if (this.includePacket) bytes += size - this.qOffset;
       const pi = port.index;
       const kmin = this.kmin[pi]!;
       const kmax = this.kmax[pi]!;
@@ -173,32 +178,31 @@ export class Switch implements PortOwner {
         else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
       }
       if (mark) {
-        pkt.ce = true;
+        pk.setFlag(pkt, FLAG_CE, true);
         this.ecnMarked++;
         port.ecnMarked++;
       }
     }
     if (resume) this.sendPfc(inPort, q, false);
-    if (this.features.int && pkt.type === PKT_DATA) {
-      const slot = pkt.intN % INT_MAX_HOPS;
-      pkt.intN++;
-      const a = intOf(pkt);
-      a[INT_TS + slot] = this.ctx.sched.now;
-      a[INT_QLEN + slot] = port.totalBytes - this.qOffset * port.totalPkts;
-      a[INT_TX + slot] = this.intTxIncludesPacket ? port.txBytes + pkt.size : port.txBytes;
-      a[INT_RATE + slot] = port.rateBps;
+    if (this.features.int && pk.type(pkt) === PKT_DATA) {
+      pk.pushIntHop(
+        pkt,
+        this.ctx.sched.now,
+        port.totalBytes - this.qOffset * port.totalPkts,
+        this.intTxIncludesPacket ? port.txBytes + size : port.txBytes,
+        port.rateBps,
+      );
     }
     return pkt;
   }
 
   private sendPfc(portIdx: number, cls: number, pause: boolean): void {
     const port = this.ports[portIdx]!;
-    const f = this.ctx.pool.alloc();
-    f.type = PKT_PFC;
-    f.size = this.ctx.pfcBytes;
-    f.pfcClass = cls;
-    f.pfcPause = pause;
-    f.prio = 0;
+    const pk = this.pk;
+    const f = pk.alloc(PKT_PFC);
+    pk.setSize(f, this.ctx.pfcBytes);
+    pk.setAux(f, cls);
+    pk.setFlag(f, FLAG_PAUSE, pause);
     if (pause) {
       port.pausesSent++;
       if (this.quanta) {
@@ -216,15 +220,18 @@ export class Switch implements PortOwner {
     }
   }
 
-  private onPfc(pkt: Packet, inPort: number): void {
+  private onPfc(pkt: number, inPort: number): void {
     const port = this.ports[inPort]!;
-    if (this.quanta && pkt.pfcPause) {
+    const pk = this.pk;
+    const cls = pk.aux(pkt);
+    const pause = pk.has(pkt, FLAG_PAUSE);
+    if (this.quanta && pause) {
       const until = this.ctx.sched.now + this.pauseDurPs[inPort]!;
-      port.setPaused(pkt.pfcClass, true, until);
-      this.ctx.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, pkt.pfcClass);
+      port.setPaused(cls, true, until);
+      this.ctx.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
     } else {
-      port.setPaused(pkt.pfcClass, pkt.pfcPause, 0);
+      port.setPaused(cls, pause, 0);
     }
-    this.ctx.pool.release(pkt);
+    pk.release(pkt);
   }
 }

@@ -21,7 +21,7 @@ import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host } from '../net/host.js';
-import { INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, copyInt, type Packet } from '../net/packet.js';
+import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_PAUSE, FLAG_RETX, INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
 import { MS } from '../engine/units.js';
 import type { Flow } from './flow.js';
 
@@ -30,6 +30,7 @@ export class Transport {
   readonly cfg: TransportConfig;
   readonly adjustPacing: boolean;
   readonly flows: Flow[] = [];
+  private readonly pk: PacketStore;
   kCcTimer = -1;
   private kRto = -1;
   private kCnpTimer = -1;
@@ -60,6 +61,7 @@ export class Transport {
     private readonly cc: CcDefinition,
   ) {
     this.sched = ctx.sched;
+    this.pk = ctx.pool;
     this.cfg = net.transport;
     const c = this.cfg;
     this.adjustPacing = c.pacingUpdate === 'adjustOnRateChange';
@@ -144,32 +146,28 @@ export class Transport {
   }
 
   /** Builds the next data packet of f (the NIC decided f may send now). */
-  sendData(f: Flow): Packet {
+  sendData(f: Flow): number {
     const now = this.sched.now;
     const seq = f.sndNxt;
     const left = f.sizeBytes - seq;
     const payload = left < f.mtuBytes ? left : f.mtuBytes;
     const wire = payload + f.dataHeaderBytes;
-    const p = this.ctx.pool.alloc();
-    p.type = PKT_DATA;
-    p.flowId = f.id;
-    p.src = f.src;
-    p.dst = f.dst;
-    p.seq = seq;
-    p.payload = payload;
-    p.size = wire;
-    p.prio = f.prio;
-    p.ect = true;
-    p.ce = false;
-    p.tcd = 0;
-    p.intN = 0;
-    p.sendTs = now;
-    p.hash = f.hash;
+    const pk = this.pk;
+    const p = pk.alloc(PKT_DATA);
+    pk.setFlow(p, f.id);
+    pk.setDst(p, f.dst);
+    pk.setSeq(p, seq);
+    pk.setAux(p, payload);
+    pk.setSize(p, wire);
+    pk.setPrio(p, f.prio);
+    pk.setFlag(p, FLAG_ECT, true);
+    pk.setSendTs(p, now);
+    pk.setHash(p, f.hash);
     const retx = seq < f.maxSentSeq;
-    p.isRetx = retx;
+    if (retx) pk.setFlag(p, FLAG_RETX, true);
     f.sndNxt = seq + payload;
     if (f.sndNxt > f.maxSentSeq) f.maxSentSeq = f.sndNxt;
-    p.inflight = f.sndNxt - f.sndUna;
+    pk.setInflight(p, f.sndNxt - f.sndUna);
     f.dataPacketsSent++;
     if (retx) f.retxPackets++;
     const cc = f.cc;
@@ -194,10 +192,13 @@ export class Transport {
 
   // ---------------------------------------------------------------- receiver
 
-  onData(pkt: Packet): void {
-    const f = this.flows[pkt.flowId]!;
+  onData(pkt: number): void {
+    const pk = this.pk;
+    const f = this.flows[pk.flow(pkt)]!;
     const now = this.sched.now;
-    if (pkt.ce && this.cnpPacket) {
+    const ce = pk.has(pkt, FLAG_CE);
+    const seq = pk.seq(pkt);
+    if (ce && this.cnpPacket) {
       if (!f.cnpTimerRunning) {
         this.sendCnp(f);
         f.cnpTimerRunning = true;
@@ -206,15 +207,15 @@ export class Transport {
       } else f.cnpEcnSeen = true;
     }
     const exp = f.rcvExpected;
-    if (pkt.seq === exp) {
-      f.rcvExpected = exp + pkt.payload;
+    if (seq === exp) {
+      f.rcvExpected = exp + pk.aux(pkt);
       f.nackArmed = true;
       f.ackCounter++;
-      if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || pkt.ce) {
+      if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
         this.sendAck(f, pkt, false, f.ackCounter);
         f.ackCounter = 0;
       }
-    } else if (pkt.seq < exp) {
+    } else if (seq < exp) {
       if (this.cfg.ackOnDuplicate) {
         f.nackArmed = true;
         this.sendAck(f, pkt, false, 1);
@@ -231,41 +232,32 @@ export class Transport {
     }
   }
 
-  private sendAck(f: Flow, data: Packet, nack: boolean, covered: number): void {
-    const a = this.ctx.pool.alloc();
-    a.type = nack ? PKT_NACK : PKT_ACK;
-    a.flowId = f.id;
-    a.src = f.dst;
-    a.dst = f.src;
-    a.seq = f.rcvExpected;
-    a.payload = 0;
-    a.size = nack ? f.nackWireBytes : f.ackWireBytes;
-    a.prio = f.prio;
-    a.hash = f.ackHash;
-    a.ect = false;
-    a.ce = false;
-    a.ecnEcho = data.ce;
-    a.tcd = data.tcd;
-    a.sendTs = data.sendTs;
-    a.inflight = data.inflight;
-    a.ackedPkts = covered;
-    if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) copyInt(data, a);
-    else a.intN = 0;
+  private sendAck(f: Flow, data: number, nack: boolean, covered: number): void {
+    const pk = this.pk;
+    const a = pk.alloc(nack ? PKT_NACK : PKT_ACK);
+    pk.setFlow(a, f.id);
+    pk.setDst(a, f.src);
+    pk.setSeq(a, f.rcvExpected);
+    pk.setSize(a, nack ? f.nackWireBytes : f.ackWireBytes);
+    pk.setPrio(a, f.prio);
+    pk.setHash(a, f.ackHash);
+    if (pk.has(data, FLAG_CE)) pk.setFlag(a, FLAG_ECN_ECHO, true);
+    pk.setTcd(a, pk.tcd(data));
+    pk.setSendTs(a, pk.sendTs(data));
+    pk.setInflight(a, pk.inflight(data));
+    pk.setAux(a, covered);
+    if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
     this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
   }
 
   private sendCnp(f: Flow): void {
-    const c = this.ctx.pool.alloc();
-    c.type = PKT_CNP;
-    c.flowId = f.id;
-    c.src = f.dst;
-    c.dst = f.src;
-    c.seq = 0;
-    c.size = this.cfg.cnpBytes;
-    c.prio = this.cfg.cnpPriority;
-    c.hash = f.ackHash;
-    c.ect = false;
-    c.intN = 0;
+    const pk = this.pk;
+    const c = pk.alloc(PKT_CNP);
+    pk.setFlow(c, f.id);
+    pk.setDst(c, f.src);
+    pk.setSize(c, this.cfg.cnpBytes);
+    pk.setPrio(c, this.cfg.cnpPriority);
+    pk.setHash(c, f.ackHash);
     this.hosts[f.dst]!.sendControl(c, this.cfg.cnpPriority);
   }
 
@@ -279,35 +271,38 @@ export class Transport {
 
   // ------------------------------------------------------------------ sender
 
-  onCnpPacket(pkt: Packet): void {
-    const f = this.flows[pkt.flowId]!;
+  onCnpPacket(pkt: number): void {
+    const f = this.flows[this.pk.flow(pkt)]!;
     if (!f.finished && f.cc.onCnp !== undefined) f.cc.onCnp();
   }
 
-  onAck(pkt: Packet): void {
-    const f = this.flows[pkt.flowId]!;
+  onAck(pkt: number): void {
+    const pk = this.pk;
+    const f = this.flows[pk.flow(pkt)]!;
     if (f.finished) return;
     const now = this.sched.now;
-    const isNack = pkt.type === PKT_NACK;
+    const isNack = pk.type(pkt) === PKT_NACK;
+    const seq = pk.seq(pkt);
     const ai = this.ack;
-    ai.seq = pkt.seq;
+    ai.seq = seq;
     ai.isNack = isNack;
-    ai.ecnEcho = pkt.ecnEcho;
-    ai.tcd = pkt.tcd;
-    ai.sendTsPs = pkt.sendTs;
-    ai.inflightBytes = pkt.inflight;
-    ai.ackedPackets = pkt.ackedPkts;
+    ai.ecnEcho = pk.has(pkt, FLAG_ECN_ECHO);
+    ai.tcd = pk.tcd(pkt);
+    ai.sendTsPs = pk.sendTs(pkt);
+    ai.inflightBytes = pk.inflight(pkt);
+    ai.ackedPackets = pk.aux(pkt);
     ai.nowPs = now;
-    const n = pkt.intN;
+    const n = pk.intN(pkt);
     ai.intHops = n;
     if (n > 0) {
-      const a = pkt.int!;
+      const a = pk.intArray();
+      const b = pk.intBase(pkt);
       const m = n < INT_MAX_HOPS ? n : INT_MAX_HOPS;
       for (let i = 0; i < m; i++) {
-        ai.intTsPs[i] = a[INT_TS + i]!;
-        ai.intQlenBytes[i] = a[INT_QLEN + i]!;
-        ai.intTxBytes[i] = a[INT_TX + i]!;
-        ai.intRateBps[i] = a[INT_RATE + i]!;
+        ai.intTsPs[i] = a[b + INT_TS + i]!;
+        ai.intQlenBytes[i] = a[b + INT_QLEN + i]!;
+        ai.intTxBytes[i] = a[b + INT_TX + i]!;
+        ai.intRateBps[i] = a[b + INT_RATE + i]!;
       }
     }
     const cc = f.cc;
@@ -320,11 +315,11 @@ export class Transport {
       if (ai.ecnEcho && this.cnpFlag && cc.onCnp !== undefined) cc.onCnp();
       if (isNack) {
         // go-back-N from the NACKed sequence (the NACK itself acknowledges nothing)
-        f.sndNxt = pkt.seq > f.sndUna ? pkt.seq : f.sndUna;
-      } else if (pkt.seq > f.sndUna) f.sndUna = pkt.seq;
+        f.sndNxt = seq > f.sndUna ? seq : f.sndUna;
+      } else if (seq > f.sndUna) f.sndUna = seq;
       if (f.sndUna >= f.sizeBytes) this.complete(f);
     } else {
-      if (pkt.seq > f.sndUna) f.sndUna = pkt.seq;
+      if (seq > f.sndUna) f.sndUna = seq;
       if (f.sndUna >= f.sizeBytes) this.complete(f);
       else if (isNack) f.sndNxt = f.sndUna;
       if (ai.ecnEcho && this.cnpFlag && cc.onCnp !== undefined && !f.finished) cc.onCnp();
@@ -383,14 +378,16 @@ export class Transport {
     this.hosts[f.src]!.port.kick();
   }
 
-  onPfcAtHost(host: Host, pkt: Packet): void {
+  onPfcAtHost(host: Host, pkt: number): void {
     const port = host.port;
-    if (this.quanta && pkt.pfcPause) {
+    const cls = this.pk.aux(pkt);
+    const pause = this.pk.has(pkt, FLAG_PAUSE);
+    if (this.quanta && pause) {
       const until = this.sched.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);
-      port.setPaused(pkt.pfcClass, true, until);
-      this.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, pkt.pfcClass);
+      port.setPaused(cls, true, until);
+      this.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
     } else {
-      port.setPaused(pkt.pfcClass, pkt.pfcPause, 0);
+      port.setPaused(cls, pause, 0);
     }
   }
 }
