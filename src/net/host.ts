@@ -37,7 +37,6 @@ export class Host implements PortOwner {
     this.fifo = cfg.nicArbitration === 'fifoWhenQueueEmpty';
   }
 
-  /** Queue index at this host's port for an ACK/NACK/CNP of class `cls`. */
   hasMore(port: Port): boolean {
     return port.hasQueued() || this.active.length > 0;
   }
@@ -148,8 +147,7 @@ export class Host implements PortOwner {
     this.port.enqueue(pkt, queue, this.ctx.pool.size(pkt));
   }
 
-  receive(pkt: number, port: number): void {
-    void port;
+  receive(pkt: number, _port: number): void {
     const tr = this.transport;
     switch (this.ctx.pool.type(pkt)) {
       case PKT_DATA:
