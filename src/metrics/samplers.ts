@@ -1,0 +1,89 @@
+/**
+ * Periodic samplers (network-model.md §6.5, §6.6): egress queue bytes per
+ * chosen port, transmitted throughput per chosen port and acknowledged goodput
+ * per chosen flow. One event per interval per kind, whatever the number of
+ * sampled items; sampling stops once every flow has finished.
+ */
+import type { Scheduler } from '../engine/scheduler.js';
+import { SEC } from '../engine/units.js';
+import type { FlowSeries, MetricsRequest, PortRef, PortSeries } from '../experiment/types.js';
+import type { Network } from '../net/network.js';
+import type { Port } from '../net/port.js';
+import type { Flow } from '../transport/flow.js';
+
+const QUEUE = 0;
+const THROUGHPUT = 1;
+const GOODPUT = 2;
+
+export class Samplers {
+  readonly queues: PortSeries[];
+  readonly throughput: PortSeries[];
+  readonly flows: FlowSeries[];
+  private readonly qPorts: Port[];
+  private readonly tPorts: Port[];
+  private readonly tLast: number[];
+  private readonly sampledFlows: Flow[];
+  private readonly kind: number;
+
+  constructor(
+    private readonly sched: Scheduler,
+    private readonly m: MetricsRequest,
+    network: Network,
+    flows: readonly Flow[],
+    private readonly finished: () => boolean,
+  ) {
+    const port = (r: PortRef, what: string): Port => {
+      const p = network.nodePorts[r.node]?.[r.port];
+      if (p === undefined) throw new Error(`${what}: node ${r.node} has no port ${r.port}`);
+      return p;
+    };
+    this.qPorts = m.queuePorts.map((r) => port(r, 'metrics.queues'));
+    this.queues = this.qPorts.map((p) => ({ node: p.node, port: p.index, t: [], v: [] }));
+    this.tPorts = m.throughputPorts.map((r) => port(r, 'metrics.throughput'));
+    this.throughput = this.tPorts.map((p) => ({ node: p.node, port: p.index, t: [], v: [] }));
+    this.tLast = this.tPorts.map(() => 0);
+    const ids = m.flowThroughput === null ? [] : m.flowThroughput.length === 0 ? flows.map((f) => f.id) : m.flowThroughput;
+    this.sampledFlows = [];
+    this.flows = [];
+    for (const id of ids) {
+      const f = flows[id];
+      if (f === undefined) throw new Error(`metrics.flowThroughput: there is no flow ${id} (flows 0..${flows.length - 1})`);
+      this.sampledFlows.push(f);
+      this.flows.push({ flow: id, t: [], v: [] });
+    }
+    this.kind = sched.register({ fire: (_id, tag) => this.sample(tag) });
+    if (this.qPorts.length > 0) sched.schedule(0, this.kind, 0, QUEUE);
+    if (this.tPorts.length > 0) sched.after(m.throughputIntervalPs, this.kind, 0, THROUGHPUT);
+    if (this.flows.length > 0) sched.after(m.flowThroughputIntervalPs, this.kind, 0, GOODPUT);
+  }
+
+  private sample(tag: number): void {
+    const now = this.sched.now;
+    const m = this.m;
+    let interval: number;
+    if (tag === QUEUE) {
+      for (let i = 0; i < this.qPorts.length; i++) {
+        this.queues[i]!.t.push(now);
+        this.queues[i]!.v.push(this.qPorts[i]!.totalBytes);
+      }
+      interval = m.queueIntervalPs;
+    } else if (tag === THROUGHPUT) {
+      for (let i = 0; i < this.tPorts.length; i++) {
+        const b = this.tPorts[i]!.txBytes;
+        this.throughput[i]!.t.push(now);
+        this.throughput[i]!.v.push(((b - this.tLast[i]!) * 8 * SEC) / m.throughputIntervalPs);
+        this.tLast[i] = b;
+      }
+      interval = m.throughputIntervalPs;
+    } else {
+      for (let i = 0; i < this.sampledFlows.length; i++) {
+        const f = this.sampledFlows[i]!;
+        this.flows[i]!.t.push(now);
+        this.flows[i]!.v.push(((f.sndUna - f.lastSampledAcked) * 8 * SEC) / m.flowThroughputIntervalPs);
+        f.lastSampledAcked = f.sndUna;
+      }
+      interval = m.flowThroughputIntervalPs;
+    }
+    if (!this.finished()) this.sched.after(interval, this.kind, 0, tag);
+  }
+}
