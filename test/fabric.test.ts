@@ -201,3 +201,20 @@ test('PFC with pause quanta (D-OSCAR frames) is lossless too: pauses expire or a
   const last = Math.max(...out.fct.map((r) => r.finishPs));
   assert.ok(last < 1.02 * 16_000 * 84 * NS + 50 * US, `bottleneck not saturated: ${last}`);
 });
+
+test('OSCAR ideal FCT classes pairs by host IP (id + 1), as the artifact notebooks do (network-model.md §6.2)', () => {
+  const topo = fatTreePreset('oscar320');
+  const flows: FlowSpec[] = [
+    { src: 0, dst: 1, bytes: 1000, startPs: 0 }, // same rack either way: 4 us
+    { src: 15, dst: 16, bytes: 1000, startPs: 0 }, // racks 0 and 1, but IPs 16 and 17 share a rack: 4 us
+    { src: 14, dst: 15, bytes: 1000, startPs: 0 }, // same rack, but IPs 15 and 16 do not: 8 us
+    { src: 319, dst: 0, bytes: 1000, startPs: 0 }, // IP 320 is past the last rack: 12 us
+  ];
+  const ideal = (n: ReturnType<typeof net>): number[] => {
+    const out = simulate(input(topo, flows, { net: n }));
+    return [...out.fct].sort((a, b) => a.id - b.id).map((r) => r.idealFctPs - 80 * NS); // less 1000 B at 100 G
+  };
+  assert.deepEqual(ideal(net('oscar')), [4 * US, 4 * US, 8 * US, 12 * US]);
+  // offset 0: the topologically correct classes
+  assert.deepEqual(ideal(net('oscar', { metrics: { oscarIdealIndexOffset: 0 } })), [4 * US, 8 * US, 4 * US, 12 * US]);
+});

@@ -9,6 +9,7 @@ import type { NetworkConfig } from '../net/config.js';
 import type { Network } from '../net/network.js';
 import { mix32 } from '../net/switch.js';
 import type { PathOracle } from '../net/topology/routing.js';
+import type { PathInfo } from '../net/topology/types.js';
 import type { FlowSpec } from '../workload/types.js';
 import { Flow } from './flow.js';
 import type { Transport } from './transport.js';
@@ -33,15 +34,28 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
   const nackWire = tc.nackCarriesEcho ? ackWire : tc.ackBytes + Math.max(0, tc.ackMinBytes - ackHdr);
   const mtu = tc.mtuBytes;
   const hdr = tc.dataHeaderBytes + cc.data;
+  const H = network.hosts.length;
   let globalRtt = 0;
   let globalBdp = 0;
   if (tc.baseRtt === 'globalMaxHpcc') {
     globalRtt = oracle.maxPairRttPs(mtu);
     globalBdp = oracle.maxPairBdpBytes(mtu);
   }
+  // OSCAR's notebooks class a pair (same rack / pod / other) by host IP = id + 1, so one host
+  // per rack is classed with the next rack (network-model.md §6.2, oscarIdealIndexOffset).
+  // Here the class of (src, dst) is the path between src + offset and dst + offset; an id
+  // past the last host falls in a rack of its own, i.e. the longest path.
+  const offset = net.metrics.idealFct === 'oscar' ? net.metrics.oscarIdealIndexOffset : 0;
+  const maxDelayPs = offset !== 0 ? oracle.maxPairRttPs(0) / 2 : 0;
+  const idealPath = (src: number, dst: number, path: PathInfo): PathInfo => {
+    if (offset === 0) return path;
+    const a = src + offset;
+    const b = dst + offset;
+    if (a >= 0 && b >= 0 && a < H && b < H) return { ...path, delayPs: oracle.info(a, b).delayPs };
+    return { ...path, delayPs: maxDelayPs };
+  };
   const specs = specsIn.map((f, i) => ({ f, i }));
   specs.sort((a, b) => a.f.startPs - b.f.startPs || a.i - b.i);
-  const H = network.hosts.length;
   const pairCount = new Map<number, number>();
   const qpCount = new Int32Array(H);
   const flows: Flow[] = [];
@@ -71,7 +85,7 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseBdpBytes = (lineRate / 8) * (f.baseRttPs / SEC);
       f.baseOneWayPs = path.delayPs + path.hops * pktSer;
     }
-    f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, path, lineRate, mtu, tc.dataHeaderBytes);
+    f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
     if (tc.portRule === 'hpcc') {
       const key = s.src * H + s.dst;
       const k = pairCount.get(key) ?? 0;
