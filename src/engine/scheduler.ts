@@ -189,19 +189,28 @@ export class Scheduler {
         this.cur = Math.floor(t0 * INV_W);
         this.migrate();
       }
-      const b = this.nextBucket();
+      const cb = this.cur & BMASK;
+      const b = head[cb]! >= 0 ? cb : this.nextBucket();
       const slot = head[b]!;
       const t = this.time[slot]!;
       if (t > until) {
         this.now = until;
         return false;
       }
-      const d = (b - (this.cur & BMASK)) & BMASK;
+      const d = (b - cb) & BMASK;
       if (d > 0) {
         this.cur += d;
         if (this.hsize > 0) this.migrate();
       }
-      this.wheelUnlink(slot, b);
+      // pop the bucket's head
+      const n = this.next[slot]!;
+      head[b] = n;
+      if (n >= 0) this.prev[n] = -1;
+      else {
+        this.tail[b] = -1;
+        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
+      }
+      this.inWheel--;
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
       const tag = this.tags[slot]!;
