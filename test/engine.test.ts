@@ -197,15 +197,18 @@ test('serialization time follows each reference code base (network-model.md §1.
     [1090, 100e9, 'floorViaDouble64x64', 87],
     [60, 100e9, 'floorViaDouble64x64', 4],
     [1048, 400e9, 'floorViaDouble64x64', 20],
+    [1090, 400e9, 'floorViaDouble64x64', 21],
     [43, 400e9, 'floorViaDouble64x64', 0],
     [1000, 100e9, 'floorExact', 80],
     [1048, 25e9, 'floorExact', 335],
     [1090, 25e9, 'floorExact', 348],
+    [60, 25e9, 'floorExact', 19],
     [88, 25e9, 'floorExact', 28],
     [1054, 100e9, 'roundHalfUp', 84],
     [1096, 100e9, 'roundHalfUp', 88],
     [64, 100e9, 'roundHalfUp', 5],
     [1054, 400e9, 'roundHalfUp', 21],
+    [1096, 400e9, 'roundHalfUp', 22],
     [64, 400e9, 'roundHalfUp', 1],
   ];
   for (const [bytes, rate, q, ns] of cases) assert.equal(txTimePs(bytes, rate, q), ns * 1000, `${bytes} B @ ${rate / 1e9}G ${q}`);
