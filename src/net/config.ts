@@ -71,6 +71,8 @@ export interface SwitchConfig {
   mmuHeaderOffset: number;
   /** bytes not counted in ECN / INT queue lengths (D-OSCAR: 14) */
   queueHeaderOffset: number;
+  /** INT txBytes counts the stamped packet itself (D-OSCAR) or only the bytes before it (D-HPCC), §3.5 */
+  intTxIncludesPacket: boolean;
   ecn: EcnConfig;
   /** per-flow ECMP (hash) or per-packet spraying */
   loadBalancing: 'ecmp' | 'spray';
@@ -179,6 +181,7 @@ function oscarProfile(): NetworkConfig {
       service: 'strict',
       mmuHeaderOffset: 34,
       queueHeaderOffset: 14,
+      intTxIncludesPacket: true,
       ecn: {
         enabled: true,
         kminBytes: 400 * KIB,
@@ -249,6 +252,7 @@ function hpccProfile(): NetworkConfig {
       service: 'rr',
       mmuHeaderOffset: 0,
       queueHeaderOffset: 0,
+      intTxIncludesPacket: false,
       ecn: {
         enabled: true,
         kminBytes: 100_000,

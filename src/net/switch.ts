@@ -79,7 +79,7 @@ export class Switch implements PortOwner {
     this.qOffset = cfg.queueHeaderOffset;
     this.queue0Control = cfg.queue0Control;
     this.quanta = cfg.pfcMode === 'quanta';
-    this.intTxIncludesPacket = cfg.queueHeaderOffset > 0;
+    this.intTxIncludesPacket = cfg.intTxIncludesPacket;
     this.dropsByQueue = new Float64Array(8);
     this.pk = ctx.pool;
   }
