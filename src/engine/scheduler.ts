@@ -202,15 +202,7 @@ export class Scheduler {
         this.cur += d;
         if (this.hsize > 0) this.migrate();
       }
-      // pop the bucket's head
-      const n = this.next[slot]!;
-      head[b] = n;
-      if (n >= 0) this.prev[n] = -1;
-      else {
-        this.tail[b] = -1;
-        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
-      }
-      this.inWheel--;
+      this.wheelUnlink(slot, b);
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
       const tag = this.tags[slot]!;

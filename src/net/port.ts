@@ -278,11 +278,6 @@ export class Port {
     else this.arrivePending = false;
   }
 
-  /** Packets currently on the wire of this link direction. */
-  inFlightCount(): number {
-    return this.lCount;
-  }
-
   /** PFC frame received on this port from the peer: pause or resume class `cls`. */
   setPaused(cls: number, pause: boolean, untilPs: number): void {
     if (pause) {

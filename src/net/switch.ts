@@ -53,7 +53,6 @@ export class Switch implements PortOwner {
   private pauseDurPs: Float64Array = new Float64Array(0);
   private readonly intTxIncludesPacket: boolean;
   kPfcRefresh = -1;
-  readonly dropsByQueue: Float64Array;
   private readonly pk: PacketStore;
   drops = 0;
   ecnMarked = 0;
@@ -80,7 +79,6 @@ export class Switch implements PortOwner {
     this.queue0Control = cfg.queue0Control;
     this.quanta = cfg.pfcMode === 'quanta';
     this.intTxIncludesPacket = cfg.intTxIncludesPacket;
-    this.dropsByQueue = new Float64Array(8);
     this.pk = ctx.pool;
   }
 
@@ -117,7 +115,7 @@ export class Switch implements PortOwner {
     const idx = this.routeBase + pk.dst(pkt);
     const cnt = this.routeCount[idx]!;
     if (cnt === 0) {
-      this.dropPacket(pkt, this.ports[inPort]!, q);
+      this.dropPacket(pkt, this.ports[inPort]!);
       return;
     }
     const start = this.routeStart[idx]!;
@@ -133,7 +131,7 @@ export class Switch implements PortOwner {
     }
     const r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
     if (r >= 0) {
-      this.dropPacket(pkt, out, q);
+      this.dropPacket(pkt, out);
       return;
     }
     pk.setInPort(pkt, inPort);
@@ -141,10 +139,9 @@ export class Switch implements PortOwner {
     out.enqueue(pkt, q, size);
   }
 
-  private dropPacket(pkt: number, port: Port, q: number): void {
+  private dropPacket(pkt: number, port: Port): void {
     this.drops++;
     port.drops++;
-    this.dropsByQueue[q] = this.dropsByQueue[q]! + 1;
     this.pk.release(pkt);
   }
 
