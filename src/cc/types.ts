@@ -52,15 +52,33 @@ export interface AckInfo {
   sendTsPs: number;
   /** sender in-flight bytes stamped on that data packet, echoed */
   inflightBytes: number;
-  /** number of data packets this ACK covers (ACK coalescing) */
+  /** number of data packets this ACK covers (ACK coalescing `cnt`, cc-seeds.md §1.3); 1 without coalescing, 0 on a NACK */
   ackedPackets: number;
+  /**
+   * sum of the in-flight stamps of the data packets this ACK covers (ACK
+   * coalescing `sumInfl`, cc-seeds.md §1.3); equals `inflightBytes` when an
+   * ACK covers one packet
+   */
+  sumInflightBytes: number;
+  /**
+   * bytes this ACK newly acknowledges: max(0, seq - sndUna before the ACK);
+   * 0 on a NACK. Independent of ackOrder.
+   */
+  newlyAckedBytes: number;
   /** INT stack echoed from the data packet; hop i at index i (0 = first switch) */
   intHops: number;
   intTsPs: Float64Array;
   intQlenBytes: Float64Array;
   intTxBytes: Float64Array;
   intRateBps: Float64Array;
-  /** sender state seen by the hook; meaning depends on ackOrder (network-model.md §2.7) */
+  /** bytes ever enqueued at the hop's egress port (PowerTCP rx-byte variant, cc-seeds.md §2.3) */
+  intRxBytes: Float64Array;
+  /**
+   * Sender state seen by the hook (network-model.md §2.7). Under `ackOrder:
+   * ccFirst` (D-OSCAR) these are the values before this ACK is applied (no
+   * sndUna advance, no go-back-N rewind yet); under `transportFirst` (D-HPCC)
+   * they are after sndUna advanced and a NACK rewound sndNxt.
+   */
   sndNxt: number;
   sndUna: number;
   /** highest sndNxt ever (cc-seeds.md §0.4 maxSentSeq) */
@@ -77,6 +95,14 @@ export interface SendInfo {
   wireBytes: number;
   nowPs: number;
   isRetransmission: boolean;
+  /**
+   * The in-flight value stamped on this packet and echoed in its ACK
+   * (`AckInfo.inflightBytes`). The transport presets it to the sequence-space
+   * in-flight bytes (sndNxt - sndUna after this packet); a CC may overwrite it
+   * in `onSend` with its own header field (OSCAR pktInfl in wire bytes,
+   * cc-seeds.md §1.3).
+   */
+  inflightStamp: number;
 }
 
 /** The flow as a CC sees it. */
@@ -91,6 +117,10 @@ export interface CcFlow {
   readonly baseRttPs: number;
   /** base BDP, bytes */
   readonly baseBdpBytes: number;
+  /** topology-wide maximum base RTT (D-HPCC's global T, network-model.md §1.5), ps; independent of the profile's baseRtt rule */
+  readonly maxBaseRttPs: number;
+  /** line rate x maxBaseRttPs, bytes */
+  readonly maxBaseBdpBytes: number;
   /** one-way base delay (D-OSCAR baseOneWay), ps */
   readonly baseOneWayPs: number;
   /** data packet wire size including CC headers, bytes */

@@ -55,12 +55,14 @@ const D_SEQ = 0;
 const D_TS = 1;
 const D_INFL = 2;
 
-/** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5] */
-const RINT = 4 * INT_MAX_HOPS;
+/** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5 | rxBytes × 5] */
+const RINT = 5 * INT_MAX_HOPS;
 export const INT_TS = 0;
 export const INT_QLEN = INT_MAX_HOPS;
 export const INT_TX = 2 * INT_MAX_HOPS;
 export const INT_RATE = 3 * INT_MAX_HOPS;
+/** bytes ever enqueued at the egress port (PowerTCP's rx-byte INT variant, cc-seeds.md §2.3) */
+export const INT_RX = 4 * INT_MAX_HOPS;
 
 export class PacketStore {
   i32: Int32Array;
@@ -241,7 +243,7 @@ export class PacketStore {
     return p * RINT;
   }
   /** Appends an INT hop (slot = hop count mod 5, as the HPCC header). */
-  pushIntHop(p: number, tsPs: number, qlenBytes: number, txBytes: number, rateBps: number): void {
+  pushIntHop(p: number, tsPs: number, qlenBytes: number, txBytes: number, rateBps: number, rxBytes: number): void {
     const n = this.intN(p);
     const slot = n % INT_MAX_HOPS;
     const a = this.intArray();
@@ -250,6 +252,7 @@ export class PacketStore {
     a[b + INT_QLEN] = qlenBytes;
     a[b + INT_TX] = txBytes;
     a[b + INT_RATE] = rateBps;
+    a[b + INT_RX] = rxBytes;
     this.setIntN(p, n + 1);
   }
   /** Copies the INT stack of `from` into `to`. */

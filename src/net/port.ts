@@ -81,6 +81,8 @@ export class Port {
 
   // counters
   txBytes = 0;
+  /** bytes ever enqueued into the data queues (the receive-side INT counter, network-model.md §4.8) */
+  rxBytes = 0;
   txPackets = 0;
   maxQueueBytes = 0;
   pausesSent = 0;
@@ -146,6 +148,7 @@ export class Port {
     this.qPkts[q] = this.qPkts[q]! + 1;
     this.totalBytes += size;
     this.totalPkts++;
+    this.rxBytes += size;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
   }

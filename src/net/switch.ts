@@ -188,6 +188,7 @@ export class Switch implements PortOwner {
         port.totalBytes - this.qOffset * port.totalPkts,
         this.intTxIncludesPacket ? port.txBytes + size : port.txBytes,
         port.rateBps,
+        port.rxBytes,
       );
     }
     return pkt;

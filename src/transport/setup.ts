@@ -35,12 +35,8 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
   const mtu = tc.mtuBytes;
   const hdr = tc.dataHeaderBytes + cc.data;
   const H = network.hosts.length;
-  let globalRtt = 0;
-  let globalBdp = 0;
-  if (tc.baseRtt === 'globalMaxHpcc') {
-    globalRtt = oracle.maxPairRttPs(mtu);
-    globalBdp = oracle.maxPairBdpBytes(mtu);
-  }
+  const globalRtt = oracle.maxPairRttPs(mtu);
+  const globalBdp = oracle.maxPairBdpBytes(mtu);
   // OSCAR's notebooks class a pair (same rack / pod / other) by host IP = id + 1, so one host
   // per rack is classed with the next rack (network-model.md §6.2, oscarIdealIndexOffset).
   // Here the class of (src, dst) is the path between src + offset and dst + offset; an id
@@ -73,6 +69,8 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
     f.minRateBps = tc.minRateRatio * lineRate;
     f.rateBps = lineRate;
     const path = oracle.info(s.src, s.dst);
+    f.maxBaseRttPs = globalRtt;
+    f.maxBaseBdpBytes = globalBdp;
     if (tc.baseRtt === 'globalMaxHpcc') {
       f.baseRttPs = globalRtt;
       f.baseBdpBytes = globalBdp;

@@ -21,7 +21,7 @@ import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host } from '../net/host.js';
-import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_PAUSE, FLAG_RETX, INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
+import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_PAUSE, FLAG_RETX, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
 import { MS } from '../engine/units.js';
 import type { Flow } from './flow.js';
 
@@ -82,17 +82,20 @@ export class Transport {
       sendTsPs: 0,
       inflightBytes: 0,
       ackedPackets: 0,
+      sumInflightBytes: 0,
+      newlyAckedBytes: 0,
       intHops: 0,
       intTsPs: new Float64Array(INT_MAX_HOPS),
       intQlenBytes: new Float64Array(INT_MAX_HOPS),
       intTxBytes: new Float64Array(INT_MAX_HOPS),
       intRateBps: new Float64Array(INT_MAX_HOPS),
+      intRxBytes: new Float64Array(INT_MAX_HOPS),
       sndNxt: 0,
       sndUna: 0,
       maxSentSeq: 0,
       nowPs: 0,
     };
-    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false };
+    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false, inflightStamp: 0 };
     const flows = this.flows;
     const s = this.sched;
     this.kCcTimer = s.register({
@@ -167,7 +170,6 @@ export class Transport {
     if (retx) pk.setFlag(p, FLAG_RETX, true);
     f.sndNxt = seq + payload;
     if (f.sndNxt > f.maxSentSeq) f.maxSentSeq = f.sndNxt;
-    pk.setInflight(p, f.sndNxt - f.sndUna);
     f.dataPacketsSent++;
     if (retx) f.retxPackets++;
     const cc = f.cc;
@@ -178,8 +180,10 @@ export class Transport {
       si.wireBytes = wire;
       si.nowPs = now;
       si.isRetransmission = retx;
+      si.inflightStamp = f.sndNxt - f.sndUna;
       cc.onSend(si);
-    }
+      pk.setInflight(p, si.inflightStamp);
+    } else pk.setInflight(p, f.sndNxt - f.sndUna);
     f.nextAvail = now + this.ctx.txTime(wire, f.rateBps);
     f.lastPktWire = wire;
     if (this.rtoPs > 0 && !f.rtoPending) {
@@ -291,6 +295,8 @@ export class Transport {
     ai.sendTsPs = pk.sendTs(pkt);
     ai.inflightBytes = pk.inflight(pkt);
     ai.ackedPackets = pk.aux(pkt);
+    ai.sumInflightBytes = ai.inflightBytes;
+    ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
     const n = pk.intN(pkt);
     ai.intHops = n;
@@ -303,6 +309,7 @@ export class Transport {
         ai.intQlenBytes[i] = a[b + INT_QLEN + i]!;
         ai.intTxBytes[i] = a[b + INT_TX + i]!;
         ai.intRateBps[i] = a[b + INT_RATE + i]!;
+        ai.intRxBytes[i] = a[b + INT_RX + i]!;
       }
     }
     const cc = f.cc;
