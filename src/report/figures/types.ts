@@ -1,0 +1,53 @@
+/**
+ * Figure analyses: turn the result folders of one experiment (a spec, usually
+ * with a `sweep:` block over CCs and parameters) into the numbers a paper's
+ * figure shows, as tables. Analyses read result files only (architecture.md
+ * rule 8: reports come from files, never from live objects), so they work on
+ * a finished sweep folder as well as right after a run.
+ *
+ * An experiment spec names its analysis with `figure: <id>`; `ccsim sweep`
+ * and `ccsim reproduce` print the tables after the points finish, and the
+ * reproduction report compares the `claims` with published values.
+ */
+
+/** One finished point of an experiment. */
+export interface PointResult {
+  /** the point's result folder (summary.json, fct.csv, series CSVs, manifest.json) */
+  dir: string;
+  /** the swept fields of this point, by path (e.g. { cc: 'oscar', 'workload[0].load': 0.8 }) */
+  vars: Record<string, unknown>;
+  /** a short label of the point, e.g. "cc=oscar load=0.8" */
+  label: string;
+}
+
+export type Cell = string | number | null;
+
+export interface FigureTable {
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+  /** caveats printed under the table (reduced size, model differences) */
+  notes?: string[];
+}
+
+/** A measured number that a paper's claim can be checked against. */
+export interface MeasuredClaim {
+  /** stable id shared with the paper's data file of published numbers (e.g. "fig10a.oscar-vs-hpcc.mean") */
+  id: string;
+  value: number;
+  unit?: string;
+}
+
+export interface FigureResult {
+  tables: FigureTable[];
+  claims: MeasuredClaim[];
+}
+
+export interface FigureAnalysis {
+  /** e.g. "oscar-fig9" */
+  id: string;
+  /** e.g. "oscar" */
+  paper: string;
+  title: string;
+  analyze(points: readonly PointResult[]): FigureResult;
+}
