@@ -5,8 +5,9 @@ import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
 import { hpccCc } from './hpcc.js';
+import { oscarCc } from './oscar.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc] as readonly CcDefinition[];
+export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc, oscarCc] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
   return CC_REGISTRY.find((c) => c.name === name);
