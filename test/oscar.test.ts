@@ -90,6 +90,7 @@ function ackInfo(): AckInfo {
     sndUna: 0,
     maxSentSeq: 0,
     nowPs: 0,
+    mpdUs: 0,
   };
 }
 

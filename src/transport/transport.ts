@@ -56,6 +56,7 @@ export class Transport {
   private readonly echoInflight: boolean;
   /** retxMode none: reorder buffer at the receiver, no NACK, no RTO */
   private readonly noRetx: boolean;
+  private readonly echoMpd: boolean;
   private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
@@ -85,6 +86,7 @@ export class Transport {
     this.echoRxTs = cc.needs.rxTs === true;
     this.echoInflight = cc.needs.inflight === true;
     this.noRetx = c.retxMode === 'none';
+    this.echoMpd = cc.needs.mpd === true;
     this.quanta = net.switch.pfcMode === 'quanta';
     this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     this.ack = {
@@ -104,6 +106,7 @@ export class Transport {
       intTxBytes: new Float64Array(INT_MAX_HOPS),
       intRateBps: new Float64Array(INT_MAX_HOPS),
       intRxBytes: new Float64Array(INT_MAX_HOPS),
+      mpdUs: 0,
       sndNxt: 0,
       sndUna: 0,
       maxSentSeq: 0,
@@ -307,6 +310,7 @@ export class Transport {
     pk.setRxTs(a, this.sched.now);
     pk.setAux(a, covered);
     if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
+    if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
     this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
   }
 
@@ -360,6 +364,7 @@ export class Transport {
     }
     ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
+    ai.mpdUs = this.echoMpd ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
     if (n > 0) {
