@@ -4,9 +4,26 @@
 import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
-import { hpccCc } from './hpcc.js';
+import { oscarCc } from './oscar.js';
+import { hpccCc, hpccStarCc } from './hpcc.js';
+import { dctcpCc } from './dctcp.js';
+import { timelyCc } from './timely.js';
+import { swiftCc } from './swift.js';
+import { poseidonCc } from './poseidon.js';
+import { oracleCc } from './oracle.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc] as readonly CcDefinition[];
+export const CC_REGISTRY: readonly CcDefinition[] = [
+  noneCc,
+  dcqcnCc,
+  hpccCc,
+  hpccStarCc,
+  dctcpCc,
+  timelyCc,
+  swiftCc,
+  poseidonCc,
+  oracleCc,
+  oscarCc,
+] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
   return CC_REGISTRY.find((c) => c.name === name);

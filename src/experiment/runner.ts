@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
 import { DEFAULT_BINS, runSummary, type RunSummary, type SizeBin } from '../metrics/summary.js';
-import { prepareOutDir } from './outdir.js';
+import { prepareOutDir, type OutDirPlan } from './outdir.js';
 import { resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from './simulate.js';
@@ -25,6 +25,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** where the progress bar goes (default process.stderr) */
   progressStream?: NodeJS.WritableStream;
+  /** apply the spec's `quick:` block */
+  quick?: boolean;
 }
 
 export interface RunResult {
@@ -131,28 +133,61 @@ function makeProgress(input: SimInput, stream: NodeJS.WritableStream): Progress 
 export async function runExperiment(specPath: string, opts: RunOptions = {}): Promise<RunResult> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {});
+  const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
   const spec = loaded.spec;
   const outDir = opts.out ?? defaultOutDir(spec, input.seed);
   // before simulating: the folder can be created and written, and nothing there is someone else's
   const plan = prepareOutDir(outDir, resultFileNames(spec, input));
 
   const progress = opts.progress === true && opts.quiet !== true ? makeProgress(input, opts.progressStream ?? process.stderr) : undefined;
-  let output: SimOutput | undefined;
+  let ok = false;
   try {
-    output = simulate(progress ? { ...input, onProgress: progress.onProgress } : input);
+    const r = runResolved(spec, loaded.raw, input, plan, {
+      specPath,
+      startedAt,
+      t0,
+      ...(progress ? { onProgress: progress.onProgress } : {}),
+    });
+    ok = true;
+    progress?.finish(r.output.endPs, r.output.events);
+    return r;
   } finally {
-    if (output !== undefined) progress?.finish(output.endPs, output.events);
-    else progress?.abort();
+    if (!ok) progress?.abort();
   }
+}
+
+export interface ResolvedRunOptions {
+  specPath?: string;
+  startedAt: Date;
+  /** performance.now() when loading started (for the manifest's total wall time) */
+  t0: number;
+  onProgress?: SimInput['onProgress'];
+  /** sweep point description recorded in the manifest */
+  sweep?: Record<string, unknown>;
+}
+
+/**
+ * Simulates a resolved spec, summarizes it and writes its result folder
+ * (outdir.ts rules). A folder path is checked before simulating; a plan from
+ * prepareOutDir has been checked already.
+ */
+export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
+  const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
+  const outDir = plan.shown;
+  const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
   const summary = runSummary(output, specBins(spec), { percentile: spec.metrics.percentile });
   const files = writeResults(plan, {
     spec,
-    raw: loaded.raw,
+    raw,
     input,
     output,
     summary,
-    info: { specPath, startedAt, totalWallMs: Math.round(performance.now() - t0) },
+    info: {
+      ...(o.specPath !== undefined ? { specPath: o.specPath } : {}),
+      startedAt: o.startedAt,
+      totalWallMs: Math.round(performance.now() - o.t0),
+      ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
+    },
   });
   return { outDir, output, summary, spec, input, files };
 }
