@@ -175,7 +175,7 @@ export interface BurstMeasure {
   uPeak: number;
   /** lowest U around the burst's end (5 RTTs either side): the long flow alone at its in-burst rate */
   uAfter: number;
-  /** time from the link's underutilisation onset (U < 0.9 for 5 us, after the burst's midpoint) to the first jump of U to twice uAfter, in base RTTs */
+  /** time from the start of the underutilisation that leads to uAfter (U < 0.9 from then on) to the first jump of U to twice uAfter, in base RTTs */
   miDelayRtts: number;
   /** long-flow goodput over the second half of the burst / fair share C/(n+1) */
   goodputVsFairShare: number;
@@ -216,15 +216,10 @@ export function measureBurst(run: RunSeries, rateBps = 100e9, baseRttPs = 12 * U
   const uPeak = Math.max(...window(u, b.start, b.start + 3 * T));
   const uAfter = Math.min(...window(u, b.end - 5 * T, b.end + 5 * T));
   const mid = (b.start + b.end) / 2;
+  // the last stretch of underutilisation before the lowest U: from the last sample with U >= 0.9
+  const tMin = firstTime(u, b.end - 5 * T, (v) => v <= 1.1 * uAfter);
   let onset = NaN;
-  for (let i = 0; i < u.t.length; i++) {
-    if (u.t[i]! < mid) continue;
-    if (window(u, u.t[i]!, u.t[i]! + 5 * US_PS).every((x) => x < 0.9)) {
-      onset = u.t[i]!;
-      break;
-    }
-  }
-  const tMin = firstTime(u, Number.isNaN(onset) ? mid : onset, (v) => v <= 1.1 * uAfter);
+  for (let i = 0; i < u.t.length && u.t[i]! < tMin; i++) if (u.v[i]! >= 0.9 && i + 1 < u.t.length) onset = u.t[i + 1]!;
   const tMi = firstTime(u, tMin, (v) => v >= 2 * uAfter);
   const miDelayRtts = (tMi - onset) / T;
   let goodputVsFairShare = NaN;
