@@ -3,7 +3,7 @@
  * arrays: a packet is an integer id into a `PacketStore`. Everything a switch
  * reads or writes per hop lives in one 32-byte record of an Int32Array (type,
  * priority and flag bits, destination, wire size, ECMP hash, ingress port,
- * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes)
+ * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes, receiver echo)
  * sit in a second 32-byte Float64Array record, and INT hops in a third array
  * allocated only when a CC asks for INT. Compared with one object per packet
  * this touches a quarter of the memory per hop, which is what limits large
@@ -54,6 +54,7 @@ const R64 = 4;
 const D_SEQ = 0;
 const D_TS = 1;
 const D_INFL = 2;
+const D_ECHO = 3;
 
 /** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5 | rxBytes × 5] */
 const RINT = 5 * INT_MAX_HOPS;
@@ -105,6 +106,7 @@ export class PacketStore {
     this.f64[d + D_SEQ] = 0;
     this.f64[d + D_TS] = 0;
     this.f64[d + D_INFL] = 0;
+    this.f64[d + D_ECHO] = 0;
     return id;
   }
 
@@ -230,6 +232,14 @@ export class PacketStore {
   }
   setInflight(p: number, v: number): void {
     this.f64[p * R64 + D_INFL] = v;
+  }
+
+  /** ACK: value of the CC's receiver hook (CcDefinition.receiverEcho) */
+  echo(p: number): number {
+    return this.f64[p * R64 + D_ECHO]!;
+  }
+  setEcho(p: number, v: number): void {
+    this.f64[p * R64 + D_ECHO] = v;
   }
 
   // ---- INT
