@@ -5,8 +5,11 @@ import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
 import { hpccCc } from './hpcc.js';
+import { cccCc } from './ccc.js';
+import { timelyPatchedCc } from './timely-patched.js';
+import { sqccCc } from './sqcc.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc] as readonly CcDefinition[];
+export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc, cccCc, timelyPatchedCc, sqccCc] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
   return CC_REGISTRY.find((c) => c.name === name);
