@@ -26,6 +26,26 @@ export interface CcNeeds {
   ts?: boolean;
   /** data packets carry the sender's in-flight bytes, ACKs echo it (OSCAR pktInfl) */
   inflight?: boolean;
+  /**
+   * Poseidon's short INT: every switch writes max(mpd, its queueing delay in
+   * whole us) into data packets, ACKs echo it as `AckInfo.mpdUs`
+   * (network-model.md §3.5, §4.7)
+   */
+  mpd?: boolean;
+  /**
+   * the CC's own RED marking, replacing the profile's thresholds at every switch
+   * port and turning marking on (DCTCP: kmin = kmax, pmax 1; network-model.md §3.4, §4.2)
+   */
+  ecnMarking?: CcEcnMarking;
+}
+
+/** RED thresholds a CC asks for (`CcNeeds.ecnMarking`); the comparison rule stays the profile's. */
+export interface CcEcnMarking {
+  kminBytes: number;
+  kmaxBytes: number;
+  pmax: number;
+  /** scale kmin/kmax by portRate / refRateBps; null = the same thresholds on every port */
+  refRateBps: number | null;
 }
 
 /** TCD mark values. */
@@ -73,6 +93,12 @@ export interface AckInfo {
   intRateBps: Float64Array;
   /** bytes ever enqueued at the hop's egress port (PowerTCP rx-byte variant, cc-seeds.md §2.3) */
   intRxBytes: Float64Array;
+  /**
+   * Poseidon MPD echoed from the data packet: the largest per-hop queueing
+   * delay on its path, whole us (`needs.mpd`; 0 without it, and on a D-OSCAR
+   * NACK, which carries no echo header)
+   */
+  mpdUs: number;
   /**
    * Sender state seen by the hook (network-model.md §2.7). Under `ackOrder:
    * ccFirst` (D-OSCAR) these are the values before this ACK is applied (no

@@ -32,9 +32,12 @@ export function simulate(input: SimInput): SimOutput {
   const portMap = buildPortMap(topo);
   const routes = computeRoutes(topo, portMap);
   const oracle = new PathOracle(topo, portMap);
+  const ecnMarking = def.needs.ecnMarking;
   const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), {
     int: def.needs.int === true,
-    ecn: net.switch.ecn.enabled,
+    ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
+    mpd: def.needs.mpd === true,
+    ...(ecnMarking !== undefined ? { ecnMarking } : {}),
   });
   const transport = new Transport(ctx, net, network.hosts, def);
   transport.setCcParams(params);

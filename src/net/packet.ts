@@ -70,6 +70,8 @@ export class PacketStore {
   f64: Float64Array;
   /** INT hop fields, RINT doubles per packet; null until a switch stamps the first hop */
   int: Float64Array | null = null;
+  /** Poseidon MPD (whole us) per packet; null until a switch stamps the first one */
+  mpdUs: Int32Array | null = null;
   private cap: number;
   private free: Int32Array;
   private freeTop: number;
@@ -107,6 +109,7 @@ export class PacketStore {
     this.f64[d + D_TS] = 0;
     this.f64[d + D_INFL] = 0;
     this.f64[d + D_ECHO] = 0;
+    if (this.mpdUs !== null) this.mpdUs[id] = 0;
     return id;
   }
 
@@ -126,6 +129,11 @@ export class PacketStore {
       const int = new Float64Array(cap * RINT);
       int.set(this.int);
       this.int = int;
+    }
+    if (this.mpdUs !== null) {
+      const m = new Int32Array(cap);
+      m.set(this.mpdUs);
+      this.mpdUs = m;
     }
     const free = new Int32Array(cap);
     free.set(this.free.subarray(0, this.freeTop));
@@ -240,6 +248,21 @@ export class PacketStore {
   }
   setEcho(p: number, v: number): void {
     this.f64[p * R64 + D_ECHO] = v;
+  }
+
+  // ---- Poseidon short INT (network-model.md §3.5)
+
+  /** max per-hop queueing delay carried by the packet, whole us (0 if none stamped) */
+  mpd(p: number): number {
+    return this.mpdUs === null ? 0 : this.mpdUs[p]!;
+  }
+  /** Raises the packet's MPD to `us` if larger (switch side) or sets it (ACK echo). */
+  setMpd(p: number, us: number): void {
+    if (this.mpdUs === null) {
+      if (us === 0) return;
+      this.mpdUs = new Int32Array(this.cap);
+    }
+    this.mpdUs[p] = us;
   }
 
   // ---- INT

@@ -6,6 +6,7 @@
  * egress queue, §3.4), checked for PFC resume, and stamped with an INT hop
  * (§3.5). Zero processing delay.
  */
+import type { CcEcnMarking } from '../cc/types.js';
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
@@ -29,6 +30,10 @@ export interface SwitchFeatures {
   int: boolean;
   /** RED/ECN marking */
   ecn: boolean;
+  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (§3.5) */
+  mpd?: boolean;
+  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, §3.4) */
+  ecnMarking?: CcEcnMarking;
 }
 
 export class Switch implements PortOwner {
@@ -52,6 +57,7 @@ export class Switch implements PortOwner {
   /** ps a PAUSE lasts at each port in quanta mode */
   private pauseDurPs: Float64Array = new Float64Array(0);
   private readonly intTxIncludesPacket: boolean;
+  private readonly mpd: boolean;
   kPfcRefresh = -1;
   private readonly pk: PacketStore;
   drops = 0;
@@ -71,7 +77,8 @@ export class Switch implements PortOwner {
     this.routeBase = (id - routes.hostCount) * routes.hostCount;
     this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
     this.spray = cfg.loadBalancing === 'spray';
-    this.pmax = cfg.ecn.pmax;
+    this.pmax = features.ecnMarking !== undefined ? features.ecnMarking.pmax : cfg.ecn.pmax;
+    this.mpd = features.mpd === true;
     this.includePacket = cfg.ecn.comparison === 'includingPacket';
     this.markNonEct = cfg.ecn.markNonEct;
     this.mmuOffset = cfg.mmuHeaderOffset;
@@ -90,7 +97,12 @@ export class Switch implements PortOwner {
     this.kmin = new Float64Array(n);
     this.kmax = new Float64Array(n);
     this.pauseDurPs = new Float64Array(n);
-    const e = this.cfg.ecn;
+    const cfgEcn = this.cfg.ecn;
+    const own = this.features.ecnMarking;
+    const e =
+      own === undefined
+        ? cfgEcn
+        : { kminBytes: own.kminBytes, kmaxBytes: own.kmaxBytes, scaleWithRate: own.refRateBps !== null, refRateBps: own.refRateBps ?? cfgEcn.refRateBps };
     for (let i = 0; i < n; i++) {
       const p = this.ports[i]!;
       p.queue0Control = this.queue0Control;
@@ -190,6 +202,11 @@ export class Switch implements PortOwner {
         port.rateBps,
         port.rxBytes,
       );
+    }
+    if (this.mpd && pk.type(pkt) === PKT_DATA) {
+      // Poseidon short INT: this hop's queueing delay (queue after dequeue), truncated to whole us
+      const us = Math.floor(((port.totalBytes - this.qOffset * port.totalPkts) * 8e6) / port.rateBps);
+      if (us > pk.mpd(pkt)) pk.setMpd(pkt, us);
     }
     return pkt;
   }

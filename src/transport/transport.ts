@@ -47,6 +47,7 @@ export class Transport {
   private readonly nackTimerRule: boolean;
   private readonly ackStrict: boolean;
   private readonly echoInt: boolean;
+  private readonly echoMpd: boolean;
   private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
@@ -76,6 +77,7 @@ export class Transport {
     this.nackTimerRule = c.nackRule === 'timer';
     this.ackStrict = c.ackPriority === 'strictAtHost';
     this.echoInt = cc.needs.int === true;
+    this.echoMpd = cc.needs.mpd === true;
     this.quanta = net.switch.pfcMode === 'quanta';
     this.rtoPs = c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     this.ack = {
@@ -94,6 +96,7 @@ export class Transport {
       intTxBytes: new Float64Array(INT_MAX_HOPS),
       intRateBps: new Float64Array(INT_MAX_HOPS),
       intRxBytes: new Float64Array(INT_MAX_HOPS),
+      mpdUs: 0,
       sndNxt: 0,
       sndUna: 0,
       maxSentSeq: 0,
@@ -278,6 +281,7 @@ export class Transport {
       pk.setEcho(a, hook(ri));
     }
     if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
+    if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
     this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
   }
 
@@ -326,6 +330,7 @@ export class Transport {
     ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
     ai.receiverEcho = pk.echo(pkt);
+    ai.mpdUs = this.echoMpd ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
     if (n > 0) {
