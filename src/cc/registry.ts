@@ -4,6 +4,7 @@
 import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
+import { oscarCc } from './oscar.js';
 import { hpccCc, hpccStarCc } from './hpcc.js';
 import { dctcpCc } from './dctcp.js';
 import { timelyCc } from './timely.js';
@@ -24,6 +25,7 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   swiftCc,
   poseidonCc,
   oracleCc,
+  oscarCc,
   cccCc,
   timelyPatchedCc,
   sqccCc,

@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
+import { findCc } from '../cc/registry.js';
+import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
@@ -591,6 +593,9 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   if (ecn.kminBytes > ecn.kmaxBytes) {
     issues.add(['network', 'switch', 'ecn', 'kmaxBytes'], `must be >= kminBytes (${ecn.kminBytes})`, ecn.kmaxBytes);
   }
+  // a CC whose needs this profile cannot meet is a spec error, before anything runs
+  const def = findCc(spec.cc.name);
+  if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
   return net;
 }
 

@@ -60,6 +60,10 @@ export class Switch implements PortOwner {
   private readonly mpd: boolean;
   kPfcRefresh = -1;
   private readonly pk: PacketStore;
+  /** per-packet spraying choices */
+  private readonly sprayRng: Rng;
+  /** RED marking draws */
+  private readonly ecnRng: Rng;
   drops = 0;
   ecnMarked = 0;
 
@@ -68,9 +72,12 @@ export class Switch implements PortOwner {
     readonly id: number,
     readonly cfg: SwitchConfig,
     routes: RouteTable,
-    private readonly rng: Rng,
+    rng: Rng,
     private readonly features: SwitchFeatures,
   ) {
+    // separate streams: ECN marking draws never shift spraying choices and vice versa
+    this.sprayRng = rng.fork('spray');
+    this.ecnRng = rng.fork('ecn');
     this.routeCount = routes.routeCount;
     this.routeStart = routes.routeStart;
     this.routePorts = routes.ports;
@@ -133,7 +140,7 @@ export class Switch implements PortOwner {
     const start = this.routeStart[idx]!;
     let e: number;
     if (cnt === 1) e = this.routePorts[start]!;
-    else if (this.spray) e = this.routePorts[start + this.rng.int(cnt)]!;
+    else if (this.spray) e = this.routePorts[start + this.sprayRng.int(cnt)]!;
     else e = this.routePorts[start + (mix32(pk.hash(pkt) ^ this.salt) % cnt)]!;
     const out = this.ports[e]!;
     const size = pk.size(pkt);
@@ -181,10 +188,10 @@ export class Switch implements PortOwner {
       let mark = false;
       if (this.includePacket) {
         if (bytes >= kmax) mark = true;
-        else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
       } else {
         if (bytes > kmax) mark = true;
-        else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
       }
       if (mark) {
         pk.setFlag(pkt, FLAG_CE, true);
