@@ -173,11 +173,19 @@ function* flowSeriesRows(series: SimOutput['flowThroughput']): Iterable<Cell[]> 
   for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, s.v[i]!];
 }
 
-/** The names of the files a run of `spec` writes (manifest.json included), known before it runs. */
+function* ccTraceRows(trace: NonNullable<SimOutput['ccTrace']>): Iterable<Cell[]> {
+  const k = trace.fields.length;
+  for (const s of trace.series) {
+    for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, ...s.v.slice(i * k, i * k + k)];
+  }
+}
+
+/** The names of the files a run of `spec` may write (manifest.json included), known before it runs. */
 export function resultFileNames(spec: Spec, input: SimInput): string[] {
   const f = spec.output.format;
   const names = [`fct.${f}`, `unfinished.${f}`, 'summary.json', `counters_nodes.${f}`, `counters_ports.${f}`, `queues.${f}`, `throughput.${f}`];
   if (input.metrics.flowThroughput !== null) names.push(`flow_throughput.${f}`);
+  if (input.metrics.ccTrace !== null) names.push(`cc_trace.${f}`);
   names.push('manifest.json');
   return names;
 }
@@ -243,6 +251,9 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
     files.push(writeTable(dir, 'throughput', format, ['node', 'port', 't_ps', 'bps'], seriesRows(out.throughput)));
     if (d.input.metrics.flowThroughput !== null) {
       files.push(writeTable(dir, 'flow_throughput', format, ['flow', 't_ps', 'bps'], flowSeriesRows(out.flowThroughput)));
+    }
+    if (d.input.metrics.ccTrace !== null && out.ccTrace !== undefined) {
+      files.push(writeTable(dir, 'cc_trace', format, ['flow', 't_ps', ...out.ccTrace.fields], ccTraceRows(out.ccTrace)));
     }
     return files;
   }, (files) => JSON.parse(JSON.stringify(buildManifest(d, files), jsonReplacer)) as Record<string, unknown>);
