@@ -50,7 +50,7 @@
  */
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
-import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance } from './types.js';
+import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
 
 export const POWERTCP_PROFILES = ['paper', 'oscarArtifact', 'inetTub'] as const;
 export type PowerTcpProfile = (typeof POWERTCP_PROFILES)[number];
@@ -73,6 +73,10 @@ const params = z
     deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), cc-seeds.md §2.6 [AMB-P1]'),
     tau: z.enum(['maxBaseRtt', 'flowBaseRtt']).optional().describe('τ = topology-wide max base RTT (paper, inetTub) or the flow\'s own base RTT (oscarArtifact)'),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+    windowReference: z
+      .enum(['perRtt', 'atSend'])
+      .default('perRtt')
+      .describe('window forms: w_old = the window remembered once per RTT (cc-seeds.md §2.5, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
   })
   .strict()
   .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
@@ -93,15 +97,13 @@ interface Knobs {
 function knobs(p: Params): Knobs {
   const inet = p.profile === 'inetTub';
   const oscar = p.profile === 'oscarArtifact';
-  const ratio = p.betaRatio;
-  const rate = p.betaRateBps ?? (ratio === undefined && inet ? 150e6 : undefined);
   return {
     rxBytes: (p.lambdaSource ?? (inet ? 'rxBytes' : 'txBytes')) === 'rxBytes',
     lambdaFloor: p.lambdaFloorRatio ?? (inet ? 0.5 : 0),
     clamp: p.deltaTClamp ?? !oscar,
     targetUtil: p.targetUtil ?? (p.profile === 'paper' ? 1 : 0.95),
     flowTau: (p.tau ?? (oscar ? 'flowBaseRtt' : 'maxBaseRtt')) === 'flowBaseRtt',
-    betaBytes: (tauPs, C) => (rate !== undefined ? (rate * tauPs) / SEC / 8 : ((ratio ?? 0.006) * C * tauPs) / SEC / 8),
+    betaBytes: (tauPs, C) => betaBytesOf(p, inet ? 150e6 : undefined, tauPs, C),
     minRateBps: (C) => p.minRateBps ?? (inet ? 100e6 : 0.001 * C),
   };
 }
@@ -121,6 +123,25 @@ export function setCwndOscar(f: CcFlow, w: number, bdpBytes: number, minCwndByte
   if (!(win >= minCwndBytes)) win = minCwndBytes;
   f.setRate(win < f.dataWireBytes ? (win / bdpBytes) * f.lineRateBps : f.lineRateBps);
   f.setCwnd(win);
+}
+
+/**
+ * The rate form of the law ([P] `UpdateRatePower`): R = γ·(R_ref/Γ + β_rate) +
+ * (1−γ)·R_ref, clamped to [minRate, line rate]. Shared by θ-PowerTCP.
+ */
+export function powerLawRate(rRef: number, G: number, gamma: number, betaRateBps: number, minRateBps: number, lineRateBps: number): number {
+  const r = gamma * (rRef / G + betaRateBps) + (1 - gamma) * rRef;
+  if (!(r >= minRateBps)) return minRateBps;
+  return r > lineRateBps ? lineRateBps : r;
+}
+
+/**
+ * β in bytes for a τ (ps): `betaRateBps·τ/8` if a rate is given (or defaulted by
+ * the profile), else `betaRatio·HostBw·τ/8` (default ratio 0.006, cc-seeds.md §2.2).
+ */
+export function betaBytesOf(p: { betaRatio?: number | undefined; betaRateBps?: number | undefined }, rateDefaultBps: number | undefined, tauPs: number, lineRateBps: number): number {
+  const rate = p.betaRateBps ?? (p.betaRatio === undefined ? rateDefaultBps : undefined);
+  return rate !== undefined ? (rate * tauPs) / SEC / 8 : ((p.betaRatio ?? 0.006) * lineRateBps * tauPs) / SEC / 8;
 }
 
 /** D-HPCC rate-scaled window (`VAR_WIN 1`, network-model.md §2.2): max(1, floor(win·rate/C)). Shared by θ-PowerTCP. */
@@ -157,6 +178,10 @@ class PowerTcp implements CcInstance {
   private lastUpdateSeq = 0;
   private initialized = false;
   private prevHops = 0;
+  /** windowReference atSend: the window at each packet's send time, by packet index (ring) */
+  private readonly wAtSend: Float64Array | null;
+  private readonly mask: number;
+  private readonly mtu: number;
   private readonly pTs = new Float64Array(INT_MAX_HOPS);
   private readonly pQ = new Float64Array(INT_MAX_HOPS);
   private readonly pB = new Float64Array(INT_MAX_HOPS);
@@ -185,6 +210,23 @@ class PowerTcp implements CcInstance {
     this.cwnd = this.form === FORM_RATE ? this.win : this.maxCwnd;
     this.cwndOld = this.cwnd;
     this.rRef = C;
+    this.mtu = f.mtuBytes;
+    if (p.windowReference === 'atSend' && this.form !== FORM_RATE) {
+      // every packet in flight lies within one window cap (+ one packet) of sndUna
+      const span = Math.ceil(this.maxCwnd / this.mtu) + 4;
+      let size = 16;
+      while (size < span) size *= 2;
+      this.wAtSend = new Float64Array(size).fill(this.cwnd);
+      this.mask = size - 1;
+    } else {
+      this.wAtSend = null;
+      this.mask = 0;
+    }
+  }
+
+  onSend(info: SendInfo): void {
+    const w = this.wAtSend;
+    if (w !== null) w[Math.floor(info.seq / this.mtu) & this.mask] = this.cwnd;
   }
 
   onAck(ack: AckInfo): void {
@@ -201,6 +243,8 @@ class PowerTcp implements CcInstance {
       return;
     }
     this.smoothPower(ack, n);
+    const ws = this.wAtSend;
+    if (ws !== null) this.cwndOld = ws[Math.floor((ack.seq - 1) / this.mtu) & this.mask]!;
     let G = this.gs / this.targetUtil;
     // the artifact divides by its raw Γ (negative without the Δt clamp); the others floor it
     if (this.form !== FORM_OSCAR && !(G > POWER_FLOOR)) G = POWER_FLOOR; // also catches NaN
@@ -208,9 +252,7 @@ class PowerTcp implements CcInstance {
     const g = this.gamma;
     const f = this.f;
     if (this.form === FORM_RATE) {
-      let r = g * (this.rRef / G + this.betaRate) + (1 - g) * this.rRef;
-      if (!(r >= this.minRate)) r = this.minRate;
-      if (r > f.lineRateBps) r = f.lineRateBps;
+      const r = powerLawRate(this.rRef, G, g, this.betaRate, this.minRate, f.lineRateBps);
       setRateHpcc(f, r, this.win);
       if (full) {
         this.rRef = r;
@@ -231,7 +273,7 @@ class PowerTcp implements CcInstance {
       f.setRate((w * 8 * SEC) / this.tau); // pacing at cwnd/τ (Alg. 1 l.6)
     }
     if (full) {
-      this.cwndOld = w;
+      if (ws === null) this.cwndOld = w;
       this.lastUpdateSeq = ack.maxSentSeq;
     }
   }

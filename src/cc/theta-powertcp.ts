@@ -34,7 +34,7 @@
  */
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
-import { INT_HEADER_BYTES, POWER_FLOOR, setCwndOscar, setRateHpcc, POWERTCP_PROFILES } from './powertcp.js';
+import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setCwndOscar, setRateHpcc } from './powertcp.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
 /** Send-timestamp header of the paper profile (TIMELY's TS field, network-model.md §1.4). */
@@ -111,8 +111,7 @@ class ThetaPowerTcp implements CcInstance {
     this.minObserved = tauMode(p) === TAU_MIN_OBSERVED;
     this.tau = tau0(f, p);
     this.gamma = p.gamma ?? (this.inet ? 0.7 : 0.9);
-    const rate = p.betaRateBps ?? (p.betaRatio === undefined && this.inet ? 150e6 : undefined);
-    this.beta = rate !== undefined ? (rate * this.tau) / SEC / 8 : ((p.betaRatio ?? 0.006) * C * this.tau) / SEC / 8;
+    this.beta = betaBytesOf(p, this.inet ? 150e6 : undefined, this.tau, C);
     this.betaRate = (this.beta * 8 * SEC) / this.tau;
     this.tauScale = p.tauScale ?? (this.inet ? 1.05 : 1);
     const fl = p.gradientFloor ?? (p.profile === 'oscarArtifact' ? 'none' : 0.5);
@@ -185,9 +184,7 @@ class ThetaPowerTcp implements CcInstance {
     const g = this.gamma;
     const f = this.f;
     if (this.inet) {
-      let r = g * (this.rRef / G + this.betaRate) + (1 - g) * this.rRef;
-      if (!(r >= this.minRate)) r = this.minRate;
-      if (r > f.lineRateBps) r = f.lineRateBps;
+      const r = powerLawRate(this.rRef, G, g, this.betaRate, this.minRate, f.lineRateBps);
       setRateHpcc(f, r, this.win);
       if (ack.seq > this.lastUpdateSeq) {
         this.rRef = r;
