@@ -146,3 +146,23 @@ export const hpccCc: CcDefinition<typeof params> = {
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Hpcc(flow, p, flow.net),
 };
+
+const starParams = params.extend({
+  eta: z.number().positive().default(1.5).describe('target utilisation: 1.5 = a 0.5-BDP standing queue, the target of OSCAR (OSCAR §6.1 HPCC*)'),
+});
+
+/**
+ * HPCC* (network-model.md §4.5): HPCC with eta = 1.5, OSCAR's
+ * `hpcc-target1.5.json`, listed under its own name so a sweep can name it.
+ */
+export const hpccStarCc: CcDefinition<typeof starParams> = {
+  name: 'hpcc-star',
+  description: 'HPCC* (alias): HPCC with eta = 1.5, the same 0.5-BDP target queue as OSCAR',
+  reference: 'OSCAR §6.1 (HPCC*); network-model.md §4.5 (= hpcc with eta 1.5)',
+  params: starParams,
+  needs: hpccCc.needs,
+  dataHeaderBytes: () => INT_HEADER_BYTES,
+  ackHeaderBytes: () => INT_HEADER_BYTES,
+  initialCwnd: (flow) => flow.baseBdpBytes,
+  create: (flow, p) => new Hpcc(flow, p, flow.net),
+};

@@ -50,6 +50,7 @@
  */
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
+import { setDoscarCwnd } from './doscar-window.js';
 import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
 
 export const POWERTCP_PROFILES = ['paper', 'oscarArtifact', 'inetTub'] as const;
@@ -111,18 +112,6 @@ function knobs(p: Params): Knobs {
 /** τ of a flow under the profile, ps. */
 function tauOf(flow: CcFlow, p: Params): number {
   return knobs(p).flowTau ? flow.pathBaseRttPs : flow.maxBaseRttPs;
-}
-
-/**
- * D-OSCAR window plumbing (network-model.md §2.3 `SetCwnd`): the window is at
- * least minRatio·BDP; below one packet the flow is paced at (w/BDP)·μ, at or
- * above it the rate is the line rate (unpaced). Shared by θ-PowerTCP.
- */
-export function setCwndOscar(f: CcFlow, w: number, bdpBytes: number, minCwndBytes: number): void {
-  let win = w;
-  if (!(win >= minCwndBytes)) win = minCwndBytes;
-  f.setRate(win < f.dataWireBytes ? (win / bdpBytes) * f.lineRateBps : f.lineRateBps);
-  f.setCwnd(win);
 }
 
 /**
@@ -267,7 +256,7 @@ class PowerTcp implements CcInstance {
     if (!(w >= this.minCwnd)) w = this.minCwnd;
     if (w > this.maxCwnd) w = this.maxCwnd;
     this.cwnd = w;
-    if (this.form === FORM_OSCAR) setCwndOscar(f, w, this.maxCwnd, this.minCwnd);
+    if (this.form === FORM_OSCAR) setDoscarCwnd(f, w);
     else {
       f.setCwnd(w);
       f.setRate((w * 8 * SEC) / this.tau); // pacing at cwnd/τ (Alg. 1 l.6)

@@ -4,11 +4,30 @@
 import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
-import { hpccCc } from './hpcc.js';
+import { oscarCc } from './oscar.js';
+import { hpccCc, hpccStarCc } from './hpcc.js';
+import { dctcpCc } from './dctcp.js';
+import { timelyCc } from './timely.js';
+import { swiftCc } from './swift.js';
+import { poseidonCc } from './poseidon.js';
+import { oracleCc } from './oracle.js';
 import { powertcpCc } from './powertcp.js';
 import { thetaPowertcpCc } from './theta-powertcp.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [noneCc, dcqcnCc, hpccCc, powertcpCc, thetaPowertcpCc] as readonly CcDefinition[];
+export const CC_REGISTRY: readonly CcDefinition[] = [
+  noneCc,
+  dcqcnCc,
+  hpccCc,
+  hpccStarCc,
+  dctcpCc,
+  timelyCc,
+  swiftCc,
+  poseidonCc,
+  oracleCc,
+  oscarCc,
+  powertcpCc,
+  thetaPowertcpCc,
+] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
   return CC_REGISTRY.find((c) => c.name === name);

@@ -34,7 +34,8 @@
  */
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
-import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setCwndOscar, setRateHpcc } from './powertcp.js';
+import { setDoscarCwnd } from './doscar-window.js';
+import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setRateHpcc } from './powertcp.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
 /** Send-timestamp header of the paper profile (TIMELY's TS field, network-model.md §1.4). */
@@ -201,7 +202,7 @@ class ThetaPowerTcp implements CcInstance {
     if (this.paper) {
       f.setCwnd(w);
       f.setRate((w * 8 * SEC) / tau);
-    } else setCwndOscar(f, w, this.maxCwnd, this.minCwnd);
+    } else setDoscarCwnd(f, w);
     this.lastUpdateSeq = ack.maxSentSeq;
   }
 }

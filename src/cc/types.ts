@@ -12,7 +12,18 @@
 import type { z } from 'zod';
 import type { NetworkConfig } from '../net/config.js';
 
-/** Network features a CC asks the runner to turn on. */
+/**
+ * Network features a CC needs. Where the references make a feature depend on
+ * the CC, `needs` turns it on: INT stamping at switches (`int`), the echoed
+ * send timestamp (`ts`), the echoed in-flight stamp (`inflight`) and the
+ * receive timestamp (`rxTs`); a CC that does not declare one of these sees
+ * the "absent" value documented on `AckInfo`. The rest is decided by the
+ * network profile as its reference does (network-model.md §2.3: D-OSCAR
+ * switches mark ECN and receivers send CNPs whatever the CC); declaring
+ * `ecn`, `cnp` or `tcd` asks the runner to check that the profile provides
+ * them, and a run whose profile cannot is rejected before it starts
+ * (`unmetNeeds`).
+ */
 export interface CcNeeds {
   /** switches push INT hops (ts, qlen, txBytes, rate) into data packets; ACKs echo them */
   int?: boolean;
@@ -26,6 +37,28 @@ export interface CcNeeds {
   ts?: boolean;
   /** data packets carry the sender's in-flight bytes, ACKs echo it (OSCAR pktInfl) */
   inflight?: boolean;
+  /** ACKs carry the time the acknowledged data packet reached the receiver (one-way delay, OSCAR-OWD) */
+  rxTs?: boolean;
+  /**
+   * Poseidon's short INT: every switch writes max(mpd, its queueing delay in
+   * whole us) into data packets, ACKs echo it as `AckInfo.mpdUs`
+   * (network-model.md §3.5, §4.7)
+   */
+  mpd?: boolean;
+  /**
+   * the CC's own RED marking, replacing the profile's thresholds at every switch
+   * port and turning marking on (DCTCP: kmin = kmax, pmax 1; network-model.md §3.4, §4.2)
+   */
+  ecnMarking?: CcEcnMarking;
+}
+
+/** RED thresholds a CC asks for (`CcNeeds.ecnMarking`); the comparison rule stays the profile's. */
+export interface CcEcnMarking {
+  kminBytes: number;
+  kmaxBytes: number;
+  pmax: number;
+  /** scale kmin/kmax by portRate / refRateBps; null = the same thresholds on every port */
+  refRateBps: number | null;
 }
 
 /** TCD mark values. */
@@ -48,16 +81,23 @@ export interface AckInfo {
   ecnEcho: boolean;
   /** TCD mark of the acknowledged data packet */
   tcd: number;
-  /** send time (ps) of the data packet that triggered this ACK, echoed */
+  /** send time (ps) of the data packet that triggered this ACK, echoed; -1 unless the CC needs `ts` */
   sendTsPs: number;
-  /** sender in-flight bytes stamped on that data packet, echoed */
+  /**
+   * time (ps) the data packet that triggered this ACK reached the receiver
+   * (clocks are synchronised); -1 unless the CC needs `rxTs`
+   */
+  rxTsPs: number;
+  /** sender in-flight stamp of that data packet (`SendInfo.inflightStamp`), echoed; 0 unless the CC needs `inflight` */
   inflightBytes: number;
   /** number of data packets this ACK covers (ACK coalescing `cnt`, cc-seeds.md §1.3); 1 without coalescing, 0 on a NACK */
   ackedPackets: number;
   /**
    * sum of the in-flight stamps of the data packets this ACK covers (ACK
-   * coalescing `sumInfl`, cc-seeds.md §1.3); equals `inflightBytes` when an
-   * ACK covers one packet
+   * coalescing `sumInfl`, cc-seeds.md §1.3: the receiver accumulates the
+   * stamps of the in-order packets since its last ACK); equals
+   * `inflightBytes` when an ACK covers one packet; 0 on a NACK or unless the
+   * CC needs `inflight`
    */
   sumInflightBytes: number;
   /**
@@ -73,6 +113,12 @@ export interface AckInfo {
   intRateBps: Float64Array;
   /** bytes ever enqueued at the hop's egress port (PowerTCP rx-byte variant, cc-seeds.md §2.3) */
   intRxBytes: Float64Array;
+  /**
+   * Poseidon MPD echoed from the data packet: the largest per-hop queueing
+   * delay on its path, whole us (`needs.mpd`; 0 without it, and on a D-OSCAR
+   * NACK, which carries no echo header)
+   */
+  mpdUs: number;
   /**
    * Sender state seen by the hook (network-model.md §2.7). Under `ackOrder:
    * ccFirst` (D-OSCAR) these are the values before this ACK is applied (no
@@ -181,11 +227,25 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   reference: string;
   params: S;
   needs: CcNeeds;
-  /** extra bytes on every data packet (e.g. HPCC INT block 42 B) */
+  /** extra header bytes the CC puts on every data packet (e.g. HPCC INT block 42 B, OSCAR sendTs + pktInfl 6 B); they cost wire time and buffer */
   dataHeaderBytes(net: NetworkConfig, params: z.infer<S>): number;
-  /** extra bytes on every ACK */
+  /** extra header bytes on every ACK (before the profile's minimum-size padding) */
   ackHeaderBytes(net: NetworkConfig, params: z.infer<S>): number;
   /** initial window given the flow (bytes; Infinity = none) */
   initialCwnd(flow: CcFlow, params: z.infer<S>): number;
   create(flow: CcFlow, params: z.infer<S>): CcInstance;
+}
+
+/**
+ * The needs of `def` that profile `net` cannot meet, one message each (empty:
+ * runnable). Checked before a run starts (spec resolution and `simulate`).
+ */
+export function unmetNeeds(def: CcDefinition, net: NetworkConfig): string[] {
+  const out: string[] = [];
+  const n = def.needs;
+  if ((n.ecn === true || n.cnp === true) && !net.switch.ecn.enabled && n.ecnMarking === undefined) {
+    out.push(`congestion control "${def.name}" needs ECN marking, but network.switch.ecn.enabled is false`);
+  }
+  if (n.tcd === true) out.push(`congestion control "${def.name}" needs TCD marks, which no switch model of this build provides`);
+  return out;
 }

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /**
- * The `ccsim` command line: run, validate, list.
+ * The `ccsim` command line: run, sweep, validate, list.
  *
  * Exit codes: 0 ok; 2 invalid spec or other user error (message only, no
- * stack trace); 1 unexpected internal error (set CCSIM_DEBUG=1 for its stack).
+ * stack trace); 3 some sweep points failed (each reported); 1 unexpected
+ * internal error (set CCSIM_DEBUG=1 for its stack).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { CC_REGISTRY } from '../cc/registry.js';
 import { formatTime } from '../engine/units.js';
 import { SpecError, UsageError, errorMessage } from '../experiment/errors.js';
-import { loadAndResolve } from '../experiment/resolve.js';
+import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
+import { planSweep } from '../experiment/sweep.js';
+import { defaultJobs, runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
+import { formatCell, formatTable } from '../report/text.js';
+import { writeReport } from '../report/html.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import type { FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -158,6 +163,50 @@ function listCcs(): void {
 // ---------------------------------------------------------------------------------------------
 // commands
 
+function parsePositive(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer >= 1');
+  return n;
+}
+
+/** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
+function isSweepFile(path: string): boolean {
+  let raw: unknown;
+  try {
+    raw = readSpecFile(path);
+  } catch {
+    return false;
+  }
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'sweep' in raw;
+}
+
+/** Some sweep points failed (already reported): exit code 3. */
+class PointsFailed extends Error {}
+
+function printSweepOutcome(r: SweepOutcome): void {
+  const secs = r.wallMs / 1000;
+  const parts = [`${r.finished}/${r.plan.points.length} points finished`];
+  if (r.skipped > 0) parts.push(`${r.skipped} skipped (already finished)`);
+  if (r.failed.length > 0) parts.push(`${r.failed.length} failed`);
+  out(`sweep ${r.plan.name}: ${parts.join(', ')}; ${r.ran} run in ${secs.toFixed(1)} s on ${r.jobs} worker${r.jobs === 1 ? '' : 's'}`);
+  out(`  results: ${r.dir} (index: sweep.json, points.csv)`);
+  if (r.figure !== undefined) {
+    if (r.figure.error !== undefined) {
+      out(`  figure ${r.figure.id}: not analyzed: ${r.figure.error}`);
+    } else if (r.figure.result !== undefined) {
+      for (const t of r.figure.result.tables) {
+        out();
+        for (const l of formatTable(t)) out(l);
+      }
+      if (r.figure.result.claims.length > 0) {
+        out();
+        out('measured claims:');
+        for (const c of r.figure.result.claims) out(`  ${c.id}: ${formatCell(c.value)}${c.unit !== undefined ? ` ${c.unit}` : ''}`);
+      }
+    }
+  }
+}
+
 function parseSeed(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be an integer >= 0');
@@ -181,11 +230,13 @@ function buildProgram(): Command {
     .option('-o, --out <dir>', 'result directory (default results/<spec name>)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('-q, --quiet', 'no progress bar and no summary')
-    .action(async (spec: string, o: { out?: string; seed?: number; quiet?: boolean }) => {
+    .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
+    .action(async (spec: string, o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean }) => {
       const quiet = o.quiet === true;
       const r = await runExperiment(spec, {
         ...(o.out !== undefined ? { out: o.out } : {}),
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        quick: o.quick === true,
         quiet,
         progress: !quiet && process.stdout.isTTY === true && !process.env['CI'],
       });
@@ -197,11 +248,52 @@ function buildProgram(): Command {
     .description('check a spec (and build its topology and flows) without running it')
     .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
-    .action((spec: string, o: { seed?: number }) => {
-      const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {});
+    .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
+    .action((spec: string, o: { seed?: number; quick?: boolean }) => {
+      if (isSweepFile(spec)) {
+        const plan = planSweep(spec, { quick: o.quick === true });
+        const flows = plan.points.reduce((a, p) => a + p.flows, 0);
+        out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
+        return;
+      }
+      const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
       const hosts = input.topology.hostCount;
       const switches = input.topology.nodes.length - hosts;
       out(`ok: ${loaded.spec.name}: ${hosts} hosts, ${switches} switches, ${input.flows.length} flows, cc ${input.cc.name}`);
+    });
+
+  program
+    .command('sweep')
+    .description('run every point of a spec with a `sweep:` block on worker threads (resumes a killed sweep)')
+    .argument('<spec>', 'experiment spec with a sweep block (.yaml, .yml or .json)')
+    .option('-o, --out <dir>', 'sweep folder (default results/<spec name>, results/<spec name>-quick with --quick)')
+    .option('-j, --jobs <n>', `worker threads (default cores - 1 = ${defaultJobs()})`, parsePositive)
+    .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
+    .option('-q, --quiet', 'print only the final summary')
+    .action(async (spec: string, o: { out?: string; jobs?: number; quick?: boolean; quiet?: boolean }) => {
+      const r = await runSweep(spec, {
+        ...(o.out !== undefined ? { out: o.out } : {}),
+        ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+        quick: o.quick === true,
+        quiet: o.quiet === true,
+        progress: process.stdout.isTTY === true && !process.env['CI'],
+      });
+      printSweepOutcome(r);
+      if (r.failed.length > 0) {
+        process.stderr.write(`error: ${r.failed.length} of ${r.plan.points.length} points failed:\n`);
+        for (const f of r.failed) process.stderr.write(`  point ${f.index} (${f.label}): ${f.error}\n`);
+        throw new PointsFailed();
+      }
+    });
+
+  program
+    .command('report')
+    .description('write one self-contained HTML report (charts downloadable as SVG) of a run or sweep folder')
+    .argument('<dir>', 'a run folder (manifest.json) or a sweep folder (sweep.json)')
+    .option('-o, --out <file>', 'HTML file (default <dir>/report.html)')
+    .action((dir: string, o: { out?: string }) => {
+      const r = writeReport(dir, o.out);
+      out(`report: ${r.file} (${r.charts} charts, ${r.set.runs.length} run${r.set.runs.length === 1 ? '' : 's'})`);
     });
 
   program
@@ -233,6 +325,7 @@ function reportError(e: unknown): number {
     for (const line of e.lines()) process.stderr.write(`  ${line}\n`);
     return 2;
   }
+  if (e instanceof PointsFailed) return 3;
   if (e instanceof UsageError) {
     process.stderr.write(`error: ${e.message}\n`);
     return 2;

@@ -198,6 +198,8 @@ export interface RunInfo {
   startedAt: Date;
   /** wall time of load + resolve + simulate, ms (result writing excluded) */
   totalWallMs: number;
+  /** the sweep point this run is (index, id, varied fields), recorded in the manifest */
+  sweep?: Record<string, unknown>;
 }
 
 export interface ResultData {
@@ -325,6 +327,7 @@ export function buildManifest(d: ResultData, files: readonly string[]): Record<s
       linkEvents: input.linkEvents,
       metrics: input.metrics,
     },
+    ...(d.info.sweep !== undefined ? { sweep: d.info.sweep } : {}),
     spec: d.spec,
     raw: d.raw,
     files: [...files],

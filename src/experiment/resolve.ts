@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
+import { findCc } from '../cc/registry.js';
+import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
@@ -41,6 +43,7 @@ import {
   type IncastOptions,
 } from '../workload/index.js';
 import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
+import { splitExperiment } from './meta.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type TopologySpec, type WorkloadSpec } from './spec.js';
 import type { LinkEvent, MetricsRequest, PortRef, SimInput } from './types.js';
 
@@ -103,14 +106,28 @@ function parseYamlText(text: string, file: string): unknown {
   return doc.toJS({ maxAliasCount: 1000 }) as unknown;
 }
 
-/** Loads and validates a spec file (no resolution: files it names are not read yet). */
-export function loadSpec(path: string): LoadedSpec {
+export interface LoadOptions {
+  /** merge the file's `quick:` block over it (reduced sizes) */
+  quick?: boolean;
+}
+
+/**
+ * Loads and validates a run spec file (no resolution: files it names are not
+ * read yet). The experiment keys `figure` and `quick` are accepted (`quick`
+ * applied with `opts.quick`); a file with a `sweep:` block is a sweep, run by
+ * `ccsim sweep`, and is refused here with a message saying so.
+ */
+export function loadSpec(path: string, opts: LoadOptions = {}): LoadedSpec {
   const abs = resolvePath(path);
   const raw = readSpecFile(path);
   if (raw === null || raw === undefined) {
     throw new SpecError([{ path: '', value: raw, message: 'the spec file is empty' }], path);
   }
-  return { raw, spec: parseSpec(raw, path), path: abs };
+  const { base, meta } = splitExperiment(raw, path, opts.quick === true);
+  if (meta.sweep !== undefined) {
+    throw new UsageError(`${path} is a sweep (it has a \`sweep:\` block): run it with \`ccsim sweep ${path}\``);
+  }
+  return { raw: base, spec: parseSpec(base, path), path: abs };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -572,6 +589,9 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   if (ecn.kminBytes > ecn.kmaxBytes) {
     issues.add(['network', 'switch', 'ecn', 'kmaxBytes'], `must be >= kminBytes (${ecn.kminBytes})`, ecn.kmaxBytes);
   }
+  // a CC whose needs this profile cannot meet is a spec error, before anything runs
+  const def = findCc(spec.cc.name);
+  if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
   return net;
 }
 
@@ -626,8 +646,8 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
 }
 
 /** Loads, validates and resolves a spec file in one step. */
-export function loadAndResolve(path: string, overrides: ResolveOverrides = {}): { loaded: LoadedSpec; input: SimInput } {
-  const loaded = loadSpec(path);
+export function loadAndResolve(path: string, overrides: ResolveOverrides = {}, opts: LoadOptions = {}): { loaded: LoadedSpec; input: SimInput } {
+  const loaded = loadSpec(path, opts);
   const input = resolveSpec(loaded.spec, dirname(loaded.path), overrides, { raw: loaded.raw, file: path });
   return { loaded, input };
 }

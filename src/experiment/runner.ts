@@ -22,6 +22,8 @@ export interface RunOptions {
   progress?: boolean;
   /** no progress output at all */
   quiet?: boolean;
+  /** apply the spec's `quick:` block */
+  quick?: boolean;
 }
 
 export interface RunResult {
@@ -116,27 +118,53 @@ function makeProgress(input: SimInput): Progress {
 export async function runExperiment(specPath: string, opts: RunOptions = {}): Promise<RunResult> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {});
-  const spec = loaded.spec;
-  const outDir = opts.out ?? defaultOutDir(spec);
+  const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
+  const outDir = opts.out ?? defaultOutDir(loaded.spec);
   checkOutDir(outDir);
 
   const progress = opts.progress === true && opts.quiet !== true ? makeProgress(input) : undefined;
-  let output: SimOutput | undefined;
+  let ok = false;
   try {
-    output = simulate(progress ? { ...input, onProgress: progress.onProgress } : input);
+    const r = runResolved(loaded.spec, loaded.raw, input, outDir, {
+      specPath,
+      startedAt,
+      t0,
+      ...(progress ? { onProgress: progress.onProgress } : {}),
+    });
+    ok = true;
+    progress?.finish(r.output.endPs, r.output.events);
+    return r;
   } finally {
-    if (output !== undefined) progress?.finish(output.endPs, output.events);
-    else progress?.abort();
+    if (!ok) progress?.abort();
   }
+}
+
+export interface ResolvedRunOptions {
+  specPath?: string;
+  startedAt: Date;
+  /** performance.now() when loading started (for the manifest's total wall time) */
+  t0: number;
+  onProgress?: SimInput['onProgress'];
+  /** sweep point description recorded in the manifest */
+  sweep?: Record<string, unknown>;
+}
+
+/** Simulates a resolved spec, summarizes it and writes its result directory (atomically). */
+export function runResolved(spec: Spec, raw: unknown, input: SimInput, outDir: string, o: ResolvedRunOptions): RunResult {
+  const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
   const summary = runSummary(output, specBins(spec), { percentile: spec.metrics.percentile });
   const files = writeResults(outDir, {
     spec,
-    raw: loaded.raw,
+    raw,
     input,
     output,
     summary,
-    info: { specPath, startedAt, totalWallMs: Math.round(performance.now() - t0) },
+    info: {
+      ...(o.specPath !== undefined ? { specPath: o.specPath } : {}),
+      startedAt: o.startedAt,
+      totalWallMs: Math.round(performance.now() - o.t0),
+      ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
+    },
   });
   return { outDir, output, summary, spec, input, files };
 }

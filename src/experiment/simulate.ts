@@ -4,6 +4,7 @@
  * `NetContext`), so two runs in one process never share state.
  */
 import { findCc, ccNames } from '../cc/registry.js';
+import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
@@ -23,6 +24,8 @@ export function simulate(input: SimInput): SimOutput {
   const def = findCc(input.cc.name);
   if (def === undefined) throw new Error(`unknown congestion control "${input.cc.name}" (known: ${ccNames().join(', ')})`);
   const params: unknown = def.params.parse(input.cc.params ?? {});
+  const unmet = unmetNeeds(def, net);
+  if (unmet.length > 0) throw new Error(unmet.join('; '));
 
   const sched = new Scheduler(4096);
   const ctx = new NetContext(sched, tc.txTimeQuantization);
@@ -32,9 +35,12 @@ export function simulate(input: SimInput): SimOutput {
   const portMap = buildPortMap(topo);
   const routes = computeRoutes(topo, portMap);
   const oracle = new PathOracle(topo, portMap);
+  const ecnMarking = def.needs.ecnMarking;
   const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), {
     int: def.needs.int === true,
-    ecn: net.switch.ecn.enabled,
+    ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
+    mpd: def.needs.mpd === true,
+    ...(ecnMarking !== undefined ? { ecnMarking } : {}),
   });
   const transport = new Transport(ctx, net, network.hosts, def);
   transport.setCcParams(params);

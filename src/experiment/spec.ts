@@ -31,6 +31,7 @@ import {
   type HeadroomMode,
   type IdealFctMode,
   type NackRule,
+  type RetxMode,
   type NetworkConfig,
   type NicArbitration,
   type PacingUpdate,
@@ -314,6 +315,7 @@ const NETWORK_ENUMS: Readonly<Record<string, readonly string[]>> = {
   pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
   txTimeQuantization: TX_QUANTIZATIONS,
   nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
+  retxMode: allOf<RetxMode>()(['gbn', 'none']),
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
   idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
@@ -570,6 +572,35 @@ export const specSchema = z
     output: outputSchema.default({ format: 'csv' }),
   })
   .strict();
+
+// ---------------------------------------------------------------------------------------------
+// experiment keys around a run spec: sweep, figure, quick (see experiment/sweep.ts)
+
+/** Top-level keys of an experiment file that are not part of one run's spec. */
+export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick'] as const;
+
+const sweepValues = z.array(z.unknown(), { error: 'expected a list of values' }).min(1, { message: 'must list at least one value' });
+const zipGroup = z.record(z.string(), sweepValues, { error: 'expected a mapping from field path to a list of values' });
+
+/**
+ * `sweep:` a mapping from a field path (`cc`, `cc.params.eta`, `workload[0].load`,
+ * `seed`, `network.switch.bufferBytes`, ...) to the values it takes; the points are
+ * the cartesian product. `zip:` groups fields whose lists vary together (equal
+ * lengths): a list of mappings, or a mapping from a group name to a mapping.
+ */
+export const sweepSchema = z
+  .object({ zip: z.union([z.array(zipGroup).min(1), z.record(z.string(), zipGroup)], { error: 'expected a list of mappings or a mapping of named mappings' }).optional() })
+  .catchall(sweepValues);
+
+export const experimentMetaSchema = z.object({
+  sweep: sweepSchema.optional(),
+  /** id of a figure analysis (report/figures) run on the points */
+  figure: z.string().min(1).optional(),
+  /** partial spec merged over the file with --quick (reduced sizes) */
+  quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
+});
+export type SweepBlock = z.output<typeof sweepSchema>;
+export type ExperimentMeta = z.output<typeof experimentMetaSchema>;
 
 /** A validated spec with units converted (rates bps, durations ps, sizes bytes). */
 export type Spec = z.output<typeof specSchema>;

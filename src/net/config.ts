@@ -101,6 +101,13 @@ export type AckPriority = 'strictAtHost' | 'sameAsData';
 export type WindowUnit = 'bytes' | 'packets';
 export type PacingUpdate = 'adjustOnRateChange' | 'noReschedule';
 export type NackRule = 'timer' | 'rearmOnInOrder';
+/**
+ * Loss recovery (network-model.md §2.3): go-back-N on NACK / RTO, or none
+ * (D-OSCAR `RetxMode None`, used with packet spraying: the receiver accepts
+ * out-of-order packets into a reorder buffer, ACKs every packet with the
+ * cumulative expected sequence, and there are no NACKs or RTO actions).
+ */
+export type RetxMode = 'gbn' | 'none';
 export type PortRule = 'hpcc' | 'sequential';
 export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
 export type IdealFctMode = 'hpcc' | 'oscar';
@@ -122,6 +129,7 @@ export interface TransportConfig {
   ackOnDuplicate: boolean;
   nackRule: NackRule;
   nackIntervalPs: number;
+  retxMode: RetxMode;
   /** ACK every n-th in-order packet (1 = per-packet ACK) */
   ackEvery: number;
   /** retransmission timeout; 0 = off */
@@ -212,6 +220,7 @@ function oscarProfile(): NetworkConfig {
       ackOnDuplicate: true,
       nackRule: 'rearmOnInOrder',
       nackIntervalPs: 500 * US,
+      retxMode: 'gbn',
       ackEvery: 1,
       rtoPs: 10 * MS,
       cnpMode: 'cnpPacket',
@@ -283,6 +292,7 @@ function hpccProfile(): NetworkConfig {
       ackOnDuplicate: false,
       nackRule: 'timer',
       nackIntervalPs: 500 * US,
+      retxMode: 'gbn',
       ackEvery: 1,
       rtoPs: 0,
       cnpMode: 'ackFlag',

@@ -4,7 +4,7 @@
  * reads or writes per hop lives in one 32-byte record of an Int32Array (type,
  * priority and flag bits, destination, wire size, ECMP hash, ingress port,
  * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes)
- * sit in a second 32-byte Float64Array record, and INT hops in a third array
+ * sit in a second 40-byte Float64Array record, and INT hops in a third array
  * allocated only when a CC asks for INT. Compared with one object per packet
  * this touches a quarter of the memory per hop, which is what limits large
  * fabrics with deep queues. Ids are recycled through a free list; nothing is
@@ -50,10 +50,14 @@ const INTN_SHIFT = 13;
 const INTN_MASK = 0xf << INTN_SHIFT;
 
 // Float64 record layout
-const R64 = 4;
+const R64 = 5;
 const D_SEQ = 0;
 const D_TS = 1;
 const D_INFL = 2;
+/** ACK: sum of the in-flight stamps of the data packets it covers (coalescing sumInfl) */
+const D_SUMINFL = 3;
+/** ACK: time the acknowledged data packet reached the receiver (one-way delay) */
+const D_RXTS = 4;
 
 /** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5 | rxBytes × 5] */
 const RINT = 5 * INT_MAX_HOPS;
@@ -69,6 +73,8 @@ export class PacketStore {
   f64: Float64Array;
   /** INT hop fields, RINT doubles per packet; null until a switch stamps the first hop */
   int: Float64Array | null = null;
+  /** Poseidon MPD (whole us) per packet; null until a switch stamps the first one */
+  mpdUs: Int32Array | null = null;
   private cap: number;
   private free: Int32Array;
   private freeTop: number;
@@ -105,6 +111,9 @@ export class PacketStore {
     this.f64[d + D_SEQ] = 0;
     this.f64[d + D_TS] = 0;
     this.f64[d + D_INFL] = 0;
+    this.f64[d + D_SUMINFL] = 0;
+    this.f64[d + D_RXTS] = 0;
+    if (this.mpdUs !== null) this.mpdUs[id] = 0;
     return id;
   }
 
@@ -124,6 +133,11 @@ export class PacketStore {
       const int = new Float64Array(cap * RINT);
       int.set(this.int);
       this.int = int;
+    }
+    if (this.mpdUs !== null) {
+      const m = new Int32Array(cap);
+      m.set(this.mpdUs);
+      this.mpdUs = m;
     }
     const free = new Int32Array(cap);
     free.set(this.free.subarray(0, this.freeTop));
@@ -230,6 +244,35 @@ export class PacketStore {
   }
   setInflight(p: number, v: number): void {
     this.f64[p * R64 + D_INFL] = v;
+  }
+  /** ACK: sum of the in-flight stamps of the data packets it covers */
+  sumInflight(p: number): number {
+    return this.f64[p * R64 + D_SUMINFL]!;
+  }
+  setSumInflight(p: number, v: number): void {
+    this.f64[p * R64 + D_SUMINFL] = v;
+  }
+  /** ACK: arrival time (ps) of the acknowledged data packet at the receiver */
+  rxTs(p: number): number {
+    return this.f64[p * R64 + D_RXTS]!;
+  }
+  setRxTs(p: number, v: number): void {
+    this.f64[p * R64 + D_RXTS] = v;
+  }
+
+  // ---- Poseidon short INT (network-model.md §3.5)
+
+  /** max per-hop queueing delay carried by the packet, whole us (0 if none stamped) */
+  mpd(p: number): number {
+    return this.mpdUs === null ? 0 : this.mpdUs[p]!;
+  }
+  /** Raises the packet's MPD to `us` if larger (switch side) or sets it (ACK echo). */
+  setMpd(p: number, us: number): void {
+    if (this.mpdUs === null) {
+      if (us === 0) return;
+      this.mpdUs = new Int32Array(this.cap);
+    }
+    this.mpdUs[p] = us;
   }
 
   // ---- INT

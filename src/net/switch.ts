@@ -6,6 +6,7 @@
  * egress queue, §3.4), checked for PFC resume, and stamped with an INT hop
  * (§3.5). Zero processing delay.
  */
+import type { CcEcnMarking } from '../cc/types.js';
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
@@ -29,6 +30,10 @@ export interface SwitchFeatures {
   int: boolean;
   /** RED/ECN marking */
   ecn: boolean;
+  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (§3.5) */
+  mpd?: boolean;
+  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, §3.4) */
+  ecnMarking?: CcEcnMarking;
 }
 
 export class Switch implements PortOwner {
@@ -52,8 +57,13 @@ export class Switch implements PortOwner {
   /** ps a PAUSE lasts at each port in quanta mode */
   private pauseDurPs: Float64Array = new Float64Array(0);
   private readonly intTxIncludesPacket: boolean;
+  private readonly mpd: boolean;
   kPfcRefresh = -1;
   private readonly pk: PacketStore;
+  /** per-packet spraying choices */
+  private readonly sprayRng: Rng;
+  /** RED marking draws */
+  private readonly ecnRng: Rng;
   drops = 0;
   ecnMarked = 0;
 
@@ -62,16 +72,20 @@ export class Switch implements PortOwner {
     readonly id: number,
     readonly cfg: SwitchConfig,
     routes: RouteTable,
-    private readonly rng: Rng,
+    rng: Rng,
     private readonly features: SwitchFeatures,
   ) {
+    // separate streams: ECN marking draws never shift spraying choices and vice versa
+    this.sprayRng = rng.fork('spray');
+    this.ecnRng = rng.fork('ecn');
     this.routeCount = routes.routeCount;
     this.routeStart = routes.routeStart;
     this.routePorts = routes.ports;
     this.routeBase = (id - routes.hostCount) * routes.hostCount;
     this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
     this.spray = cfg.loadBalancing === 'spray';
-    this.pmax = cfg.ecn.pmax;
+    this.pmax = features.ecnMarking !== undefined ? features.ecnMarking.pmax : cfg.ecn.pmax;
+    this.mpd = features.mpd === true;
     this.includePacket = cfg.ecn.comparison === 'includingPacket';
     this.markNonEct = cfg.ecn.markNonEct;
     this.mmuOffset = cfg.mmuHeaderOffset;
@@ -90,7 +104,12 @@ export class Switch implements PortOwner {
     this.kmin = new Float64Array(n);
     this.kmax = new Float64Array(n);
     this.pauseDurPs = new Float64Array(n);
-    const e = this.cfg.ecn;
+    const cfgEcn = this.cfg.ecn;
+    const own = this.features.ecnMarking;
+    const e =
+      own === undefined
+        ? cfgEcn
+        : { kminBytes: own.kminBytes, kmaxBytes: own.kmaxBytes, scaleWithRate: own.refRateBps !== null, refRateBps: own.refRateBps ?? cfgEcn.refRateBps };
     for (let i = 0; i < n; i++) {
       const p = this.ports[i]!;
       p.queue0Control = this.queue0Control;
@@ -121,7 +140,7 @@ export class Switch implements PortOwner {
     const start = this.routeStart[idx]!;
     let e: number;
     if (cnt === 1) e = this.routePorts[start]!;
-    else if (this.spray) e = this.routePorts[start + this.rng.int(cnt)]!;
+    else if (this.spray) e = this.routePorts[start + this.sprayRng.int(cnt)]!;
     else e = this.routePorts[start + (mix32(pk.hash(pkt) ^ this.salt) % cnt)]!;
     const out = this.ports[e]!;
     const size = pk.size(pkt);
@@ -169,10 +188,10 @@ export class Switch implements PortOwner {
       let mark = false;
       if (this.includePacket) {
         if (bytes >= kmax) mark = true;
-        else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
       } else {
         if (bytes > kmax) mark = true;
-        else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
       }
       if (mark) {
         pk.setFlag(pkt, FLAG_CE, true);
@@ -190,6 +209,11 @@ export class Switch implements PortOwner {
         port.rateBps,
         port.rxBytes,
       );
+    }
+    if (this.mpd && pk.type(pkt) === PKT_DATA) {
+      // Poseidon short INT: this hop's queueing delay (queue after dequeue), truncated to whole us
+      const us = Math.floor(((port.totalBytes - this.qOffset * port.totalPkts) * 8e6) / port.rateBps);
+      if (us > pk.mpd(pkt)) pk.setMpd(pkt, us);
     }
     return pkt;
   }

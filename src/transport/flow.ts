@@ -67,6 +67,10 @@ export class Flow implements CcFlow {
   lastNack = -1;
   nackArmed = true;
   ackCounter = 0;
+  /** sum of the in-flight stamps of the packets the pending (coalesced) ACK covers */
+  rcvSumInflight = 0;
+  /** retxMode none: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
+  rcvOoo: Uint8Array | null = null;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 

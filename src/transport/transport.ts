@@ -7,10 +7,14 @@
  *            processes ACK/NACK in the profile's order (`transportFirst`:
  *            sndUna, completion, go-back-N rewind, CNP flag, CC hook;
  *            `ccFirst`: CC hook, then the transport), retransmission timeout;
- * receiver - per-packet cumulative ACK (optional coalescing), NACK on a gap
- *            (500 us timer rule or one NACK re-armed by in-order/duplicate
- *            packets), CE echo on ACKs or CNP packets paced at 50 us per flow,
- *            INT stack and send time echoed to the sender.
+ * receiver - per-packet cumulative ACK (optional coalescing: one ACK per
+ *            `ackEvery` in-order packets carrying their count and the sum of
+ *            their in-flight stamps, cc-seeds.md §1.3), NACK on a gap (500 us
+ *            timer rule or one NACK re-armed by in-order/duplicate packets) or,
+ *            with `retxMode: none`, a reorder buffer and no NACKs; CE echo on
+ *            ACKs or CNP packets paced at 50 us per flow; INT stack, send time,
+ *            in-flight stamp and receive time echoed to the sender when the CC
+ *            needs them.
  *
  * Sequence numbers are bytes; with a fixed MTU a PSN is seq / MTU, so the
  * packet-based D-OSCAR rules map one to one.
@@ -47,6 +51,12 @@ export class Transport {
   private readonly nackTimerRule: boolean;
   private readonly ackStrict: boolean;
   private readonly echoInt: boolean;
+  private readonly echoTs: boolean;
+  private readonly echoRxTs: boolean;
+  private readonly echoInflight: boolean;
+  /** retxMode none: reorder buffer at the receiver, no NACK, no RTO */
+  private readonly noRetx: boolean;
+  private readonly echoMpd: boolean;
   private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
@@ -72,14 +82,20 @@ export class Transport {
     this.nackTimerRule = c.nackRule === 'timer';
     this.ackStrict = c.ackPriority === 'strictAtHost';
     this.echoInt = cc.needs.int === true;
+    this.echoTs = cc.needs.ts === true;
+    this.echoRxTs = cc.needs.rxTs === true;
+    this.echoInflight = cc.needs.inflight === true;
+    this.noRetx = c.retxMode === 'none';
+    this.echoMpd = cc.needs.mpd === true;
     this.quanta = net.switch.pfcMode === 'quanta';
-    this.rtoPs = c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
+    this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     this.ack = {
       seq: 0,
       isNack: false,
       ecnEcho: false,
       tcd: 0,
-      sendTsPs: 0,
+      sendTsPs: -1,
+      rxTsPs: -1,
       inflightBytes: 0,
       ackedPackets: 0,
       sumInflightBytes: 0,
@@ -90,6 +106,7 @@ export class Transport {
       intTxBytes: new Float64Array(INT_MAX_HOPS),
       intRateBps: new Float64Array(INT_MAX_HOPS),
       intRxBytes: new Float64Array(INT_MAX_HOPS),
+      mpdUs: 0,
       sndNxt: 0,
       sndUna: 0,
       maxSentSeq: 0,
@@ -211,32 +228,72 @@ export class Transport {
       } else f.cnpEcnSeen = true;
     }
     const exp = f.rcvExpected;
-    if (seq === exp) {
+    if (this.noRetx) {
+      this.acceptReordered(f, seq, pk.aux(pkt));
+      this.countForAck(f, pkt, ce);
+    } else if (seq === exp) {
       f.rcvExpected = exp + pk.aux(pkt);
       f.nackArmed = true;
-      f.ackCounter++;
-      if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
-        this.sendAck(f, pkt, false, f.ackCounter);
-        f.ackCounter = 0;
-      }
+      this.countForAck(f, pkt, ce);
     } else if (seq < exp) {
       if (this.cfg.ackOnDuplicate) {
         f.nackArmed = true;
-        this.sendAck(f, pkt, false, 1);
+        this.sendAck(f, pkt, false, 1, pk.inflight(pkt));
       }
     } else if (this.nackTimerRule) {
       if (now >= f.nackTimerPs || f.lastNack !== exp) {
-        this.sendAck(f, pkt, true, 0);
+        this.sendAck(f, pkt, true, 0, 0);
         f.nackTimerPs = now + this.cfg.nackIntervalPs;
         f.lastNack = exp;
       }
     } else if (f.nackArmed) {
-      this.sendAck(f, pkt, true, 0);
+      this.sendAck(f, pkt, true, 0, 0);
       f.nackArmed = false;
     }
   }
 
-  private sendAck(f: Flow, data: number, nack: boolean, covered: number): void {
+  /**
+   * An accepted data packet joins the receiver's pending ACK: one ACK per
+   * `ackEvery` packets (at once for the flow's last byte or a CE mark), with
+   * the count and the summed in-flight stamps of the packets it covers.
+   */
+  private countForAck(f: Flow, pkt: number, ce: boolean): void {
+    f.ackCounter++;
+    f.rcvSumInflight += this.pk.inflight(pkt);
+    if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
+      this.sendAck(f, pkt, false, f.ackCounter, f.rcvSumInflight);
+      f.ackCounter = 0;
+      f.rcvSumInflight = 0;
+    }
+  }
+
+  /**
+   * `retxMode: none` (D-OSCAR spraying runs, network-model.md §2.3): every
+   * packet is accepted; out-of-order packets wait in a per-flow bitmap (one
+   * byte per packet, allocated at the first reordering) until the gap before
+   * them fills, and the cumulative expected sequence then jumps past them.
+   */
+  private acceptReordered(f: Flow, seq: number, payload: number): void {
+    const mtu = f.mtuBytes;
+    if (seq === f.rcvExpected) {
+      let exp = seq + payload;
+      const ooo = f.rcvOoo;
+      if (ooo !== null) {
+        let k = exp / mtu;
+        while (k < ooo.length && ooo[k] === 1) {
+          ooo[k] = 0;
+          exp = Math.min(exp + mtu, f.sizeBytes);
+          k++;
+        }
+      }
+      f.rcvExpected = exp;
+    } else if (seq > f.rcvExpected) {
+      if (f.rcvOoo === null) f.rcvOoo = new Uint8Array(Math.ceil(f.sizeBytes / mtu));
+      f.rcvOoo[seq / mtu] = 1;
+    }
+  }
+
+  private sendAck(f: Flow, data: number, nack: boolean, covered: number, sumInflight: number): void {
     const pk = this.pk;
     const a = pk.alloc(nack ? PKT_NACK : PKT_ACK);
     pk.setFlow(a, f.id);
@@ -249,8 +306,11 @@ export class Transport {
     pk.setTcd(a, pk.tcd(data));
     pk.setSendTs(a, pk.sendTs(data));
     pk.setInflight(a, pk.inflight(data));
+    pk.setSumInflight(a, sumInflight);
+    pk.setRxTs(a, this.sched.now);
     pk.setAux(a, covered);
     if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
+    if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
     this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
   }
 
@@ -292,12 +352,19 @@ export class Transport {
     ai.isNack = isNack;
     ai.ecnEcho = pk.has(pkt, FLAG_ECN_ECHO);
     ai.tcd = pk.tcd(pkt);
-    ai.sendTsPs = pk.sendTs(pkt);
-    ai.inflightBytes = pk.inflight(pkt);
+    ai.sendTsPs = this.echoTs ? pk.sendTs(pkt) : -1;
+    ai.rxTsPs = this.echoRxTs ? pk.rxTs(pkt) : -1;
     ai.ackedPackets = pk.aux(pkt);
-    ai.sumInflightBytes = ai.inflightBytes;
+    if (this.echoInflight) {
+      ai.inflightBytes = pk.inflight(pkt);
+      ai.sumInflightBytes = pk.sumInflight(pkt);
+    } else {
+      ai.inflightBytes = 0;
+      ai.sumInflightBytes = 0;
+    }
     ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
+    ai.mpdUs = this.echoMpd ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
     if (n > 0) {
@@ -366,6 +433,7 @@ export class Transport {
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now;
+    f.rcvOoo = null;
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);

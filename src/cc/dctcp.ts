@@ -1,0 +1,87 @@
+/**
+ * DCTCP over RDMA, rate-based: the HPCC simulator's CC_MODE 8
+ * (network-model.md §4.2, `HandleAckDctcp`). Not in the papers' figures; kept
+ * as the ECN-fraction baseline of the reference scripts.
+ *
+ * Once per window of feedback (an ACK beyond `lastUpdateSeq`) α moves toward
+ * the fraction of CE-echoing ACKs in that window, α = (1-g)α + g·frac. A CE
+ * echo outside CWR cuts the rate to rate·(1 - α/2) and enters CWR until the ACK
+ * passes the sndNxt of the cut; each new window outside CWR adds
+ * DCTCP_RATE_AI. The rate is assigned directly (no pacing adjustment, as the
+ * reference); the window follows it (`VAR_WIN`: max(1, floor(BDP·rate/C))).
+ *
+ * Switch side: DCTCP's own step marking, kmin = kmax = 30 KB per 10 Gb/s of
+ * port rate (300 KB at 100 G, KB = 1000 B), pmax 1 (§3.4), declared in
+ * `needs.ecnMarking` so it replaces the profile's RED thresholds.
+ */
+import { z } from 'zod';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
+
+const params = z
+  .object({
+    g: z.number().positive().max(1).default(1 / 16).describe('EWMA gain of alpha'),
+    rateAiBps: z.number().nonnegative().default(615e6).describe('additive increase per window of feedback, bps (DCTCP_RATE_AI)'),
+    minRateBps: z.number().positive().default(1e9).describe('rate floor, bps (HPCC simulator MIN_RATE)'),
+    window: z.enum(['rate', 'none']).default('rate').describe("'rate' = window follows the rate, BDP·rate/C (VAR_WIN); 'none' = rate only"),
+  })
+  .strict();
+type Params = z.infer<typeof params>;
+
+class Dctcp implements CcInstance {
+  private alpha = 1;
+  private lastUpdateSeq = 0;
+  private ecnCnt = 0;
+  private batch = 0;
+  private cwr = false;
+  private highSeq = 0;
+
+  constructor(
+    private readonly f: CcFlow,
+    private readonly p: Params,
+  ) {}
+
+  private setRate(r: number): void {
+    const f = this.f;
+    f.setRate(r, false);
+    if (this.p.window === 'rate') f.setCwnd(Math.max(1, Math.floor((f.baseBdpBytes * f.rateBps) / f.lineRateBps)));
+  }
+
+  onAck(ack: AckInfo): void {
+    const f = this.f;
+    const mtu = f.mtuBytes;
+    const cnp = ack.ecnEcho;
+    if (cnp) this.ecnCnt++;
+    let newBatch = false;
+    if (ack.seq > this.lastUpdateSeq) {
+      newBatch = true;
+      if (this.lastUpdateSeq === 0) {
+        this.batch = Math.floor(ack.sndNxt / mtu) + 1;
+      } else {
+        const frac = Math.min(1, this.ecnCnt / this.batch);
+        this.alpha = (1 - this.p.g) * this.alpha + this.p.g * frac;
+        this.ecnCnt = 0;
+        this.batch = Math.floor((ack.sndNxt - ack.seq) / mtu) + 1;
+      }
+      this.lastUpdateSeq = ack.sndNxt;
+    }
+    if (this.cwr && ack.seq > this.highSeq) this.cwr = false;
+    if (cnp && !this.cwr) {
+      this.setRate(Math.max(this.p.minRateBps, f.rateBps * (1 - this.alpha / 2)));
+      this.cwr = true;
+      this.highSeq = ack.sndNxt;
+    }
+    if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.p.rateAiBps));
+  }
+}
+
+export const dctcpCc: CcDefinition<typeof params> = {
+  name: 'dctcp',
+  description: 'DCTCP over RDMA (rate-based): ECN-fraction alpha, one cut per window, additive increase; step marking kmin = kmax',
+  reference: 'Alizadeh et al. SIGCOMM\'10; network-model.md §4.2 (HPCC simulator CC_MODE 8), §3.4 (DCTCP marking)',
+  params,
+  needs: { ecn: true, ecnMarking: { kminBytes: 30_000, kmaxBytes: 30_000, pmax: 1, refRateBps: 10e9 } },
+  dataHeaderBytes: () => 0,
+  ackHeaderBytes: () => 0,
+  initialCwnd: (flow, p) => (p.window === 'rate' ? flow.baseBdpBytes : Infinity),
+  create: (flow, p) => new Dctcp(flow, p),
+};

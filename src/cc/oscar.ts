@@ -1,0 +1,297 @@
+/**
+ * OSCAR (NSDI'26): O(1)-step convergence from end-to-end delay and delay
+ * gradient, no switch support. Implements OSCAR Alg. 1 (batched estimator,
+ * §4.1) and Alg. 2 (control law, §4.2-4.3) as specified in cc-seeds.md §1,
+ * with the resolutions of its ambiguities (§1.7) and the OSCAR-artifact
+ * deviations of §1.8 available as named options.
+ *
+ * Per ACK (cc-seeds.md §1.5): the sample (x = echoed send time, y = delay) is
+ * added to a Batched-Least-Squares accumulator anchored at the batch's own
+ * first sample (AMB-O2, artifact anchoring); the packet count, the summed
+ * in-flight stamps (the reference state measured over the same packets as the
+ * signal, §4.1.2) and the acknowledged wire bytes are accumulated too. When
+ * the batch spans more than tau of send time with at least nMin samples it
+ * closes and yields the mean delay, the slope (gradient), the mean in-flight
+ * and the delivered rate.
+ *
+ * Control law (cc-seeds.md §1.6): an (almost) empty queue gives a hyper
+ * increase u += U_HAI; otherwise the <delay, window> loop gives
+ * u_w = infl / (delay·mu) and the <gradient, rate> loop u_r = rate / ((1+g)·mu);
+ * below the target delay OSCAR takes max(u_w, u_r), at or above it
+ * min(u_w, u_r), then adds U_AI. Window and rate keep the same ratio u to
+ * their targets (Theorem 4.1): cwnd = min(u·D_target·mu/8, BDP_base),
+ * rate = u·mu.
+ *
+ * Signal: RTT (default; paper and every artifact config) or one-way delay
+ * (OSCAR-OWD, App. C.6). With OWD the sample is converted to the equivalent
+ * RTT by adding the base reverse-path delay (baseRtt - baseOneWay), so
+ * reverse-path queueing does not count as congestion while the window loop
+ * keeps its RTT meaning (d = sum(w)/mu); the paper does not spell out OWD's
+ * window law, so this is a reconstruction.
+ *
+ * ACK coalescing (App. A.1): an ACK covering `cnt` packets adds one
+ * regression point, cnt packets and the receiver's sumInfl. The artifact's
+ * "OSCAR-ACKC" emulation (ART-11: only the first, middle and last sample of a
+ * batch enter the delay and gradient) is the `blsPoints: 'threePoint'` option.
+ *
+ * Time is kept in ps (engine clock) except inside the regression, which uses
+ * ns offsets from the batch's first send time (exact centring, §1.7).
+ * Nothing is allocated per ACK.
+ */
+import { z } from 'zod';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
+
+const params = z
+  .object({
+    targetQueueBytes: z
+      .number()
+      .nonnegative()
+      .default(75_000)
+      .describe('Q_target: D_target = RTT_base + 8·Q_target/mu, one absolute value for every flow (cc-seeds.md §1.2; artifact TargetQueueLength 75KB)'),
+    targetDelayRttFactor: z
+      .number()
+      .min(1)
+      .optional()
+      .describe('paper form D_target = factor·RTT_base per flow (Table 4: 1.5); overrides targetQueueBytes when set'),
+    tauNs: z.number().positive().default(5000).describe('tau, batch period and update interval, ns (artifact BlsDuration 5 us, cc-seeds.md §1.2)'),
+    tauRttFraction: z.number().positive().optional().describe('paper form tau = fraction·RTT_base (0.5); overrides tauNs when set'),
+    uAi: z.number().min(0).max(1).default(0.001).describe('U_AI, additive term after every MIMD step (§4.3)'),
+    uHai: z.number().min(0).max(1).default(0.01).describe('U_HAI, hyper increase on an empty queue (§4.2)'),
+    epsilonNs: z.number().nonnegative().default(1000).describe('epsilon: delay < RTT_base + epsilon counts as an empty queue, ns (AMB-O3)'),
+    nMin: z.number().int().min(2).default(3).describe('minimum samples per batch, the first included (Alg. 1 l.7)'),
+    uInit: z.number().gt(0).max(1).default(1).describe('start ratio (1 = line rate, window BDP_base)'),
+    uMin: z.number().gt(0).max(1).default(0.001).describe('lower clamp of u (artifact MinRateRatio, ART-10)'),
+    uMax: z.number().gt(0).max(1).default(1).describe('upper clamp of u (ART-10)'),
+    gMin: z.number().gt(-1).max(0).default(-0.9).describe('gradient floor (ART-10)'),
+    hysteresisNs: z.number().nonnegative().default(0).describe('h: max(u_w,u_r) only below D_target - h, ns (paper 0; artifact 500, ART-12)'),
+    staleFactor: z.number().positive().default(3).describe('a batch spanning more than staleFactor·tau gives g = 0 and u_r = u_w (ART-9)'),
+    artifactRateBias: z.boolean().default(false).describe('artifact rate n·pktWire/(last-first), over-estimating by n/(n-1) (ART-8, AMB-O2); default unbiased'),
+    estimatorLineRateBps: z.number().positive().optional().describe('line rate dividing the estimated rate in u_r (default mu; the artifact hard-codes 100e9, ART-8)'),
+    signal: z.enum(['rtt', 'owd']).default('rtt').describe('delay signal: round-trip time or one-way delay (OSCAR-OWD, App. C.6)'),
+    blsPoints: z.enum(['all', 'threePoint']).default('all').describe('regression points per batch: every ACK, or first/middle/last only (artifact OSCAR-ACKC, ART-11)'),
+  })
+  .strict()
+  .refine((p) => p.uMin <= p.uMax, { message: 'must be <= uMax', path: ['uMin'] })
+  .refine((p) => p.uInit >= p.uMin && p.uInit <= p.uMax, { message: 'must lie in [uMin, uMax]', path: ['uInit'] });
+type Params = z.infer<typeof params>;
+
+/** sendTs u32 ns + pktInfl u16 on every data packet (cc-seeds.md §1.3); ACKs fit in the 64-B minimum */
+const OSCAR_DATA_HEADER_BYTES = 6;
+/** three-point mode keeps at most this many samples per batch (the last slot is overwritten beyond) */
+const POINT_CAP = 1024;
+
+/** D_target of a flow, ps. */
+function targetDelayPs(f: CcFlow, p: Params): number {
+  if (p.targetDelayRttFactor !== undefined) return p.targetDelayRttFactor * f.baseRttPs;
+  return f.baseRttPs + ((8 * p.targetQueueBytes) / f.lineRateBps) * 1e12;
+}
+
+/** cwnd of ratio u: min(u·D_target·mu/8, BDP_base) bytes (AMB-O1: min, not the paper's max). */
+function windowOf(u: number, f: CcFlow, p: Params): number {
+  const w = (u * targetDelayPs(f, p) * 1e-12 * f.lineRateBps) / 8;
+  return w < f.baseBdpBytes ? w : f.baseBdpBytes;
+}
+
+class Oscar implements CcInstance {
+  private u: number;
+  // batch accumulators (cc-seeds.md §1.4); firstX < 0 = no open batch
+  private firstX = -1;
+  private firstBytes = 0;
+  private nPts = 0;
+  private sx = 0;
+  private sy = 0;
+  private sxx = 0;
+  private sxy = 0;
+  private nPkts = 0;
+  private sumInfl = 0;
+  private sumBytes = 0;
+  // three-point mode: the batch's samples (x offset ns, y ps)
+  private readonly px: Float64Array | null;
+  private readonly py: Float64Array | null;
+
+  private readonly mu: number;
+  private readonly muEst: number;
+  private readonly baseRttPs: number;
+  private readonly dTargetPs: number;
+  private readonly tauPs: number;
+  private readonly stalePs: number;
+  private readonly epsPs: number;
+  private readonly hPs: number;
+  private readonly owd: boolean;
+  /** OWD mode: base reverse-path delay added to each one-way sample */
+  private readonly reversePs: number;
+  private readonly pktWire: number;
+  private readonly mtu: number;
+
+  /** last batch's estimates, for tests and traces */
+  lastDelayPs = 0;
+  lastGradient = 0;
+  lastInflightBytes = 0;
+  lastRateBps = 0;
+  updates = 0;
+
+  constructor(
+    private readonly f: CcFlow,
+    private readonly p: Params,
+  ) {
+    this.u = p.uInit;
+    this.mu = f.lineRateBps;
+    this.muEst = p.estimatorLineRateBps ?? f.lineRateBps;
+    this.baseRttPs = f.baseRttPs;
+    this.dTargetPs = targetDelayPs(f, p);
+    this.tauPs = p.tauRttFraction !== undefined ? p.tauRttFraction * f.baseRttPs : p.tauNs * 1000;
+    this.stalePs = p.staleFactor * this.tauPs;
+    this.epsPs = p.epsilonNs * 1000;
+    this.hPs = p.hysteresisNs * 1000;
+    this.owd = p.signal === 'owd';
+    this.reversePs = f.baseRttPs - f.baseOneWayPs;
+    this.pktWire = f.dataWireBytes;
+    this.mtu = f.mtuBytes;
+    const three = p.blsPoints === 'threePoint';
+    this.px = three ? new Float64Array(POINT_CAP) : null;
+    this.py = three ? new Float64Array(POINT_CAP) : null;
+  }
+
+  /** current unified ratio u */
+  get ratio(): number {
+    return this.u;
+  }
+
+  onStart(): void {
+    this.apply();
+  }
+
+  /** pktInfl = packets in flight including this one x wire packet size (cc-seeds.md §1.3, ART-13). */
+  onSend(info: SendInfo): void {
+    info.inflightStamp = Math.ceil(info.inflightStamp / this.mtu) * this.pktWire;
+  }
+
+  onAck(ack: AckInfo): void {
+    if (ack.isNack) {
+      // no samples from NACKs; a go-back-N rewind restarts the batch (cc-seeds.md §0.4 (i), (ii))
+      this.resetBatch();
+      return;
+    }
+    const cnt = ack.ackedPackets > 0 ? ack.ackedPackets : 1;
+    const x = ack.sendTsPs;
+    const y = this.owd ? ack.rxTsPs - x + this.reversePs : ack.nowPs - x;
+    const bytes = cnt * this.pktWire;
+    if (this.firstX < 0) {
+      this.firstX = x;
+      this.firstBytes = bytes;
+    }
+    const spanPs = x - this.firstX;
+    const xc = spanPs / 1000; // ns from the batch's first send time
+    const px = this.px;
+    if (px !== null) {
+      const i = this.nPts < POINT_CAP ? this.nPts : POINT_CAP - 1;
+      px[i] = xc;
+      this.py![i] = y;
+    } else {
+      this.sx += xc;
+      this.sy += y;
+      this.sxx += xc * xc;
+      this.sxy += xc * y;
+    }
+    this.nPts++;
+    this.nPkts += cnt;
+    this.sumInfl += ack.sumInflightBytes;
+    this.sumBytes += bytes;
+    if (spanPs > this.tauPs && this.nPts >= this.p.nMin) this.closeBatch(spanPs);
+  }
+
+  onRto(): void {
+    this.resetBatch();
+  }
+
+  private closeBatch(spanPs: number): void {
+    let n = this.nPts;
+    let sx = this.sx;
+    let sy = this.sy;
+    let sxx = this.sxx;
+    let sxy = this.sxy;
+    const px = this.px;
+    if (px !== null) {
+      // first, middle and last sample only (ART-11)
+      const py = this.py!;
+      const last = n < POINT_CAP ? n - 1 : POINT_CAP - 1;
+      const mid = last >> 1;
+      sx = px[0]! + px[mid]! + px[last]!;
+      sy = py[0]! + py[mid]! + py[last]!;
+      sxx = px[0]! * px[0]! + px[mid]! * px[mid]! + px[last]! * px[last]!;
+      sxy = px[0]! * py[0]! + px[mid]! * py[mid]! + px[last]! * py[last]!;
+      n = 3;
+    }
+    const delayPs = sy / n;
+    const den = n * sxx - sx * sx;
+    // slope of y (ps) over x (ns), divided by 1000: dimensionless
+    let grad = den !== 0 ? (n * sxy - sx * sy) / den / 1000 : 0;
+    const infl = this.sumInfl / this.nPkts;
+    let rate = this.p.artifactRateBias ? (8 * this.nPkts * this.pktWire * 1e12) / spanPs : (8 * (this.sumBytes - this.firstBytes) * 1e12) / spanPs;
+    if (spanPs > this.stalePs) {
+      // ART-9: the batch's own samples are too sparse for a gradient or a rate
+      grad = 0;
+      rate = -1;
+    }
+    this.resetBatch();
+    this.lastDelayPs = delayPs;
+    this.lastGradient = grad;
+    this.lastInflightBytes = infl;
+    this.lastRateBps = rate;
+    this.updates++;
+    this.control(delayPs, grad, infl, rate);
+  }
+
+  /** cc-seeds.md §1.6 */
+  private control(delayPs: number, grad: number, infl: number, rate: number): void {
+    const p = this.p;
+    let u = this.u;
+    if (delayPs < this.baseRttPs + this.epsPs) {
+      u += p.uHai; // hyper increase, no U_AI (AMB-O3, AMB-O4)
+    } else {
+      const uw = (8 * infl * 1e12) / (delayPs * this.mu);
+      const g = grad > p.gMin ? grad : p.gMin;
+      const ur = rate < 0 ? uw : rate / ((1 + g) * this.muEst);
+      if (delayPs < this.dTargetPs - this.hPs) u = uw > ur ? uw : ur;
+      else u = uw < ur ? uw : ur;
+      u += p.uAi;
+    }
+    if (u < p.uMin) u = p.uMin;
+    if (u > p.uMax) u = p.uMax;
+    this.u = u;
+    this.apply();
+  }
+
+  private apply(): void {
+    const f = this.f;
+    f.setRate(this.u * this.mu);
+    f.setCwnd(windowOf(this.u, f, this.p));
+  }
+
+  private resetBatch(): void {
+    this.firstX = -1;
+    this.firstBytes = 0;
+    this.nPts = 0;
+    this.sx = 0;
+    this.sy = 0;
+    this.sxx = 0;
+    this.sxy = 0;
+    this.nPkts = 0;
+    this.sumInfl = 0;
+    this.sumBytes = 0;
+  }
+}
+
+export const oscarCc: CcDefinition<typeof params> = {
+  name: 'oscar',
+  description: 'OSCAR: delay (window) and delay-gradient (rate) MIMD from batched least squares, O(1)-step convergence',
+  reference: 'OSCAR NSDI\'26 Alg. 1-2, §4; cc-seeds.md §1 (artifact deviations ART-1..15 as options)',
+  params,
+  needs: { ts: true, inflight: true, rxTs: true },
+  dataHeaderBytes: () => OSCAR_DATA_HEADER_BYTES,
+  ackHeaderBytes: () => OSCAR_DATA_HEADER_BYTES,
+  initialCwnd: (flow, p) => windowOf(p.uInit, flow, p),
+  create: (flow, p) => new Oscar(flow, p),
+};
+
+export { Oscar as OscarInstance };

@@ -1,0 +1,142 @@
+/**
+ * TIMELY (Mittal et al., SIGCOMM'15): rate control from the RTT and its
+ * gradient, once per RTT. Two reference forms:
+ *
+ * - `hpcc` (network-model.md §4.3.A, the HPCC simulator's CC_MODE 7): an update
+ *   on the ACK of the first packet sent after the previous update; gradient =
+ *   EWMA(α on the new sample) of RTT differences / minRTT (20 us); RTT < T_low:
+ *   increase; RTT > T_high: rate·(1 - β(1 - T_high/RTT)); gradient <= 0:
+ *   increase; else rate·max(0, 1 - β·gradient). Increases add RATE_AI, or
+ *   RATE_HAI after 5 consecutive increase decisions. 8-B timestamp header on
+ *   data (1056-B packets), inside the ACK padding.
+ * - `oscar` (§4.3.C, the OSCAR artifact's RoCEv2Timely, per RTT): δ = 0.0005·C,
+ *   minRTT = the flow's base RTT, T_low / T_high from OSCAR's micro-benchmark
+ *   configs (32 us / 16 us as written there, which look swapped: with T_low
+ *   tested first the gradient band is empty, so the rate rises by δ below 32 us
+ *   and is cut by the T_high rule above it), hyper increase of MaxStage·δ after
+ *   MaxStage consecutive gradient increases, the T_low increase is a plain δ.
+ *   The artifact's T_high cut multiplies by 1 - β·T_high/RTT; §4.3.C says not to
+ *   copy that, so both forms use 1 - β(1 - T_high/RTT).
+ *
+ * The RTT sample is now minus the echoed send time of the data packet that
+ * triggered the ACK (its transmission start).
+ */
+import { z } from 'zod';
+import { US } from '../engine/units.js';
+import type { NetworkConfig } from '../net/config.js';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
+
+const params = z
+  .object({
+    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator (§4.3.A), oscar = OSCAR artifact (§4.3.C); auto by profile'),
+    preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant AI/HAI column: run.py (10/50 Mb/s per 10 G) or PowerTCP config (50/100 Mb/s)'),
+    alpha: z.number().positive().max(1).default(0.875).describe('EWMA weight of the new RTT-difference sample'),
+    beta: z.number().positive().max(1).default(0.8).describe('multiplicative decrease factor'),
+    tLowPs: z.number().positive().optional().describe('T_low, ps (default 50 us hpcc, 32 us oscar)'),
+    tHighPs: z.number().positive().optional().describe('T_high, ps (default 500 us hpcc, 16 us oscar)'),
+    minRttPs: z.number().positive().optional().describe('gradient normaliser minRTT, ps (default 20 us hpcc, the base RTT oscar)'),
+    rateAiBps: z.number().nonnegative().optional().describe('additive step delta, bps'),
+    rateHaiBps: z.number().nonnegative().optional().describe('hyper-increase step, bps (oscar: maxStage x delta)'),
+    maxStage: z.number().int().positive().default(5).describe('consecutive increases before the hyper step'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
+  })
+  .strict();
+type Params = z.infer<typeof params>;
+
+const isOscar = (p: Params, net: NetworkConfig): boolean => (p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar');
+
+/** HPCC simulator TS header on data packets (network-model.md §1.4). */
+const TS_HEADER_BYTES = 8;
+
+class Timely implements CcInstance {
+  private rate: number;
+  private incStage = 0;
+  private lastRtt = 0;
+  private rttDiff = 0;
+  private lastUpdateSeq = 0;
+  private readonly oscar: boolean;
+  private readonly tLow: number;
+  private readonly tHigh: number;
+  private readonly minRtt: number;
+  private readonly ai: number;
+  private readonly hai: number;
+  private readonly minRate: number;
+
+  constructor(
+    private readonly f: CcFlow,
+    private readonly p: Params,
+  ) {
+    const C = f.lineRateBps;
+    this.oscar = isOscar(p, f.net);
+    this.rate = C;
+    // the artifact counts stages from 1 (RoCEv2Timely::Init)
+    this.incStage = this.oscar ? 1 : 0;
+    this.tLow = p.tLowPs ?? (this.oscar ? 32 * US : 50 * US);
+    this.tHigh = p.tHighPs ?? (this.oscar ? 16 * US : 500 * US);
+    this.minRtt = p.minRttPs ?? (this.oscar ? f.baseRttPs : 20 * US);
+    if (this.oscar) {
+      this.ai = p.rateAiBps ?? 0.0005 * C;
+      this.hai = p.rateHaiBps ?? p.maxStage * this.ai;
+    } else {
+      const pt = p.preset === 'powertcp';
+      this.ai = p.rateAiBps ?? (pt ? 50e6 : 10e6 * (C / 10e9));
+      this.hai = p.rateHaiBps ?? (pt ? 100e6 : 50e6 * (C / 10e9));
+    }
+    this.minRate = p.minRateBps ?? 0.001 * C;
+  }
+
+  onAck(ack: AckInfo): void {
+    const rtt = ack.nowPs - ack.sendTsPs;
+    if (!(ack.seq > this.lastUpdateSeq)) return;
+    if (this.lastUpdateSeq !== 0) this.update(rtt);
+    this.lastUpdateSeq = ack.sndNxt;
+    this.lastRtt = rtt;
+  }
+
+  private update(rtt: number): void {
+    const p = this.p;
+    const d = (1 - p.alpha) * this.rttDiff + p.alpha * (rtt - this.lastRtt);
+    this.rttDiff = d;
+    const grad = d / this.minRtt;
+    const C = this.f.lineRateBps;
+    let r: number;
+    if (rtt < this.tLow) {
+      if (this.oscar) r = this.rate + this.ai;
+      else r = this.rate + (this.incStage < p.maxStage ? this.ai : this.hai);
+      if (!this.oscar) this.incStage++;
+    } else if (rtt > this.tHigh) {
+      r = this.rate * (1 - p.beta * (1 - this.tHigh / rtt));
+      if (!this.oscar) this.incStage = 0;
+    } else if (grad <= 0) {
+      if (this.oscar) {
+        this.incStage++;
+        if (this.incStage > p.maxStage) {
+          r = this.rate + this.hai;
+          this.incStage = p.maxStage;
+        } else r = this.rate + this.ai;
+      } else {
+        r = this.rate + (this.incStage < p.maxStage ? this.ai : this.hai);
+        this.incStage++;
+      }
+    } else {
+      r = this.rate * Math.max(0, 1 - p.beta * grad);
+      this.incStage = this.oscar ? 1 : 0;
+    }
+    if (r > C) r = C;
+    if (!(r >= this.minRate)) r = this.minRate;
+    this.rate = r;
+    this.f.setRate(r);
+  }
+}
+
+export const timelyCc: CcDefinition<typeof params> = {
+  name: 'timely',
+  description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
+  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact)',
+  params,
+  needs: { ts: true },
+  dataHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
+  ackHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
+  initialCwnd: () => Infinity,
+  create: (flow, p) => new Timely(flow, p),
+};

@@ -1,0 +1,137 @@
+/**
+ * Running one sweep point into its folder, and reading a sweep folder's state.
+ *
+ * Layout of a sweep folder (`results/<name>` by default):
+ *   sweep.json            the plan: varied fields and every point (index, id, vars, hash)
+ *   points.csv            one row per point: status, varied fields, events, wall time, error
+ *   points/<id>/          a finished point: the run's result files; its manifest.json
+ *                         carries `sweep: { index, id, vars, hash }`
+ *   points/<id>.failed.json  the error of a point whose last attempt failed
+ *
+ * A point is finished when points/<id>/manifest.json exists with the point's
+ * hash: the folder is written to a temporary sibling and renamed into place
+ * (experiment/output.ts), so a killed run leaves no half point behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorMessage, SpecError } from './errors.js';
+import { parseSpec, resolveSpec } from './resolve.js';
+import { runResolved } from './runner.js';
+
+/** What a worker needs to run one point. */
+export interface PointJob {
+  index: number;
+  id: string;
+  hash: string;
+  vars: Record<string, unknown>;
+  label: string;
+  raw: Record<string, unknown>;
+  specPath: string;
+  specDir: string;
+  sweepName: string;
+  /** the sweep folder */
+  sweepDir: string;
+}
+
+export type WorkerReply =
+  | { type: 'progress'; index: number; events: number; finishedFlows: number }
+  | { type: 'done'; index: number; events: number; wallMs: number; simulatedPs: number }
+  | { type: 'failed'; index: number; error: string };
+
+export function pointDir(sweepDir: string, id: string): string {
+  return join(sweepDir, 'points', id);
+}
+
+function failedFile(sweepDir: string, id: string): string {
+  return join(sweepDir, 'points', `${id}.failed.json`);
+}
+
+/** Writes a small file atomically (temporary file + rename). */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, text);
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export type PointState = { status: 'done'; events: number | null; wallMs: number | null } | { status: 'failed'; error: string } | { status: 'pending' };
+
+/** The state of a point in a sweep folder, from its files. */
+export function pointState(sweepDir: string, id: string, hash: string): PointState {
+  const manifest = join(pointDir(sweepDir, id), 'manifest.json');
+  if (existsSync(manifest)) {
+    try {
+      const m = JSON.parse(readFileSync(manifest, 'utf8')) as { sweep?: { hash?: unknown }; run?: { events?: unknown; wallMs?: unknown } };
+      if (m.sweep?.hash === hash) {
+        const events = typeof m.run?.events === 'number' ? m.run.events : null;
+        const wallMs = typeof m.run?.wallMs === 'number' ? m.run.wallMs : null;
+        return { status: 'done', events, wallMs };
+      }
+    } catch {
+      // unreadable manifest: not finished
+    }
+  }
+  const failed = failedFile(sweepDir, id);
+  if (existsSync(failed)) {
+    try {
+      const f = JSON.parse(readFileSync(failed, 'utf8')) as { hash?: unknown; error?: unknown };
+      if (f.hash === hash && typeof f.error === 'string') return { status: 'failed', error: f.error };
+    } catch {
+      // ignore
+    }
+  }
+  return { status: 'pending' };
+}
+
+/**
+ * Removes what a killed attempt at this point left behind: temporary siblings
+ * of the point folder (`<id>.tmp-<pid>-<hex>`, `<id>.old-...`, written by
+ * output.ts) and of its files. Only names ccsim generates are touched.
+ */
+export function removeStaleTemp(sweepDir: string, id: string): void {
+  const dir = join(sweepDir, 'points');
+  if (!existsSync(dir)) return;
+  const esc = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^${esc}(\\.failed\\.json)?\\.(tmp|old)-\\d+-[0-9a-f]{8}$`);
+  for (const e of readdirSync(dir)) if (re.test(e)) rmSync(join(dir, e), { recursive: true, force: true });
+}
+
+/**
+ * Runs one point: validates and resolves its spec, simulates, writes its
+ * folder atomically. Never throws: a failure is returned (and recorded in
+ * points/<id>.failed.json).
+ */
+export function runPoint(job: PointJob, onProgress?: (events: number, finishedFlows: number) => void): WorkerReply {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  try {
+    removeStaleTemp(job.sweepDir, job.id);
+    const spec = parseSpec(job.raw, job.specPath);
+    const input = resolveSpec(spec, job.specDir, {}, { raw: job.raw, file: job.specPath });
+    const r = runResolved(spec, job.raw, input, pointDir(job.sweepDir, job.id), {
+      specPath: job.specPath,
+      startedAt,
+      t0,
+      ...(onProgress ? { onProgress: (_now: number, _end: number, events: number, finished: number) => onProgress(events, finished) } : {}),
+      sweep: { name: job.sweepName, index: job.index, id: job.id, label: job.label, vars: job.vars, hash: job.hash },
+    });
+    rmSync(failedFile(job.sweepDir, job.id), { force: true });
+    return { type: 'done', index: job.index, events: r.output.events, wallMs: r.output.wallMs, simulatedPs: r.output.endPs };
+  } catch (e) {
+    const error = e instanceof SpecError ? e.lines().join('; ') : errorMessage(e);
+    try {
+      writeFileAtomic(
+        failedFile(job.sweepDir, job.id),
+        JSON.stringify({ index: job.index, id: job.id, hash: job.hash, error, at: new Date().toISOString() }, null, 2) + '\n',
+      );
+    } catch {
+      // the error is still returned
+    }
+    return { type: 'failed', index: job.index, error };
+  }
+}

@@ -1,0 +1,383 @@
+/**
+ * `ccsim sweep`: runs the points of a sweep on worker threads with one progress
+ * bar for the whole sweep, skips points already finished (resume after a
+ * kill), records failures without stopping the other points, and runs the
+ * figure analysis the spec names on the finished points.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import cliProgress from 'cli-progress';
+import { findFigure } from '../report/figures/index.js';
+import type { FigureResult, PointResult } from '../report/figures/types.js';
+import { UsageError, errorMessage } from './errors.js';
+import { ccsimVersion } from './output.js';
+import { planSweep, type SweepPlan, type SweepPoint } from './sweep.js';
+import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
+
+export interface SweepOptions {
+  /** sweep folder; default results/<name> (results/<name>-quick with quick) */
+  out?: string;
+  /** worker threads; default cores - 1 (at least 1) */
+  jobs?: number;
+  /** apply the spec's `quick:` block */
+  quick?: boolean;
+  /** show a progress bar (TTY) instead of one line per point */
+  progress?: boolean;
+  /** print nothing while running */
+  quiet?: boolean;
+  /** run the points in this thread (no workers); used by `--point` */
+  inline?: boolean;
+  /** run only these point indices */
+  only?: readonly number[];
+}
+
+export interface FailedPoint {
+  index: number;
+  label: string;
+  error: string;
+}
+
+export interface SweepOutcome {
+  plan: SweepPlan;
+  dir: string;
+  /** points run now and finished */
+  ran: number;
+  /** points finished earlier and skipped */
+  skipped: number;
+  failed: FailedPoint[];
+  /** points finished in total (run now or before) */
+  finished: number;
+  events: number;
+  wallMs: number;
+  jobs: number;
+  figure?: { id: string; result?: FigureResult; error?: string };
+}
+
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+export function defaultSweepDir(plan: Pick<SweepPlan, 'name' | 'quick'>): string {
+  return join('results', plan.quick ? `${plan.name}-quick` : plan.name);
+}
+
+/**
+ * A sweep folder may be created, or reused when it is one (has sweep.json) or
+ * empty; anything else is refused, so a mistyped --out never mixes points into
+ * unrelated files.
+ */
+export function checkSweepDir(dir: string): void {
+  const abs = resolvePath(dir);
+  if (!existsSync(abs)) return;
+  if (!statSync(abs).isDirectory()) throw new UsageError(`sweep output path exists and is not a directory: ${dir}`);
+  const entries = readdirSync(abs);
+  if (entries.length === 0) return;
+  if (!entries.includes('sweep.json')) {
+    throw new UsageError(`output directory ${dir} is not empty and is not a ccsim sweep (no sweep.json); refusing to write into it`);
+  }
+  let index: unknown;
+  try {
+    index = JSON.parse(readFileSync(join(abs, 'sweep.json'), 'utf8'));
+  } catch {
+    index = undefined;
+  }
+  if (index === null || typeof index !== 'object' || !Array.isArray((index as { points?: unknown }).points)) {
+    throw new UsageError(`${join(dir, 'sweep.json')} is not a ccsim sweep index; refusing to write into ${dir}`);
+  }
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** sweep.json: the plan (no statuses, no times: the same spec gives the same file). */
+export function writeSweepIndex(dir: string, plan: SweepPlan): void {
+  const index = {
+    ccsim: ccsimVersion(),
+    name: plan.name,
+    specPath: plan.specPath,
+    quick: plan.quick,
+    figure: plan.figure ?? null,
+    fields: plan.fields.map((f) => f.path),
+    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows })),
+  };
+  writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
+}
+
+/** points.csv: one row per point with its current status. */
+export function writePointsCsv(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): void {
+  const head = ['index', 'id', 'status', ...plan.fields.map((f) => f.path), 'events', 'wall_s', 'error'];
+  const lines = [head.map(csvCell).join(',')];
+  for (const p of plan.points) {
+    const st = states.get(p.index) ?? { status: 'pending' };
+    const events = st.status === 'done' ? st.events : null;
+    const wall = st.status === 'done' && st.wallMs !== null ? Math.round(st.wallMs) / 1000 : null;
+    const error = st.status === 'failed' ? st.error : null;
+    lines.push([p.index, p.id, st.status, ...plan.fields.map((f) => p.vars[f.path]), events, wall, error].map(csvCell).join(','));
+  }
+  writeFileAtomic(join(dir, 'points.csv'), lines.join('\n') + '\n');
+}
+
+function jobOf(plan: SweepPlan, p: SweepPoint, dir: string): PointJob {
+  return {
+    index: p.index,
+    id: p.id,
+    hash: p.hash,
+    vars: p.vars,
+    label: p.label,
+    raw: p.raw,
+    specPath: plan.specPath,
+    specDir: plan.specDir,
+    sweepName: plan.name,
+    sweepDir: dir,
+  };
+}
+
+interface Reporter {
+  progress(finishedFlows: number, events: number): void;
+  line(text: string): void;
+  pointEnded(ok: boolean): void;
+  stop(): void;
+}
+
+function fmtCount(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+function makeReporter(opts: SweepOptions, todo: number, totalFlows: number): Reporter {
+  const t0 = performance.now();
+  if (opts.quiet === true) return { progress() {}, line() {}, pointEnded() {}, stop() {} };
+  if (opts.progress !== true) {
+    return {
+      progress() {},
+      line: (text) => process.stdout.write(text + '\n'),
+      pointEnded() {},
+      stop() {},
+    };
+  }
+  const multi = new cliProgress.MultiBar(
+    {
+      format: 'sweep {bar} {percentage}% | {done}/{todo} points{failedText} | {eps} events/s | ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      barsize: 30,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let done = 0;
+  let failed = 0;
+  let lastFlows = 0;
+  let lastEvents = 0;
+  const payload = (): Record<string, string | number> => {
+    const secs = (performance.now() - t0) / 1000;
+    return { done, todo, failedText: failed > 0 ? ` (${failed} failed)` : '', eps: secs > 0 ? fmtCount(lastEvents / secs) : '-' };
+  };
+  const bar = multi.create(Math.max(1, totalFlows), 0, payload());
+  return {
+    progress(finishedFlows, events) {
+      lastFlows = finishedFlows;
+      lastEvents = events;
+      bar.update(Math.min(finishedFlows, totalFlows), payload());
+    },
+    line: (text) => multi.log(text + '\n'),
+    pointEnded(ok) {
+      done++;
+      if (!ok) failed++;
+      bar.update(Math.min(lastFlows, totalFlows), payload());
+    },
+    stop() {
+      multi.stop();
+    },
+  };
+}
+
+/**
+ * Runs the sweep of the experiment file at `specPath`. Spec problems throw
+ * SpecError before anything runs or is written. Failed points do not stop the
+ * others; they are listed in the outcome.
+ */
+export async function runSweep(specPath: string, opts: SweepOptions = {}): Promise<SweepOutcome> {
+  const t0 = performance.now();
+  const plan = planSweep(specPath, { quick: opts.quick === true });
+  const dir = opts.out ?? defaultSweepDir(plan);
+  checkSweepDir(dir);
+  if (opts.only !== undefined) {
+    for (const i of opts.only) {
+      if (!Number.isInteger(i) || i < 0 || i >= plan.points.length) {
+        throw new UsageError(`point ${i} does not exist (the sweep has points 0..${plan.points.length - 1})`);
+      }
+    }
+  }
+  mkdirSync(join(dir, 'points'), { recursive: true });
+  writeSweepIndex(dir, plan);
+
+  const states = new Map<number, PointState>();
+  for (const p of plan.points) states.set(p.index, pointState(dir, p.id, p.hash));
+  const selected = opts.only !== undefined ? plan.points.filter((p) => opts.only!.includes(p.index)) : plan.points;
+  const todo = selected.filter((p) => states.get(p.index)!.status !== 'done');
+  const skipped = selected.length - todo.length;
+  const jobs = Math.max(1, Math.min(opts.jobs ?? defaultJobs(), todo.length));
+  const totalFlows = todo.reduce((s, p) => s + p.flows, 0);
+  const rep = makeReporter(opts, todo.length, totalFlows);
+  if (opts.quiet !== true && opts.only === undefined) {
+    const parts = [`${plan.points.length} point${plan.points.length === 1 ? '' : 's'}`];
+    if (skipped > 0) parts.push(`${skipped} already finished`);
+    rep.line(`sweep ${plan.name}: ${parts.join(', ')}; running ${todo.length} on ${opts.inline === true ? 'this thread' : `${jobs} worker thread${jobs === 1 ? '' : 's'}`} -> ${dir}`);
+  }
+
+  const failed: FailedPoint[] = [];
+  let ran = 0;
+  let doneEvents = 0;
+  let doneFlows = 0;
+  const live = new Map<number, { events: number; flows: number }>();
+  const byIndex = new Map(plan.points.map((p) => [p.index, p]));
+  let ended = 0;
+
+  const onProgress = (index: number, events: number, flows: number): void => {
+    live.set(index, { events, flows });
+    let e = doneEvents;
+    let f = doneFlows;
+    for (const v of live.values()) {
+      e += v.events;
+      f += v.flows;
+    }
+    rep.progress(f, e);
+  };
+  const onEnd = (r: Exclude<WorkerReply, { type: 'progress' }>): void => {
+    const p = byIndex.get(r.index)!;
+    live.delete(r.index);
+    ended++;
+    const tag = `[${ended}/${todo.length}]`;
+    if (r.type === 'done') {
+      ran++;
+      doneEvents += r.events;
+      doneFlows += p.flows;
+      states.set(p.index, { status: 'done', events: r.events, wallMs: r.wallMs });
+      const secs = r.wallMs / 1000;
+      rep.line(`${tag} done   point ${p.index} (${p.label}): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`);
+    } else {
+      doneFlows += p.flows;
+      failed.push({ index: p.index, label: p.label, error: r.error });
+      states.set(p.index, { status: 'failed', error: r.error });
+      rep.line(`${tag} FAILED point ${p.index} (${p.label}): ${r.error}`);
+    }
+    rep.pointEnded(r.type === 'done');
+    rep.progress(doneFlows, doneEvents);
+    if (opts.only === undefined) writePointsCsv(dir, plan, states);
+  };
+
+  try {
+    if (opts.inline === true) {
+      for (const p of todo) {
+        onEnd(runPoint(jobOf(plan, p, dir), (events, flows) => onProgress(p.index, events, flows)) as Exclude<WorkerReply, { type: 'progress' }>);
+      }
+    } else {
+      await runOnWorkers(
+        todo.map((p) => jobOf(plan, p, dir)),
+        jobs,
+        onProgress,
+        onEnd,
+      );
+    }
+  } finally {
+    rep.stop();
+  }
+  if (opts.only === undefined) writePointsCsv(dir, plan, states);
+
+  const outcome: SweepOutcome = {
+    plan,
+    dir,
+    ran,
+    skipped,
+    failed,
+    finished: [...states.values()].filter((s) => s.status === 'done').length,
+    events: doneEvents,
+    wallMs: performance.now() - t0,
+    jobs,
+  };
+  if (plan.figure !== undefined && opts.only === undefined) outcome.figure = analyzeSweep(dir, plan, states);
+  return outcome;
+}
+
+/** Runs the sweep's figure analysis on its finished points and writes figure.json. */
+function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): { id: string; result?: FigureResult; error?: string } {
+  const id = plan.figure!;
+  const fig = findFigure(id);
+  if (fig === undefined) return { id, error: `unknown figure analysis ${id}` };
+  const points: PointResult[] = plan.points
+    .filter((p) => states.get(p.index)?.status === 'done')
+    .map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: p.label }));
+  if (points.length === 0) return { id, error: 'no finished points to analyze' };
+  try {
+    const result = fig.analyze(points);
+    writeFileAtomic(join(dir, 'figure.json'), JSON.stringify({ id, title: fig.title, paper: fig.paper, ...result }, null, 2) + '\n');
+    return { id, result };
+  } catch (e) {
+    return { id, error: errorMessage(e) };
+  }
+}
+
+/** A pool of worker threads fed from a queue; a crashed worker fails its point and is replaced. */
+function runOnWorkers(
+  queue: PointJob[],
+  jobs: number,
+  onProgress: (index: number, events: number, flows: number) => void,
+  onEnd: (r: Exclude<WorkerReply, { type: 'progress' }>) => void,
+): Promise<void> {
+  const pending = [...queue];
+  let active = 0;
+  return new Promise<void>((resolveAll) => {
+    if (pending.length === 0) {
+      resolveAll();
+      return;
+    }
+    const spawn = (): void => {
+      const job = pending.shift();
+      if (job === undefined) {
+        if (active === 0) resolveAll();
+        return;
+      }
+      active++;
+      const w = new Worker(new URL('./sweep-worker.js', import.meta.url));
+      let current: PointJob | undefined = job;
+      const next = (): void => {
+        current = pending.shift();
+        if (current !== undefined) w.postMessage(current);
+        else {
+          void w.terminate();
+        }
+      };
+      w.on('message', (r: WorkerReply) => {
+        if (r.type === 'progress') onProgress(r.index, r.events, r.finishedFlows);
+        else {
+          onEnd(r);
+          next();
+        }
+      });
+      w.on('error', (e) => {
+        if (current !== undefined) {
+          onEnd({ type: 'failed', index: current.index, error: `worker crashed: ${errorMessage(e)}` });
+          current = undefined;
+        }
+      });
+      w.on('exit', () => {
+        active--;
+        if (current !== undefined) {
+          onEnd({ type: 'failed', index: current.index, error: 'worker exited unexpectedly' });
+          current = undefined;
+        }
+        // a crashed worker's queue share goes to a fresh worker
+        if (pending.length > 0) spawn();
+        else if (active === 0) resolveAll();
+      });
+      w.postMessage(job);
+    };
+    for (let i = 0; i < jobs; i++) spawn();
+  });
+}

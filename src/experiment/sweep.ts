@@ -1,0 +1,317 @@
+/**
+ * Sweeps: an experiment file whose `sweep:` block varies fields of its spec.
+ *
+ * ```yaml
+ * sweep:
+ *   cc: [hpcc, dcqcn]               # each entry: a field path and its values
+ *   workload[0].load: [0.5, 0.8]
+ *   zip:                            # fields that vary together (equal lengths)
+ *     size: { workload[1].fanIn: [8, 16], workload[1].size: [64KB, 32KB] }
+ * ```
+ *
+ * The points are the cartesian product of the entries (a zip group counts as
+ * one entry), first entry outermost. Planning a sweep validates every point
+ * (schema, then topology / flow resolution) before anything runs, naming the
+ * point and the field of every problem, and gives each point a stable folder
+ * name from its values and a hash of its spec, so a re-run can tell finished
+ * points from changed ones.
+ */
+import { createHash } from 'node:crypto';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { findFigure, FIGURES } from '../report/figures/index.js';
+import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
+import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
+import { parseSpec, readSpecFile, resolveSpec } from './resolve.js';
+import type { ExperimentMeta, Spec } from './spec.js';
+
+/** One varied field. */
+export interface SweepField {
+  /** as written, e.g. `workload[0].load` */
+  path: string;
+  segments: PathSegment[];
+  /** short name used in point labels and folder names */
+  key: string;
+}
+
+/** One entry of the product: a single field, or a zip group of fields varying together. */
+interface Axis {
+  fields: SweepField[];
+  /** values[i][f] = value of fields[f] at step i */
+  steps: unknown[][];
+}
+
+export interface SweepPoint {
+  index: number;
+  /** folder name under points/ (stable: from the values, not the index) */
+  id: string;
+  /** varied field path → value as written */
+  vars: Record<string, unknown>;
+  /** e.g. "cc=hpcc load=0.8" */
+  label: string;
+  /** the point's run spec, raw (as a spec file would contain it) */
+  raw: Record<string, unknown>;
+  spec: Spec;
+  /** sha256 (16 hex) of the point's raw spec: identifies a finished point on resume */
+  hash: string;
+  /** flows the point generates (known from validation; used for the ETA) */
+  flows: number;
+}
+
+export interface SweepPlan {
+  name: string;
+  /** absolute spec file path */
+  specPath: string;
+  specDir: string;
+  quick: boolean;
+  meta: ExperimentMeta;
+  fields: SweepField[];
+  points: SweepPoint[];
+  /** the figure analysis named by `figure:`, if any */
+  figure: string | undefined;
+}
+
+/** Canonical JSON (sorted keys) for hashing. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const rec = v as Record<string, unknown>;
+    return `{${Object.keys(rec)
+      .sort()
+      .filter((k) => rec[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(rec[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export function hashOf(v: unknown): string {
+  return createHash('sha256').update(canonical(v)).digest('hex').slice(0, 16);
+}
+
+/** Value text in labels and folder names. */
+function showVar(v: unknown): string {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string') {
+    const o = v as { name: string; params?: unknown };
+    return o.params === undefined ? o.name : `${o.name}~${hashOf(o.params).slice(0, 6)}`;
+  }
+  return hashOf(v).slice(0, 8);
+}
+
+function shortKeys(fields: readonly { path: string; segments: PathSegment[] }[]): string[] {
+  const last = (segs: PathSegment[]): string => String([...segs].reverse().find((s) => typeof s === 'string') ?? segs.join('.'));
+  const short = fields.map((f) => last(f.segments));
+  return fields.map((f, i) => (short.filter((s) => s === short[i]).length > 1 ? f.path : short[i]!));
+}
+
+function folderSafe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._+~=,-]/g, '_');
+}
+
+/**
+ * Plans the sweep in the experiment file at `specPath`: validates the sweep
+ * block and every point. Throws SpecError (every problem, each naming the point
+ * and field) when anything is wrong.
+ */
+export function planSweep(specPath: string, opts: { quick?: boolean } = {}): SweepPlan {
+  const quick = opts.quick === true;
+  const abs = resolvePath(specPath);
+  const specDir = dirname(abs);
+  const rawFile = readSpecFile(specPath);
+  if (rawFile === null || rawFile === undefined) throw new SpecError([{ path: '', value: rawFile, message: 'the spec file is empty' }], specPath);
+  const { base, meta, raw } = splitExperiment(rawFile, specPath, quick);
+  const issues: SpecIssue[] = [];
+  const fail = (): never => {
+    throw new SpecError(issues, specPath);
+  };
+
+  if (meta.figure !== undefined && findFigure(meta.figure) === undefined) {
+    const known = FIGURES.map((f) => f.id);
+    issues.push({ path: 'figure', value: meta.figure, message: `unknown figure analysis (known: ${known.length > 0 ? known.join(', ') : 'none yet'})` });
+  }
+
+  // --- axes
+  const axes: Axis[] = [];
+  const fields: { path: string; segments: PathSegment[]; where: string }[] = [];
+  const addField = (path: string, where: string): PathSegment[] | undefined => {
+    const segments = parseFieldPath(path);
+    if (segments === undefined) {
+      issues.push({ path: where, value: path, message: 'not a field path (e.g. cc, cc.params.eta, workload[0].load, network.switch.bufferBytes)', showValue: false });
+      return undefined;
+    }
+    const canon = formatPath(segments);
+    const dup = fields.find((f) => formatPath(f.segments) === canon);
+    if (dup !== undefined) {
+      issues.push({ path: where, value: path, message: `varied twice (also at ${dup.where})`, showValue: false });
+      return undefined;
+    }
+    if (segments[0] === 'name') {
+      issues.push({ path: where, value: path, message: 'the spec name cannot be swept (it names the sweep folder)', showValue: false });
+      return undefined;
+    }
+    fields.push({ path, segments, where });
+    return segments;
+  };
+
+  const sweep = meta.sweep;
+  if (sweep !== undefined) {
+    const { zip, ...single } = sweep;
+    for (const [path, values] of Object.entries(single)) {
+      const where = `sweep.${path}`;
+      const segs = addField(path, where);
+      if (segs !== undefined) axes.push({ fields: [{ path, segments: segs, key: '' }], steps: values.map((v) => [v]) });
+    }
+    const groups: [string, Record<string, unknown[]>][] =
+      zip === undefined ? [] : Array.isArray(zip) ? zip.map((g, i) => [`zip[${i}]`, g]) : Object.entries(zip).map(([n, g]) => [`zip.${n}`, g]);
+    for (const [gname, group] of groups) {
+      const entries = Object.entries(group);
+      if (entries.length === 0) {
+        issues.push({ path: `sweep.${gname}`, value: group, message: 'an empty zip group: list the fields that vary together' });
+        continue;
+      }
+      const len = entries[0]![1].length;
+      const bad = entries.find(([, v]) => v.length !== len);
+      if (bad !== undefined) {
+        issues.push({
+          path: `sweep.${gname}`,
+          value: undefined,
+          showValue: false,
+          message: `the lists of a zip group must have equal lengths (${entries.map(([p, v]) => `${p}: ${v.length}`).join(', ')})`,
+        });
+        continue;
+      }
+      const gf: SweepField[] = [];
+      for (const [path] of entries) {
+        const segs = addField(path, `sweep.${gname}.${path}`);
+        if (segs !== undefined) gf.push({ path, segments: segs, key: '' });
+      }
+      if (gf.length !== entries.length) continue;
+      axes.push({ fields: gf, steps: Array.from({ length: len }, (_, i) => entries.map(([, v]) => v[i])) });
+    }
+    if (axes.length === 0 && issues.length === 0) {
+      issues.push({ path: 'sweep', value: sweep, message: 'an empty sweep: vary at least one field (e.g. `cc: [hpcc, dcqcn]`)' });
+    }
+  }
+  if (issues.length > 0) fail();
+
+  const allFields = axes.flatMap((a) => a.fields);
+  const keys = shortKeys(allFields);
+  allFields.forEach((f, i) => (f.key = keys[i]!));
+
+  // --- does every swept field exist in the spec? (checked once, with each field's first value)
+  for (const axis of axes) {
+    axis.fields.forEach((f, fi) => {
+      const set = setFieldPath(base, f.segments, axis.steps[0]![fi]);
+      if (!set.ok) {
+        issues.push({ path: `sweep.${f.path}`, value: undefined, showValue: false, message: `does not exist in the spec: ${set.error}` });
+        return;
+      }
+      try {
+        parseSpec(set.value);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        const unknown = e.issues.find((i) => i.message === 'unknown key' && isUnder(i.path, f.segments));
+        if (unknown !== undefined) {
+          issues.push({ path: `sweep.${f.path}`, value: undefined, showValue: false, message: `does not exist in the spec (${unknown.path}: unknown key)` });
+        }
+      }
+    });
+  }
+  if (issues.length > 0) fail();
+
+  // --- points
+  const combos: unknown[][][] = [[]];
+  for (const axis of axes) {
+    const next: unknown[][][] = [];
+    for (const c of combos) for (const step of axis.steps) next.push([...c, step]);
+    combos.splice(0, combos.length, ...next);
+  }
+  const name = typeof base['name'] === 'string' ? base['name'] : 'sweep';
+  const points: SweepPoint[] = [];
+  const pointIssues = new Map<string, { issue: SpecIssue; points: string[] }>();
+  const addPointIssue = (label: string, i: SpecIssue): void => {
+    const key = `${i.path}\u0000${formatValue(i.value)}\u0000${i.message}`;
+    const e = pointIssues.get(key);
+    if (e) e.points.push(label);
+    else pointIssues.set(key, { issue: i, points: [label] });
+  };
+  const usedIds = new Set<string>();
+  // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
+  const resolved = new Map<string, number | SpecError>();
+
+  combos.forEach((combo, index) => {
+    let pointRaw: unknown = base;
+    const vars: Record<string, unknown> = {};
+    axes.forEach((axis, ai) => {
+      axis.fields.forEach((f, fi) => {
+        const v = combo[ai]![fi];
+        vars[f.path] = v;
+      });
+    });
+    // shorter paths first, so `cc` then `cc.params.x` compose
+    for (const f of [...allFields].sort((a, b) => a.segments.length - b.segments.length)) {
+      const set = setFieldPath(pointRaw, f.segments, vars[f.path]);
+      if (!set.ok) {
+        addPointIssue(`${index}`, { path: f.path, value: vars[f.path], message: set.error });
+        return;
+      }
+      pointRaw = set.value;
+    }
+    const parts = allFields.map((f) => `${f.key}=${showVar(vars[f.path])}`);
+    const label = parts.join(' ') || 'single point';
+    let id = folderSafe(parts.join(',')) || 'point';
+    if (id.length > 100) id = `${id.slice(0, 80)}~${hashOf(vars).slice(0, 8)}`;
+    if (usedIds.has(id)) id = `${id}~${index}`;
+    usedIds.add(id);
+    const ref = `point ${index} (${label})`;
+    let spec: Spec;
+    try {
+      spec = parseSpec(pointRaw);
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      for (const i of e.issues) addPointIssue(ref, i);
+      return;
+    }
+    const { cc: _cc, ...rest } = pointRaw as Record<string, unknown>;
+    void _cc;
+    const rkey = hashOf(rest);
+    let r = resolved.get(rkey);
+    if (r === undefined) {
+      try {
+        r = resolveSpec(spec, specDir, {}, { raw: pointRaw }).flows.length;
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        r = e;
+      }
+      resolved.set(rkey, r);
+    }
+    if (r instanceof SpecError) {
+      for (const i of r.issues) addPointIssue(ref, i);
+      return;
+    }
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash: hashOf(pointRaw), flows: r });
+  });
+
+  for (const { issue, points: refs } of pointIssues.values()) {
+    const where = refs.length === 1 ? refs[0]! : refs.length === combos.length ? `all ${refs.length} points, e.g. ${refs[0]}` : `${refs.length} points, e.g. ${refs[0]}`;
+    issues.push({ ...issue, path: `${where}: ${issue.path === '' ? '(spec)' : issue.path}` });
+  }
+  if (issues.length > 0) fail();
+  void raw;
+  return {
+    name,
+    specPath: abs,
+    specDir,
+    quick,
+    meta,
+    fields: allFields,
+    points,
+    figure: meta.figure,
+  };
+}
+
+/** Is the issue path (as text) the field path or inside it? */
+function isUnder(issuePath: string, segs: readonly PathSegment[]): boolean {
+  const p = formatPath(segs);
+  return issuePath === p || issuePath.startsWith(`${p}.`) || issuePath.startsWith(`${p}[`);
+}
