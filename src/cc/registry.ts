@@ -13,6 +13,9 @@ import { poseidonCc } from './poseidon.js';
 import { oracleCc } from './oracle.js';
 import { powertcpCc } from './powertcp.js';
 import { thetaPowertcpCc } from './theta-powertcp.js';
+import { cccCc } from './ccc.js';
+import { timelyPatchedCc } from './timely-patched.js';
+import { sqccCc } from './sqcc.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -27,6 +30,9 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   oscarCc,
   powertcpCc,
   thetaPowertcpCc,
+  cccCc,
+  timelyPatchedCc,
+  sqccCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
