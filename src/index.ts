@@ -6,7 +6,7 @@
 // simulator contract and entry points
 export type * from './experiment/types.js';
 export { simulate } from './experiment/simulate.js';
-export { runExperiment, defaultOutDir, specBins, type RunOptions, type RunResult } from './experiment/runner.js';
+export { runExperiment, defaultOutDir, specBinSets, type RunOptions, type RunResult } from './experiment/runner.js';
 
 // specs
 export {
@@ -78,7 +78,13 @@ export {
   summarize,
   statsOf,
   runSummary,
-  DEFAULT_BINS,
+  BIN_SETS,
+  DEFAULT_BIN_SETS,
+  customBinSet,
+  binSetsByName,
+  flatBins,
+  type BinSet,
+  type BinSetStats,
   UNTAGGED,
   type SizeBin,
   type FctStats,

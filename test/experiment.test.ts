@@ -65,6 +65,18 @@ test('the shipped demo runs and every flow finishes', async () => {
   assert.ok(r.output.totals.flows > 0);
   assert.equal(r.output.totals.finished, r.output.totals.flows);
   assert.equal(r.output.totals.drops, 0);
+  // the ideal FCT is the topologically correct one: no flow beats it (issue: same-leaf pairs did)
+  assert.equal(r.summary.fct.overall.belowOne, 0);
+  assert.deepEqual(r.summary.notes, []);
+  // every size-bin set accounts for every finished flow
+  for (const set of r.summary.fct.binSets) {
+    const fct = readFileSync(join(r.outDir, 'fct.csv'), 'utf8').trim().split('\n').slice(1);
+    const inSome = fct.filter((l) => {
+      const bytes = Number(l.split(',')[3]);
+      return set.bins.some((b) => bytes > b.minBytes && bytes <= b.maxBytes);
+    }).length;
+    assert.equal(inSome + set.outside.count, r.summary.fct.overall.count, set.title);
+  }
   const fct = readFileSync(join(r.outDir, 'fct.csv'), 'utf8').trim().split('\n');
   assert.equal(fct.length, r.output.totals.flows + 1);
 });

@@ -214,7 +214,8 @@ test('OSCAR ideal FCT classes pairs by host IP (id + 1), as the artifact noteboo
     const out = simulate(input(topo, flows, { net: n }));
     return [...out.fct].sort((a, b) => a.id - b.id).map((r) => r.idealFctPs - 80 * NS); // less 1000 B at 100 G
   };
-  assert.deepEqual(ideal(net('oscar')), [4 * US, 4 * US, 8 * US, 12 * US]);
-  // offset 0: the topologically correct classes
-  assert.deepEqual(ideal(net('oscar', { metrics: { oscarIdealIndexOffset: 0 } })), [4 * US, 8 * US, 4 * US, 12 * US]);
+  assert.deepEqual(ideal(net('oscar', { metrics: { oscarIdealIndexOffset: 1 } })), [4 * US, 4 * US, 8 * US, 12 * US]);
+  // the default, offset 0: the topologically correct classes
+  assert.equal(net('oscar').metrics.oscarIdealIndexOffset, 0);
+  assert.deepEqual(ideal(net('oscar')), [4 * US, 8 * US, 4 * US, 12 * US]);
 });

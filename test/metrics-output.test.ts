@@ -94,22 +94,30 @@ test('writeResults writes every file; only the manifest is non-deterministic', (
     fct,
     'id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag\n' +
       '0,0,2,1000,0,5000000,5000000,4000000,1.25,"a,b"\n' +
-      '1,1,2,2000,10,9000010,9000000,3000000,3,\n',
+      '1,1,2,2000,10,9000010,9000000,3000000,3,untagged\n',
   );
   assert.equal(readFileSync(join(out, 'queues.csv'), 'utf8'), 'node,port,t_ps,bytes\n3,2,0,0\n3,2,1000,1500\n');
   assert.equal(readFileSync(join(out, 'throughput.csv'), 'utf8'), 'node,port,t_ps,bps\n3,2,1000,100000000000\n');
-  assert.match(readFileSync(join(out, 'counters_nodes.csv'), 'utf8'), /^node,name,layer,.*,ecn_marked,drops_buffer\n3,sw3,tor,1,0,1,0,2,123,4,2\n$/);
+  // a drop-reason column for every reason, whether or not it happened (untagged flows named as in summary.json)
+  assert.equal(
+    readFileSync(join(out, 'counters_nodes.csv'), 'utf8'),
+    'node,name,layer,pauses_sent,pauses_received,resumes_sent,resumes_received,drops,tx_bytes,ecn_marked,' +
+      'drops_ingressHeadroom,drops_buffer,drops_lossyTail,drops_ingressPool,drops_egressThreshold,drops_egressPool\n' +
+      '3,sw3,tor,1,0,1,0,2,123,4,0,2,0,0,0,0\n',
+  );
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
     unfinished: number;
     totals: { flows: number };
-    fct: { overall: { count: number }; bins: { count: number; meanSlowdown: number | null; maxBytes: number | string }[] };
+    fct: { overall: { count: number }; binSets: { bins: { count: number; meanSlowdown: number | null; maxBytes: number | null }[] }[] };
   };
   assert.equal(summary.unfinished, 1);
   assert.equal(summary.totals.flows, 3);
   assert.equal(summary.fct.overall.count, 2);
-  // empty statistics are null, open bin bounds "inf"
-  assert.ok(summary.fct.bins.some((b) => b.count === 0 && b.meanSlowdown === null));
-  assert.ok(summary.fct.bins.some((b) => b.maxBytes === 'inf'));
+  // empty statistics are null, open bin bounds null: every number field is a number or null
+  const bins = summary.fct.binSets.flatMap((s) => s.bins);
+  assert.ok(bins.some((b) => b.count === 0 && b.meanSlowdown === null));
+  assert.ok(bins.some((b) => b.maxBytes === null));
+  assert.ok(bins.every((b) => b.maxBytes === null || typeof b.maxBytes === 'number'));
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
   for (const k of ['ccsim', 'node', 'startedAt', 'seed', 'run', 'resolved', 'spec', 'raw', 'files']) assert.ok(k in manifest, k);
   assert.equal(manifest['seed'], 1);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jainIndex, mean, percentileLinear, percentileNearestRank, sortedCopy } from '../src/metrics/stats.js';
-import { DEFAULT_BINS, runSummary, summarize, type SizeBin } from '../src/metrics/summary.js';
+import { BIN_SETS, customBinSet, flatBins, runSummary, summarize, type SizeBin } from '../src/metrics/summary.js';
 import type { FctRow, SimOutput } from '../src/experiment/types.js';
 import { KIB, MIB } from '../src/engine/units.js';
 
@@ -81,19 +81,33 @@ test('summarize: overall, default bins (min exclusive, max inclusive), tags', ()
   assert.equal(s.overall.meanSlowdown, 4.5);
   assert.equal(s.overall.p50Slowdown, 4.5);
   assert.equal(s.overall.meanFctPs, 4_500_000);
-  const byLabel = Object.fromEntries(s.bins.map((b) => [b.label, b]));
+  // each paper's set under its own name, in its order, with an "outside" row
   assert.deepEqual(
-    s.bins.map((b) => b.label),
-    DEFAULT_BINS.map((b) => b.label),
+    s.binSets.map((x) => [x.title, x.bins.map((b) => b.label)]),
+    [
+      ['OSCAR bins', BIN_SETS['oscar']!.bins.map((b) => b.label)],
+      ['PowerTCP bins', BIN_SETS['powertcp']!.bins.map((b) => b.label)],
+    ],
   );
-  assert.equal(byLabel['(0,150KiB]']!.count, 5); // ids 0,1,2,3,5
-  assert.equal(byLabel['(150KiB,inf)']!.count, 3); // ids 4,6,7
-  assert.equal(byLabel['(3MiB,inf)']!.count, 1);
-  assert.equal(byLabel['<10KB']!.count, 2);
-  assert.equal(byLabel['<10KB']!.meanSlowdown, 1.5);
-  assert.equal(byLabel['100KB-1MB']!.count, 4); // ids 3,4,5,6
-  assert.equal(byLabel['>1MB']!.count, 1);
-  assert.equal(byLabel['>1MB']!.p99Slowdown, 8);
+  const [oscar, ptcp] = s.binSets.map((x) => Object.fromEntries(x.bins.map((b) => [b.label, b])));
+  assert.equal(oscar!['(0, 150 KiB]']!.count, 5); // ids 0,1,2,3,5
+  assert.equal(oscar!['(150 KiB, inf)']!.count, 3); // ids 4,6,7
+  assert.equal(oscar!['(3 MiB, inf)']!.count, 1);
+  assert.equal(s.binSets[0]!.outside.count, 0);
+  assert.equal(ptcp!['(0, 10 KB)']!.count, 2);
+  assert.equal(ptcp!['(0, 10 KB)']!.meanSlowdown, 1.5);
+  assert.equal(ptcp!['[100 KB, 1 MB]']!.count, 4); // ids 3,4,5,6
+  assert.equal(ptcp!['(1 MB, inf)']!.count, 1);
+  assert.equal(ptcp!['(1 MB, inf)']!.p99Slowdown, 8);
+  // 10 KB (id 2) is in none of PowerTCP's bins: the outside row has it, so the set accounts for all 8
+  assert.equal(s.binSets[1]!.outside.count, 1);
+  assert.equal(s.binSets[1]!.outside.meanSlowdown, 3);
+  for (const set of s.binSets) {
+    // every flow is in a bin or outside (OSCAR's overlap: a flow > 3 MiB is also > 150 KiB)
+    const inSome = rows.filter((r) => set.bins.some((b) => r.bytes > b.minBytes && r.bytes <= b.maxBytes)).length;
+    assert.equal(inSome + set.outside.count, s.overall.count, set.title);
+  }
+  assert.equal(flatBins(s).length, 8);
   assert.deepEqual(Object.keys(s.tags), ['background', 'incast', 'untagged']);
   assert.equal(s.tags['background']!.count, 3);
   assert.equal(s.tags['background']!.meanSlowdown, 2);
@@ -108,21 +122,23 @@ test('summarize: percentiles per bin, empty bins, custom bins, nearest rank', ()
     { label: 'large', minBytes: 5000, maxBytes: Infinity },
     { label: 'none', minBytes: 1e9, maxBytes: Infinity },
   ];
-  const s = summarize(rows, bins);
-  assert.equal(s.bins[0]!.count, 5);
-  assert.equal(s.bins[0]!.p50Slowdown, 3);
-  assert.equal(s.bins[1]!.count, 5);
-  assert.ok(Math.abs(s.bins[1]!.p99Slowdown - 9.96) < 1e-12);
-  assert.equal(s.bins[2]!.count, 0);
-  assert.ok(Number.isNaN(s.bins[2]!.meanSlowdown));
-  assert.ok(Number.isNaN(s.bins[2]!.p99FctPs));
+  const sets = [customBinSet(bins)];
+  const s = summarize(rows, sets);
+  const b = s.binSets[0]!.bins;
+  assert.equal(b[0]!.count, 5);
+  assert.equal(b[0]!.p50Slowdown, 3);
+  assert.equal(b[1]!.count, 5);
+  assert.ok(Math.abs(b[1]!.p99Slowdown - 9.96) < 1e-12);
+  assert.equal(b[2]!.count, 0);
+  assert.ok(Number.isNaN(b[2]!.meanSlowdown));
+  assert.ok(Number.isNaN(b[2]!.p99FctPs));
   assert.ok(Math.abs(s.overall.p99Slowdown - 9.91) < 1e-12);
-  const nr = summarize(rows, bins, { percentile: 'nearestRank' });
+  const nr = summarize(rows, sets, { percentile: 'nearestRank' });
   assert.equal(nr.percentile, 'nearestRank');
   assert.equal(nr.overall.p99Slowdown, 10);
   assert.equal(nr.overall.p50Slowdown, 6);
   // order of rows does not matter
-  assert.deepEqual(summarize([...rows].reverse(), bins), s);
+  assert.deepEqual(summarize([...rows].reverse(), sets), s);
 });
 
 test('runSummary carries totals and the unfinished count', () => {
@@ -144,4 +160,29 @@ test('runSummary carries totals and the unfinished count', () => {
   assert.equal(s.endPs, 123);
   assert.equal(s.totals.pausesSent, 3);
   assert.equal(s.fct.overall.count, 1);
+  assert.deepEqual(s.notes, []);
+});
+
+test('flows with slowdown < 1 are counted, overall and per bin, and the summary says so', () => {
+  const rows = [row(0, 1000, 0.5), row(1, 2000, 0.9), row(2, 200_000, 1), row(3, 300_000, 2)];
+  const s = summarize(rows);
+  assert.equal(s.overall.belowOne, 2);
+  assert.equal(s.binSets[0]!.bins[0]!.belowOne, 2);
+  assert.equal(s.binSets[0]!.bins[1]!.belowOne, 0);
+  const out: SimOutput = {
+    fct: rows,
+    unfinished: [],
+    queues: [],
+    throughput: [],
+    flowThroughput: [],
+    nodes: [],
+    ports: [],
+    totals: { flows: 4, finished: 4, drops: 0, pausesSent: 0, retransmittedPackets: 0, timeouts: 0, dataPacketsSent: 4 },
+    endPs: 1,
+    events: 1,
+    wallMs: 1,
+  };
+  const r = runSummary(out);
+  assert.equal(r.notes.length, 1);
+  assert.match(r.notes[0]!, /^2 of 4 finished flows have slowdown < 1 \(lowest 0\.5\)/);
 });

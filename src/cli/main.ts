@@ -53,18 +53,34 @@ function statsLine(label: string, s: FctStats, labelWidth: number): string {
   );
 }
 
+/** "1 switch", "2 switches". */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+}
+
 function printRunSummary(r: RunResult, cc: string): void {
   const { summary, output } = r;
   const t = summary.totals;
   out(`${r.spec.name}: cc ${cc}, seed ${r.input.seed}`);
   out(`  flows finished ${fmtInt(t.finished)}/${fmtInt(t.flows)}${summary.unfinished > 0 ? ` (${fmtInt(summary.unfinished)} unfinished)` : ''}`);
   const fct = summary.fct;
-  const labels = ['overall', ...fct.bins.map((b) => b.label), ...Object.keys(fct.tags).map((k) => `tag ${k}`)];
-  const w = Math.max(14, ...labels.map((l) => l.length + 2));
-  out('  ' + pad('slowdown', w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9));
+  const labels = [
+    'overall',
+    ...fct.binSets.flatMap((s) => [...s.bins.map((b) => b.label), 'outside these bins']),
+    ...Object.keys(fct.tags).map((k) => `tag ${k}`),
+  ];
+  const w = Math.max(16, ...labels.map((l) => l.length + 4));
+  const header = (title: string): void =>
+    out('  ' + pad(title, w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9));
+  header('slowdown');
   out(statsLine('overall', fct.overall, w));
-  for (const b of fct.bins) out(statsLine(b.label, b, w));
   for (const [k, s] of Object.entries(fct.tags)) out(statsLine(`tag ${k}`, s, w));
+  if (fct.binSets.length > 0) out('  flow sizes: KB = 1000 B, KiB = 1024 B; "(" open, "[" closed end; a set\'s bins may overlap');
+  for (const set of fct.binSets) {
+    header(set.title);
+    for (const b of set.bins) out(statsLine('  ' + b.label, b, w));
+    out(statsLine('  outside these bins', set.outside, w));
+  }
   const secs = output.wallMs / 1000;
   out(
     `  drops ${fmtInt(t.drops)}, PFC pauses ${fmtInt(t.pausesSent)}, timeouts ${fmtInt(t.timeouts)}, ` +
@@ -74,6 +90,7 @@ function printRunSummary(r: RunResult, cc: string): void {
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
       (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
   );
+  for (const n of summary.notes) out(`  note: ${n}`);
   out(`  results: ${r.outDir}`);
 }
 
@@ -259,7 +276,7 @@ function buildProgram(): Command {
       const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
       const hosts = input.topology.hostCount;
       const switches = input.topology.nodes.length - hosts;
-      out(`ok: ${loaded.spec.name}: ${hosts} hosts, ${switches} switches, ${input.flows.length} flows, cc ${input.cc.name}`);
+      out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);
     });
 
   program

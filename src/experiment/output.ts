@@ -11,6 +11,8 @@ import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../metrics/summary.js';
+import { DROP_REASONS } from '../net/mmu.js';
+import { UNTAGGED } from '../metrics/summary.js';
 import { commitResultFiles, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
 import type { SimInput, SimOutput } from './types.js';
@@ -100,10 +102,10 @@ function writeJson(dir: string, file: string, value: unknown): string {
   return file;
 }
 
-/** JSON: NaN (an empty statistic) as null, ±Infinity (an open bin bound) as "inf" / "-inf". */
+/** JSON numbers stay numbers: NaN (a statistic of no flows) and Infinity (an open bin bound) become null. */
 function jsonReplacer(_key: string, v: unknown): unknown {
   if (typeof v !== 'number' || Number.isFinite(v)) return v;
-  return Number.isNaN(v) ? null : formatNumber(v);
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,12 +159,17 @@ export interface ResultData {
 
 export const FCT_COLUMNS = ['id', 'src', 'dst', 'bytes', 'start_ps', 'finish_ps', 'fct_ps', 'ideal_fct_ps', 'slowdown', 'tag'] as const;
 
+/** Untagged flows are named as in summary.json. */
+function tagName(tag: string): string {
+  return tag === '' ? UNTAGGED : tag;
+}
+
 function* fctRows(out: SimOutput): Iterable<Cell[]> {
-  for (const r of out.fct) yield [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, r.tag];
+  for (const r of out.fct) yield [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, tagName(r.tag)];
 }
 
 function* unfinishedRows(out: SimOutput): Iterable<Cell[]> {
-  for (const r of out.unfinished) yield [r.id, r.src, r.dst, r.bytes, r.ackedBytes, r.startPs, r.tag];
+  for (const r of out.unfinished) yield [r.id, r.src, r.dst, r.bytes, r.ackedBytes, r.startPs, tagName(r.tag)];
 }
 
 function* seriesRows(series: SimOutput['queues']): Iterable<Cell[]> {
@@ -204,7 +211,8 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
     files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));
     files.push(writeJson(dir, 'summary.json', d.summary));
 
-    const reasons = [...new Set(out.nodes.flatMap((n) => Object.keys(n.dropsByReason)))].sort();
+    // one column per drop reason, always (the columns do not depend on what happened)
+    const reasons = DROP_REASONS;
     files.push(
       writeTable(
         dir,

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
-import { DEFAULT_BINS, runSummary, type RunSummary, type SizeBin } from '../metrics/summary.js';
+import { binSetsByName, customBinSet, runSummary, type BinSet, type RunSummary } from '../metrics/summary.js';
 import { prepareOutDir, type OutDirPlan } from './outdir.js';
 import { resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
@@ -39,14 +39,21 @@ export interface RunResult {
   files: string[];
 }
 
-/** The summary size bins a spec asks for (metrics.bins), or the defaults. */
-export function specBins(spec: Spec): readonly SizeBin[] {
+/** The bin sets a spec asks for: the named ones (metrics.binSets), then its own bins (metrics.bins) if any. */
+export function specBinSets(spec: Spec): BinSet[] {
+  const sets = binSetsByName(spec.metrics.binSets);
   const bins = spec.metrics.bins;
-  if (bins === undefined) return DEFAULT_BINS;
-  return bins.map((b) => {
-    const max = b.max === 'inf' ? Infinity : b.max;
-    return { label: b.label ?? `(${b.min},${max === Infinity ? 'inf' : max}]`, minBytes: b.min, maxBytes: max };
-  });
+  if (bins !== undefined) {
+    sets.push(
+      customBinSet(
+        bins.map((b) => {
+          const max = b.max === 'inf' ? Infinity : b.max;
+          return { label: b.label ?? `(${b.min} B, ${max === Infinity ? 'inf)' : `${max} B]`}`, minBytes: b.min, maxBytes: max };
+        }),
+      ),
+    );
+  }
+  return sets;
 }
 
 /**
@@ -175,7 +182,7 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
   const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
-  const summary = runSummary(output, specBins(spec), { percentile: spec.metrics.percentile });
+  const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile });
   const files = writeResults(plan, {
     spec,
     raw,

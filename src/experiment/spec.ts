@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { ccNames, findCc } from '../cc/registry.js';
+import { BIN_SETS, DEFAULT_BIN_SETS } from '../metrics/summary.js';
 import {
   deepMerge,
   profileDefaults,
@@ -553,7 +554,9 @@ const metricsSchema = z
       .optional(),
     /** percentile method of summary.json: numpy-style 'linear' or HPCC 'nearestRank' */
     percentile: z.enum(['linear', 'nearestRank']).default('linear'),
-    /** size bins of the summary; default: OSCAR's and PowerTCP's bins */
+    /** named bin sets of the summary (each printed under its paper's name, with an "outside" row) */
+    binSets: z.array(z.enum(Object.keys(BIN_SETS) as [string, ...string[]])).default([...DEFAULT_BIN_SETS]),
+    /** the spec's own size bins, reported as one more set ("spec bins") */
     bins: z.array(sizeBinSchema).min(1).optional(),
   })
   .strict();
@@ -578,7 +581,7 @@ export const specSchema = z
     workload: z.array(workloadEntrySchema).min(1),
     stop: stopSchema.default({ maxTime: 10 * SEC }),
     events: z.array(linkEvent).default([]),
-    metrics: metricsSchema.default({ percentile: 'linear' }),
+    metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
   })
   .strict();

@@ -1,38 +1,97 @@
 /**
- * FCT / slowdown summaries: overall, per flow-size bin (network-model.md §5.5)
- * and per flow tag (e.g. background vs incast, OSCAR Fig10c).
+ * FCT / slowdown summaries: overall, per flow-size bin of each chosen paper's
+ * bin set (network-model.md §5.5) and per flow tag (e.g. background vs incast,
+ * OSCAR Fig10c).
  */
 import { KB, KIB, MB, MIB } from '../engine/units.js';
 import type { FctRow, SimOutput } from '../experiment/types.js';
 import { mean, percentileLinear, percentileNearestRank, sortedCopy } from './stats.js';
 
-/** A flow-size bin: sizes in (minBytes, maxBytes]. */
+/**
+ * A flow-size bin: sizes in (minBytes, maxBytes]. Labels use one convention
+ * throughout, the one specs use: KB/MB = 10^3/10^6 bytes, KiB/MiB = 2^10/2^20
+ * bytes, "(" / ")" an open end, "[" / "]" a closed one.
+ */
 export interface SizeBin {
   label: string;
   /** exclusive lower bound, bytes */
   minBytes: number;
-  /** inclusive upper bound, bytes (Infinity = unbounded) */
+  /** inclusive upper bound, bytes (Infinity = unbounded; null in summary.json) */
   maxBytes: number;
 }
 
 /**
- * Default bins: OSCAR's (0, 150 KiB], (150 KiB, ∞), (3 MiB, ∞), and
- * PowerTCP's short < 10 KB, medium 100 KB–1 MB, long > 1 MB.
+ * A named set of size bins as one paper reports them. The bins of a set may
+ * overlap (OSCAR reports "long" and "very long" flows); a summary adds an
+ * "outside" row for the flows in none of them, so every flow is accounted for.
  */
-export const DEFAULT_BINS: readonly SizeBin[] = [
-  { label: '(0,150KiB]', minBytes: 0, maxBytes: 150 * KIB },
-  { label: '(150KiB,inf)', minBytes: 150 * KIB, maxBytes: Infinity },
-  { label: '(3MiB,inf)', minBytes: 3 * MIB, maxBytes: Infinity },
-  { label: '<10KB', minBytes: 0, maxBytes: 10 * KB - 1 },
-  { label: '100KB-1MB', minBytes: 100 * KB - 1, maxBytes: MB },
-  { label: '>1MB', minBytes: MB, maxBytes: Infinity },
-];
+export interface BinSet {
+  /** key used in specs (`metrics.binSets`) */
+  name: string;
+  /** heading, e.g. "OSCAR bins" */
+  title: string;
+  /** where the edges come from */
+  source: string;
+  bins: readonly SizeBin[];
+}
+
+/** Size units for the bin edges. */
+const K = KB;
+const M = MB;
+
+/** The bin sets of the papers ccsim reproduces, by spec name. */
+export const BIN_SETS: Readonly<Record<string, BinSet>> = {
+  oscar: {
+    name: 'oscar',
+    title: 'OSCAR bins',
+    source: 'OSCAR artifact notebooks (network-model.md §5.5): short <= 150 KiB, long > 150 KiB, very long > 3 MiB (overlaps long)',
+    bins: [
+      { label: '(0, 150 KiB]', minBytes: 0, maxBytes: 150 * KIB },
+      { label: '(150 KiB, inf)', minBytes: 150 * KIB, maxBytes: Infinity },
+      { label: '(3 MiB, inf)', minBytes: 3 * MIB, maxBytes: Infinity },
+    ],
+  },
+  powertcp: {
+    name: 'powertcp',
+    title: 'PowerTCP bins',
+    source: 'PowerTCP §5 (Fig. 5-6): short < 10 KB, medium 100 KB - 1 MB, long > 1 MB; 10-100 KB is in no bin',
+    bins: [
+      { label: '(0, 10 KB)', minBytes: 0, maxBytes: 10 * K - 1 },
+      { label: '[100 KB, 1 MB]', minBytes: 100 * K - 1, maxBytes: M },
+      { label: '(1 MB, inf)', minBytes: M, maxBytes: Infinity },
+    ],
+  },
+};
+
+/** The bin sets a summary uses unless the spec chooses (`metrics.binSets`). */
+export const DEFAULT_BIN_SETS: readonly string[] = ['oscar', 'powertcp'];
+
+/** A spec's own bins (`metrics.bins`) as a set. */
+export function customBinSet(bins: readonly SizeBin[]): BinSet {
+  return { name: 'custom', title: 'spec bins', source: 'metrics.bins of the spec', bins };
+}
+
+/** The named sets (unknown names are rejected by the spec schema). */
+export function binSetsByName(names: readonly string[]): BinSet[] {
+  return names.map((n) => {
+    const set = BIN_SETS[n];
+    if (set === undefined) throw new Error(`unknown bin set "${n}" (known: ${Object.keys(BIN_SETS).join(', ')})`);
+    return set;
+  });
+}
+
+/** Flows in a bin: (minBytes, maxBytes]. */
+function inBin(bytes: number, b: SizeBin): boolean {
+  return bytes > b.minBytes && bytes <= b.maxBytes;
+}
 
 export type PercentileMethod = 'linear' | 'nearestRank';
 
 /** Statistics of one group of finished flows. NaN (null in JSON) when count = 0. */
 export interface FctStats {
   count: number;
+  /** flows that finished faster than their ideal FCT (slowdown < 1; 0 when the profile clamps at 1) */
+  belowOne: number;
   meanSlowdown: number;
   p50Slowdown: number;
   p95Slowdown: number;
@@ -49,10 +108,20 @@ export interface BinStats extends FctStats {
   maxBytes: number;
 }
 
+export interface BinSetStats {
+  name: string;
+  title: string;
+  source: string;
+  bins: BinStats[];
+  /** the finished flows in none of the set's bins */
+  outside: FctStats;
+}
+
 export interface FctSummary {
   percentile: PercentileMethod;
   overall: FctStats;
-  bins: BinStats[];
+  /** one entry per bin set, each accounting for every finished flow (bins + outside) */
+  binSets: BinSetStats[];
   /** by FctRow.tag, keys sorted; an empty tag is reported as 'untagged' */
   tags: Record<string, FctStats>;
 }
@@ -66,8 +135,11 @@ export function statsOf(rows: readonly FctRow[], method: PercentileMethod = 'lin
   const pct = method === 'nearestRank' ? percentileNearestRank : percentileLinear;
   const sd = sortedCopy(rows.map((r) => r.slowdown));
   const fct = sortedCopy(rows.map((r) => r.fctPs));
+  let belowOne = 0;
+  for (const r of rows) if (r.slowdown < 1) belowOne++;
   return {
     count: rows.length,
+    belowOne,
     meanSlowdown: mean(sd),
     p50Slowdown: pct(sd, 50),
     p95Slowdown: pct(sd, 95),
@@ -82,16 +154,25 @@ export function statsOf(rows: readonly FctRow[], method: PercentileMethod = 'lin
 /** Untagged flows are grouped under this name. */
 export const UNTAGGED = 'untagged';
 
-export function summarize(fct: readonly FctRow[], bins: readonly SizeBin[] = DEFAULT_BINS, opts: SummarizeOptions = {}): FctSummary {
+export function summarize(fct: readonly FctRow[], sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}): FctSummary {
   const method = opts.percentile ?? 'linear';
   // statistics are taken over sorted values, so row order (completion order) does not matter
   const rows = fct;
-  const binStats: BinStats[] = bins.map((b) => ({
-    label: b.label,
-    minBytes: b.minBytes,
-    maxBytes: b.maxBytes,
-    ...statsOf(
-      rows.filter((r) => r.bytes > b.minBytes && r.bytes <= b.maxBytes),
+  const binSets: BinSetStats[] = sets.map((set) => ({
+    name: set.name,
+    title: set.title,
+    source: set.source,
+    bins: set.bins.map((b) => ({
+      label: b.label,
+      minBytes: b.minBytes,
+      maxBytes: b.maxBytes,
+      ...statsOf(
+        rows.filter((r) => inBin(r.bytes, b)),
+        method,
+      ),
+    })),
+    outside: statsOf(
+      rows.filter((r) => !set.bins.some((b) => inBin(r.bytes, b))),
       method,
     ),
   }));
@@ -104,18 +185,42 @@ export function summarize(fct: readonly FctRow[], bins: readonly SizeBin[] = DEF
   }
   const tags: Record<string, FctStats> = {};
   for (const t of [...byTag.keys()].sort()) tags[t] = statsOf(byTag.get(t)!, method);
-  return { percentile: method, overall: statsOf(rows, method), bins: binStats, tags };
+  return { percentile: method, overall: statsOf(rows, method), binSets, tags };
 }
 
 /** What summary.json holds: the FCT summary plus the run's totals (all deterministic). */
 export interface RunSummary {
   fct: FctSummary;
+  /** things a reader of the numbers should know (slowdowns below 1, throughput above line rate), deterministic */
+  notes: string[];
   totals: SimOutput['totals'];
   unfinished: number;
   /** simulated time reached, ps */
   endPs: number;
 }
 
-export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BINS, opts: SummarizeOptions = {}): RunSummary {
-  return { fct: summarize(out.fct, bins, opts), totals: { ...out.totals }, unfinished: out.unfinished.length, endPs: out.endPs };
+export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}, notes: readonly string[] = []): RunSummary {
+  const fct = summarize(out.fct, sets, opts);
+  const all: string[] = [];
+  if (fct.overall.belowOne > 0) {
+    let min = Infinity;
+    for (const r of out.fct) if (r.slowdown < min) min = r.slowdown;
+    all.push(
+      `${fct.overall.belowOne} of ${fct.overall.count} finished flows have slowdown < 1 (lowest ${+min.toFixed(3)}): ` +
+        'they finished faster than the ideal FCT model (network.metrics.idealFct) says an unloaded network allows; ' +
+        'check the ideal-FCT settings (README "Ideal FCT")',
+    );
+  }
+  all.push(...notes);
+  return { fct, notes: all, totals: { ...out.totals }, unfinished: out.unfinished.length, endPs: out.endPs };
+}
+
+/** Every bin of every set, labelled "<set title> <bin label>", then each set's outside row. */
+export function flatBins(fct: FctSummary): (FctStats & { label: string })[] {
+  const out: (FctStats & { label: string })[] = [];
+  for (const set of fct.binSets) {
+    for (const b of set.bins) out.push({ ...b, label: `${set.title} ${b.label}` });
+    out.push({ ...set.outside, label: `${set.title} outside` });
+  }
+  return out;
 }

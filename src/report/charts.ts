@@ -6,6 +6,7 @@
 import * as echarts from 'echarts';
 import type { RunData, TableRow } from './load.js';
 import { readTable } from './load.js';
+import { flatBins } from '../metrics/summary.js';
 
 export interface Chart {
   /** stable id: file name of the SVG download, `data-chart` attribute in the HTML */
@@ -65,7 +66,7 @@ const STAT_LABEL = { meanSlowdown: 'mean', p99Slowdown: 'p99', p999Slowdown: 'p9
 /** Grouped bars: slowdown statistic per size bin, one bar per run. */
 export function slowdownBars(runs: readonly RunData[], stat: keyof typeof STAT_LABEL): Chart {
   const shown = runs.slice(0, MAX_SERIES);
-  const bins = runs[0]?.summary.fct.bins.map((b) => b.label) ?? [];
+  const bins = runs[0] !== undefined ? flatBins(runs[0].summary.fct).map((b) => b.label) : [];
   const title = `FCT slowdown (${STAT_LABEL[stat]}) per flow size`;
   const option: Option = {
     ...base(title, 'flow size bin', `${STAT_LABEL[stat]} slowdown`, true),
@@ -75,7 +76,7 @@ export function slowdownBars(runs: readonly RunData[], stat: keyof typeof STAT_L
     series: shown.map((r) => ({
       name: r.label,
       type: 'bar',
-      data: [...r.summary.fct.bins.map((b) => finiteOrNull(b[stat])), finiteOrNull(r.summary.fct.overall[stat])],
+      data: [...flatBins(r.summary.fct).map((b) => finiteOrNull(b[stat])), finiteOrNull(r.summary.fct.overall[stat])],
     })),
   };
   const note = limitNote(runs.length, shown.length, 'runs');
