@@ -71,7 +71,7 @@ test('run: missing workload file → exit 2, names workload[0].cdf', () => {
 test('validate: good spec → ok line', () => {
   const r = ccsim('validate', write('good.yaml', GOOD));
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout.trim(), 'ok: good: 17 hosts, 1 switches, 16 flows, cc none');
+  assert.equal(r.stdout.trim(), 'ok: good: 17 hosts, 1 switch, 16 flows, cc none');
 });
 
 test('validate: the same spec as JSON', () => {
@@ -83,7 +83,7 @@ test('validate: the same spec as JSON', () => {
   };
   const r = ccsim('validate', write('good.json', JSON.stringify(json)));
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^ok: good-json: 17 hosts, 1 switches, 1 flows, cc none$/m);
+  assert.match(r.stdout, /^ok: good-json: 17 hosts, 1 switch, 1 flow, cc none$/m);
 });
 
 test('missing spec file and bad options → exit 2 without a stack', () => {
@@ -159,4 +159,57 @@ test('run: an output location that cannot be written fails before simulating', (
     assert.equal(r.stdout, '', 'nothing was simulated, so no summary');
     assertNoStack(r.stderr);
   }
+});
+
+test('list shows the value every DCQCN parameter takes per preset; the manifest records the resolved values', () => {
+  const r = ccsim('list', 'ccs');
+  assert.equal(r.code, 0, r.stderr);
+  const dcqcn = r.stdout.slice(r.stdout.indexOf('  dcqcn:'));
+  assert.match(dcqcn, /values the optional params take/);
+  assert.match(dcqcn, /preset hpcc +preset powertcp +preset oscar +preset oscarFig1/);
+  // HPCC run.py column at 100 G: AI 5 Mbps x 4, timer 300 us; OSCAR: AI 0.001 x line rate, 55 us
+  assert.match(dcqcn, /rateAiBps +20 Mbps +50 Mbps +100 Mbps +1 Gbps/);
+  assert.match(dcqcn, /increaseIntervalPs +300\.000us +900\.000us +55\.000us +55\.000us/);
+  const spec = write('dcqcn.yaml', GOOD.replace('name: good', 'name: dcqcn-run').replace('cc: none', 'cc: dcqcn'));
+  const out = join(dir, 'dcqcn-out');
+  assert.equal(ccsim('run', spec, '--out', out, '--quiet').code, 0);
+  const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { resolved: { cc: { name: string; params: Record<string, unknown> } } };
+  assert.equal(m.resolved.cc.name, 'dcqcn');
+  assert.deepEqual(
+    { variant: m.resolved.cc.params['variant'], preset: m.resolved.cc.params['preset'], rateAiBps: m.resolved.cc.params['rateAiBps'], increaseIntervalPs: m.resolved.cc.params['increaseIntervalPs'] },
+    { variant: 'paper', preset: 'oscar', rateAiBps: 1e8, increaseIntervalPs: 55e6 },
+  );
+});
+
+test('incast-none example: PFC pauses the senders, nothing is dropped; the CLI explains throughput above line rate', () => {
+  const example = fileURLToPath(new URL('../../examples/incast-none.yaml', import.meta.url));
+  const out = join(dir, 'incast-none');
+  const r = ccsim('run', example, '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /drops 0, PFC pauses [1-9]/);
+  assert.match(r.stdout, /note: throughput\.csv has samples up to .* above line rate .*txTimeQuantization: roundHalfUp/);
+  const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { totals: { pausesSent: number; drops: number }; notes: string[] };
+  assert.ok(s.totals.pausesSent > 0);
+  assert.equal(s.totals.drops, 0);
+  assert.equal(s.notes.length, 1);
+  // bin tables under their source's name, each with an outside row
+  assert.match(r.stdout, /^ {2}OSCAR bins .*\n(.*\n){3} {4}outside these bins +0 /m);
+  assert.match(r.stdout, /^ {2}PowerTCP bins /m);
+});
+
+test('a run whose flows beat their ideal FCT says so', () => {
+  // the OSCAR artifact class quirk: hosts 2 and 3 share a leaf of oscar64 but are classed by IPs 3 and 4, cross-leaf
+  const spec = write(
+    'quirk.yaml',
+    `name: quirk
+topology: { type: spineLeaf, preset: oscar64 }
+network: { metrics: { oscarIdealIndexOffset: 1 } }
+cc: none
+workload:
+  - { type: flows, flows: [{ src: 2, dst: 3, size: 10KB }] }
+`,
+  );
+  const r = ccsim('run', spec, '--out', join(dir, 'quirk'));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /note: 1 of 1 finished flows have slowdown < 1/);
 });

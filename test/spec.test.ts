@@ -314,3 +314,112 @@ test('parseSpec reports every problem at once', () => {
     );
   }
 });
+
+test('every network field has its own rule: integers, ranges, units', () => {
+  const base = {
+    name: 'net-rules',
+    topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us' },
+    cc: 'none',
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1MB' }] }],
+  };
+  const bad = (network: unknown, path: RegExp, msg: RegExp): void => {
+    assert.throws(
+      () => parseSpec({ ...base, network }),
+      (e: unknown) => e instanceof SpecError && e.issues.some((i) => path.test(i.path) && msg.test(i.message)),
+      JSON.stringify(network),
+    );
+  };
+  bad({ transport: { ackEvery: 0.5 } }, /^network\.transport\.ackEvery$/, /integer/);
+  bad({ transport: { ackEvery: 0 } }, /^network\.transport\.ackEvery$/, />= 1/);
+  bad({ switch: { dtShift: -3 } }, /^network\.switch\.dtShift$/, />= 0/);
+  bad({ switch: { dtShift: 2.5 } }, /^network\.switch\.dtShift$/, /integer/);
+  bad({ switch: { headroomRttMultiplier: -1 } }, /^network\.switch\.headroomRttMultiplier$/, />= 0/);
+  bad({ switch: { bufferCompensationLosslessQueues: 9 } }, /bufferCompensationLosslessQueues$/, /<= 8/);
+  bad({ switch: { ecn: { pmax: 1.5 } } }, /^network\.switch\.ecn\.pmax$/, /<= 1/);
+  bad({ switch: { ecn: { refRateBps: '1e30Gbps' } } }, /refRateBps$/, /./);
+  bad({ switch: { alphaIngress: 0 } }, /alphaIngress$/, /> 0/);
+  bad({ transport: { nackIntervalPs: 0 } }, /nackIntervalPs$/, /> 0/);
+  bad({ transport: { mtuBytes: 0 } }, /mtuBytes$/, />= 1/);
+  bad({ transport: { dataPriority: 8 } }, /dataPriority$/, /<= 7/);
+  bad({ transport: { minRateRatio: 0 } }, /minRateRatio$/, /> 0/);
+  bad({ metrics: { oscarIdealIndexOffset: 2 } }, /oscarIdealIndexOffset$/, /<= 1/);
+  bad({ transport: { bogus: 1 } }, /^network\.transport\.bogus$/, /unknown key/);
+  // units: a bare number is in the field's unit, a string is converted
+  const ok = parseSpec({ ...base, network: { switch: { bufferBytes: '2MiB', pauseQuantaPs: '5us' }, transport: { rtoPs: 1000, ackEvery: 2 } } });
+  assert.deepEqual(ok.network, { switch: { bufferBytes: 2 * MIB, pauseQuantaPs: 5 * US }, transport: { rtoPs: 1000, ackEvery: 2 } });
+});
+
+test('physically absurd values are errors', () => {
+  const base = (over: Record<string, unknown>): unknown => ({
+    name: 'absurd',
+    topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us' },
+    cc: 'none',
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1MB' }] }],
+    ...over,
+  });
+  assert.throws(() => parseSpec(base({ topology: { type: 'star', hosts: 3, rate: 1e30, delay: '1us' } })), /topology\.rate: 1e\+30 — must be <= 100 Tbps/);
+  assert.throws(() => parseSpec(base({ stop: { at: '1ms', maxTime: '10ms' } })), /stop\.maxTime.*only applies when running until every flow finished/);
+  const resolveErr = (over: Record<string, unknown>): string => {
+    try {
+      resolveSpec(parseSpec(base(over)), dir);
+    } catch (e) {
+      if (e instanceof SpecError) return e.message;
+      throw e;
+    }
+    return '';
+  };
+  assert.match(resolveErr({ network: { switch: { bufferBytes: 0 } } }), /network\.switch\.bufferBytes: 0 — a lossless switch \(pfcEnabled\) needs buffer/);
+  assert.equal(resolveErr({ network: { switch: { bufferBytes: 0, pfcEnabled: false } } }), '');
+  assert.match(
+    resolveErr({ stop: { at: '1ms' }, workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1MB', start: '2ms' }] }] }),
+    /workload\[0\]\.flows\[0\]\.start: \S+ — starts at or after stop\.at \(1\.000ms\): it would never run/,
+  );
+  assert.match(
+    resolveErr({ stop: { at: '1ms' }, workload: [{ type: 'poisson', cdf: 'websearch', load: 0.5, start: '1ms', duration: '1ms' }] }),
+    /workload\[0\]\.start: \S+ — starts at or after stop\.at/,
+  );
+  assert.match(
+    resolveErr({ stop: { at: '1ms' }, workload: [{ type: 'incast', fanIn: 2, size: '10KB', at: ['10us', '5ms'] }] }),
+    /workload\[0\]\.at\[1\]: \S+ — starts at or after stop\.at/,
+  );
+});
+
+test('bounded input: sizes are estimated before anything is built and refused beyond the limits', () => {
+  const spec = (over: Record<string, unknown>): unknown => ({
+    name: 'big',
+    topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us' },
+    cc: 'none',
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1MB' }] }],
+    ...over,
+  });
+  const err = (over: Record<string, unknown>): string => {
+    try {
+      resolveSpec(parseSpec(spec(over)), dir);
+    } catch (e) {
+      if (e instanceof SpecError) return e.message;
+      throw e;
+    }
+    return '';
+  };
+  // a 10^7-host star or fat tree is refused from arithmetic, before 3 GB are allocated
+  assert.match(err({ topology: { type: 'star', hosts: 10_000_000, rate: '100Gbps', delay: '1us' } }), /topology: would have 1\.00e7 hosts, above the limit of 20,000 \(raise limits\.hosts/);
+  assert.match(err({ topology: { type: 'fatTree', preset: 'oscar320', pods: 100_000 } }), /topology: would have [\d.]+e6 hosts/);
+  assert.match(
+    err({ topology: { type: 'star', hosts: 1000, rate: '100Gbps', delay: '1us' }, workload: [{ type: 'poisson', cdf: 'cachefollower', load: 0.9, duration: '1s' }] }),
+    /workload: would generate about [\d.]+e\d+ flows, above the limit of 5,000,000/,
+  );
+  assert.match(
+    err({ stop: { at: '9000s' }, limits: { packets: 1e9 }, workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 2 ** 40 }] }] }),
+    /would send about 1\.10e9 data packets, above the limit of 1,000,000,000/,
+  );
+  // ... but not for flows a hard stop cuts short: 1 TiB over 20 ms of 3 x 100 Gbps is 750 k packets
+  assert.equal(err({ stop: { at: '20ms' }, workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 2 ** 40 }] }] }), '');
+  // raising the limit lets it through (estimate only; nothing is generated here beyond the check)
+  assert.equal(err({ topology: { type: 'star', hosts: 30_000, rate: '100Gbps', delay: '1us' }, limits: { hosts: 40_000, links: 40_000 } }), '');
+  // files: regular files only, and size-capped
+  assert.match(err({ workload: [{ type: 'poisson', cdf: '/dev/zero', load: 0.5, duration: '1ms' }] }), /workload\[0\]\.cdf: "\/dev\/zero" — workload file \/dev\/zero is not a regular file/);
+  const big = join(dir, 'big-cdf.txt');
+  writeFileSync(big, '# big\n100 0\n200 100\n' + '#'.repeat(2000) + '\n');
+  assert.match(err({ limits: { fileBytes: 1000 }, workload: [{ type: 'poisson', cdf: big, load: 0.5, duration: '1ms' }] }), /above the limit of 1,000 \(limits\.fileBytes\)/);
+  assert.match(err({ topology: { type: 'file', path: '/dev/zero', format: 'hpcc' } }), /topology\.path: .*not a regular file/);
+});

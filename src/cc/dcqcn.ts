@@ -99,6 +99,29 @@ function resolve(p: Params, net: NetworkConfig, lineRate: number): Resolved {
   };
 }
 
+/** The values a flow uses, named like the params (for `ccsim list` and the manifest). */
+function resolvedParams(p: Params, net: NetworkConfig, lineRate: number): Record<string, unknown> {
+  const r = resolve(p, net, lineRate);
+  const mlx = p.variant === 'auto' ? net.profile === 'hpcc' : p.variant === 'mlx';
+  return {
+    variant: r.mlx ? 'mlx' : 'paper',
+    preset: p.preset === 'auto' ? (mlx ? 'hpcc' : 'oscar') : p.preset,
+    g: r.g,
+    alphaInit: r.alphaInit,
+    rateAiBps: r.rateAi,
+    rateHaiBps: r.rateHai,
+    minRateBps: r.minRate,
+    alphaIntervalPs: r.alphaInterval,
+    decreaseIntervalPs: r.decInterval,
+    increaseIntervalPs: r.incInterval,
+    fastRecoverySteps: r.F,
+    byteCounterBytes: r.byteCounter,
+    rateOnFirstCnp: r.rateOnFirstCnp,
+    clampTargetRate: r.clampTarget,
+    window: p.window,
+  };
+}
+
 const T_DEC = 0;
 const T_INC = 1;
 const T_ALPHA = 2;
@@ -281,6 +304,7 @@ export const dcqcnCc: CcDefinition<typeof params> = {
   dataHeaderBytes: () => 0,
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'bdp' ? flow.baseBdpBytes : Infinity),
+  resolvedParams,
   create: (flow, p) => {
     const r = resolve(p, flow.net, flow.lineRateBps);
     return r.mlx ? new DcqcnMlx(flow, r) : new DcqcnPaper(flow, r);

@@ -281,6 +281,13 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   receiverEcho?(rx: ReceiverInfo): number;
   /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */
   traceFields?: readonly string[];
+  /**
+   * The value every parameter takes for a flow of line rate `lineRateBps` under `net`, when the
+   * parsed params leave some to a preset or the profile (e.g. DCQCN's parameter columns); keys
+   * are the param names. Shown by `ccsim list` and recorded in manifest.json. Absent: the
+   * parsed params (schema defaults applied) are the values used.
+   */
+  resolvedParams?(params: z.infer<S>, net: NetworkConfig, lineRateBps: number): Record<string, unknown>;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { CC_REGISTRY } from '../cc/registry.js';
+import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
 import { SpecError, UsageError, errorMessage } from '../experiment/errors.js';
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
@@ -174,7 +175,42 @@ function listCcs(): void {
       const kind = p.optional && !p.hasDefault ? `${p.type}, optional` : p.type;
       out(`      ${p.name}${d}  (${kind})${p.description ? `  ${p.description}` : ''}`);
     }
+    listResolved(cc, params);
   }
+}
+
+/** A resolved parameter value, with the unit its name carries. */
+function showValue(name: string, v: unknown): string {
+  if (typeof v !== 'number') return JSON.stringify(v);
+  if (name.endsWith('Bps')) return v >= 1e9 ? `${+(v / 1e9).toPrecision(6)} Gbps` : `${+(v / 1e6).toPrecision(6)} Mbps`;
+  if (name.endsWith('Ps')) return formatTime(v);
+  if (name.endsWith('Bytes')) return `${fmtInt(v)} B`;
+  return String(+v.toPrecision(6));
+}
+
+/**
+ * For a CC whose optional parameters take their values from a preset or the
+ * profile: the value each takes, per preset (or per profile), at 100 Gbps.
+ */
+function listResolved(cc: (typeof CC_REGISTRY)[number], params: readonly ParamInfo[]): void {
+  if (cc.resolvedParams === undefined) return;
+  const rows = params.filter((p) => p.optional && !p.hasDefault).map((p) => p.name);
+  if (rows.length === 0) return;
+  const preset = params.find((p) => p.name === 'preset' && p.type.includes('|'));
+  const presetValues = preset === undefined ? [] : [...preset.type.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((v) => v !== 'auto');
+  const columns =
+    presetValues.length > 0
+      ? presetValues.map((v) => ({ label: `preset ${v}`, raw: { preset: v }, net: profileDefaults('oscar') }))
+      : PROFILE_NAMES.map((pr) => ({ label: `profile ${pr}`, raw: {}, net: profileDefaults(pr) }));
+  const values = columns.map((c) => cc.resolvedParams!(cc.params.parse(c.raw), c.net, 100e9));
+  out(`    values the optional params take (at 100 Gbps line rate; rates scale with it where the preset says so)${
+    preset !== undefined ? `; preset auto: ${preset.description}` : ''
+  }:`);
+  const w0 = Math.max(...rows.map((r) => r.length)) + 2;
+  const cells = rows.map((r) => values.map((v) => showValue(r, v[r])));
+  const ws = columns.map((c, j) => Math.max(c.label.length, ...cells.map((row) => row[j]!.length)) + 2);
+  out('      ' + pad('', w0, true) + columns.map((c, j) => pad(c.label, ws[j]!)).join(''));
+  rows.forEach((r, i) => out('      ' + pad(r, w0, true) + cells[i]!.map((c, j) => pad(c, ws[j]!)).join('')));
 }
 
 // ---------------------------------------------------------------------------------------------

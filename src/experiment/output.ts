@@ -11,6 +11,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../metrics/summary.js';
+import { findCc } from '../cc/registry.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
 import { commitResultFiles, type OutDirPlan } from './outdir.js';
@@ -267,6 +268,27 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
   }, (files) => JSON.parse(JSON.stringify(buildManifest(d, files), jsonReplacer)) as Record<string, unknown>);
 }
 
+/**
+ * The CC parameters a run used: the spec's params with the schema defaults
+ * applied and, for a CC that takes values from a preset or the profile, the
+ * value of every parameter (per host line rate when hosts differ).
+ */
+export function resolvedCcParams(input: SimInput): Record<string, unknown> {
+  const def = findCc(input.cc.name);
+  if (def === undefined) return input.cc.params;
+  const parsed = def.params.parse(input.cc.params ?? {}) as Record<string, unknown>;
+  if (def.resolvedParams === undefined) return parsed;
+  const rates = new Set<number>();
+  const h = input.topology.hostCount;
+  for (const l of input.topology.links) {
+    if (l.a < h) rates.add(l.rateBps);
+    if (l.b < h) rates.add(l.rateBps);
+  }
+  const list = [...rates].sort((a, b) => a - b);
+  if (list.length === 1) return def.resolvedParams(parsed as never, input.net, list[0]!);
+  return { ...parsed, byHostLineRateBps: Object.fromEntries(list.map((r) => [String(r), def.resolvedParams!(parsed as never, input.net, r)])) };
+}
+
 /** The manifest: everything needed to know what ran, plus the non-deterministic facts of this run. */
 export function buildManifest(d: ResultData, files: readonly string[]): Record<string, unknown> {
   const { input, output } = d;
@@ -293,7 +315,7 @@ export function buildManifest(d: ResultData, files: readonly string[]): Record<s
     resolved: {
       topology: { name: input.topology.name, hosts: input.topology.hostCount, switches, links: input.topology.links.length },
       flows: input.flows.length,
-      cc: input.cc,
+      cc: { ...input.cc, params: resolvedCcParams(input) },
       net: input.net,
       stopAtPs: input.stopAtPs,
       maxTimePs: input.maxTimePs,

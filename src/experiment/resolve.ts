@@ -4,25 +4,32 @@
  * host id, port and link against the built topology). Every problem becomes a
  * `SpecError` naming the spec field, before anything is simulated or written.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
+import { readTextFileCapped } from '../engine/io.js';
+import { formatTime } from '../engine/units.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
   accCbd,
   dumbbell,
   fatTree,
   fatTreePreset,
+  fatTreePresetOptions,
+  spineLeafPresetOptions,
+  type AccCbdOptions,
+  type DumbbellOptions,
+  type ParkingLotOptions,
+  type StarOptions,
   loadTopologyFile,
   parkingLot,
   spineLeaf,
   spineLeafPreset,
   star,
   topologyPreset,
-  type CoreWiring,
   type FatTreeOptions,
   type FatTreePresetName,
   type OscarLinkConfig,
@@ -44,7 +51,7 @@ import {
 } from '../workload/index.js';
 import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
 import { splitExperiment } from './meta.js';
-import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type TopologySpec, type WorkloadSpec } from './spec.js';
+import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type SpecLimits, type TopologySpec, type WorkloadSpec } from './spec.js';
 import type { LinkEvent, MetricsRequest, PortRef, SimInput } from './types.js';
 
 export interface LoadedSpec {
@@ -67,7 +74,12 @@ export function readSpecFile(path: string): unknown {
   const abs = resolvePath(path);
   if (!existsSync(abs)) throw new UsageError(`spec file not found: ${path}`);
   if (statSync(abs).isDirectory()) throw new UsageError(`spec path is a directory, not a file: ${path}`);
-  const text = readFileSync(abs, 'utf8');
+  let text: string;
+  try {
+    text = readTextFileCapped(abs, 'spec file');
+  } catch (e) {
+    throw new UsageError(errorMessage(e));
+  }
   const ext = extname(abs).toLowerCase();
   if (ext === '.json') return parseJsonText(text, path);
   return parseYamlText(text, path);
@@ -182,88 +194,118 @@ interface BuiltTopology {
   newIds?: number[];
 }
 
-function buildTopology(t: TopologySpec, specDir: string, issues: Issues): BuiltTopology {
-  const at: PathSegment[] = ['topology'];
+/**
+ * Spec topology field → builder option. The builders name unit-bearing options
+ * by their unit (rateBps, delayPs); everything else has the same name, so the
+ * translation is this table, not a copy per field.
+ */
+const BUILDER_KEY: Readonly<Record<string, string>> = {
+  rate: 'rateBps',
+  hostRate: 'hostRateBps',
+  bottleneckRate: 'bottleneckRateBps',
+  fabricRate: 'fabricRateBps',
+  aggCoreRate: 'aggCoreRateBps',
+  delay: 'delayPs',
+  hostDelay: 'hostDelayPs',
+  edgeAggDelay: 'edgeAggDelayPs',
+  aggCoreDelay: 'aggCoreDelayPs',
+};
+
+/** The builder options of a validated spec topology (without `type` and `preset`). */
+function builderOptions(t: TopologySpec): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t)) {
+    if (v === undefined || k === 'type' || k === 'preset') continue;
+    o[BUILDER_KEY[k] ?? k] = v;
+  }
+  if (t.type === 'fatTree' && t.delay !== undefined) {
+    // `delay` sets all three tiers; a per-tier delay overrides it
+    delete o['delayPs'];
+    o['hostDelayPs'] = t.hostDelay ?? t.delay;
+    o['edgeAggDelayPs'] = t.edgeAggDelay ?? t.delay;
+    o['aggCoreDelayPs'] = t.aggCoreDelay ?? t.delay;
+  }
+  if (t.type === 'dumbbell') o['bottleneckRateBps'] ??= t.hostRate;
+  return o;
+}
+
+/** Hosts and links a builder topology will have (an upper bound for links), computed before building it. */
+function estimateTopology(t: TopologySpec): { hosts: number; links: number } | undefined {
   switch (t.type) {
     case 'star':
-      return { topology: issues.guard(at, () => star({ hosts: t.hosts, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
+      return { hosts: t.hosts, links: t.hosts };
     case 'dumbbell':
-      return {
-        topology: issues.guard(at, () =>
-          dumbbell({
-            left: t.left,
-            right: t.right,
-            hostRateBps: t.hostRate,
-            bottleneckRateBps: t.bottleneckRate ?? t.hostRate,
-            delayPs: t.delay,
-            ...named(t.name),
-          }),
-        ),
-      };
+      return { hosts: t.left + t.right, links: t.left + t.right + 1 };
     case 'parkingLot':
-      return {
-        topology: issues.guard(at, () =>
-          parkingLot({ switches: t.switches, hostsPerSwitch: t.hostsPerSwitch, rateBps: t.rate, delayPs: t.delay, ...named(t.name) }),
-        ),
-      };
+      return { hosts: t.switches * t.hostsPerSwitch, links: t.switches * t.hostsPerSwitch + t.switches };
     case 'fatTree': {
-      const o: Partial<FatTreeOptions> = {};
-      if (t.pods !== undefined) o.pods = t.pods;
-      if (t.edgesPerPod !== undefined) o.edgesPerPod = t.edgesPerPod;
-      if (t.aggsPerPod !== undefined) o.aggsPerPod = t.aggsPerPod;
-      if (t.hostsPerEdge !== undefined) o.hostsPerEdge = t.hostsPerEdge;
-      if (t.cores !== undefined) o.cores = t.cores;
-      if (t.hostRate !== undefined) o.hostRateBps = t.hostRate;
-      if (t.fabricRate !== undefined) o.fabricRateBps = t.fabricRate;
-      if (t.aggCoreRate !== undefined) o.aggCoreRateBps = t.aggCoreRate;
-      if (t.delay !== undefined) o.hostDelayPs = o.edgeAggDelayPs = o.aggCoreDelayPs = t.delay;
-      if (t.hostDelay !== undefined) o.hostDelayPs = t.hostDelay;
-      if (t.edgeAggDelay !== undefined) o.edgeAggDelayPs = t.edgeAggDelay;
-      if (t.aggCoreDelay !== undefined) o.aggCoreDelayPs = t.aggCoreDelay;
-      if (t.coreWiring !== undefined) o.coreWiring = t.coreWiring as CoreWiring;
-      if (t.name !== undefined) o.name = t.name;
-      if (t.preset !== undefined) {
-        const preset = t.preset as FatTreePresetName;
-        return { topology: issues.guard(at, () => fatTreePreset(preset, o)) };
-      }
-      const full = { coreWiring: 'strided' as CoreWiring, ...o } as FatTreeOptions;
-      return { topology: issues.guard(at, () => fatTree(full)) };
+      const o = { ...(t.preset !== undefined ? fatTreePresetOptions(t.preset as FatTreePresetName) : {}), ...builderOptions(t) } as Partial<FatTreeOptions>;
+      const [pods, epp, app, hpe, cores] = [o.pods ?? 1, o.edgesPerPod ?? 1, o.aggsPerPod ?? 1, o.hostsPerEdge ?? 1, o.cores ?? 1];
+      const hosts = pods * epp * hpe;
+      return { hosts, links: hosts + pods * epp * app + pods * app * cores };
     }
     case 'spineLeaf': {
-      const o: Partial<SpineLeafOptions> = {};
-      if (t.spines !== undefined) o.spines = t.spines;
-      if (t.leaves !== undefined) o.leaves = t.leaves;
-      if (t.hostsPerLeaf !== undefined) o.hostsPerLeaf = t.hostsPerLeaf;
-      if (t.hostRate !== undefined) o.hostRateBps = t.hostRate;
-      if (t.fabricRate !== undefined) o.fabricRateBps = t.fabricRate;
-      if (t.delay !== undefined) o.delayPs = t.delay;
-      if (t.name !== undefined) o.name = t.name;
-      if (t.preset !== undefined) {
-        const preset = t.preset as SpineLeafPresetName;
-        return { topology: issues.guard(at, () => spineLeafPreset(preset, o)) };
-      }
-      return { topology: issues.guard(at, () => spineLeaf(o as SpineLeafOptions)) };
+      const o = { ...(t.preset !== undefined ? spineLeafPresetOptions(t.preset as SpineLeafPresetName) : {}), ...builderOptions(t) } as Partial<SpineLeafOptions>;
+      const hosts = (o.leaves ?? 1) * (o.hostsPerLeaf ?? 1);
+      return { hosts, links: hosts + (o.leaves ?? 1) * (o.spines ?? 1) };
     }
     case 'accCbd':
-      return { topology: issues.guard(at, () => accCbd({ hostsPerTor: t.hostsPerTor, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
+      return { hosts: 4 * t.hostsPerTor, links: 4 * t.hostsPerTor + 16 };
+    default:
+      return undefined; // presets are small; files are size-capped and checked once built
+  }
+}
+
+function checkTopologySize(size: { hosts: number; links: number }, limits: SpecLimits, issues: Issues): void {
+  if (size.hosts > limits.hosts) {
+    issues.addNoValue(['topology'], `would have ${fmtCount(size.hosts)} hosts, above the limit of ${limits.hosts.toLocaleString('en-US')} (raise limits.hosts to allow it)`);
+  }
+  if (size.links > limits.links) {
+    issues.addNoValue(['topology'], `would have up to ${fmtCount(size.links)} links, above the limit of ${limits.links.toLocaleString('en-US')} (raise limits.links to allow it)`);
+  }
+  issues.throwIfAny();
+}
+
+function fmtCount(n: number): string {
+  return n >= 1e6 ? n.toExponential(2).replace('e+', 'e') : Math.round(n).toLocaleString('en-US');
+}
+
+function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimits, issues: Issues): BuiltTopology {
+  const at: PathSegment[] = ['topology'];
+  const size = estimateTopology(t);
+  if (size !== undefined) checkTopologySize(size, limits, issues);
+  const o = builderOptions(t);
+  switch (t.type) {
+    case 'star':
+      return { topology: issues.guard(at, () => star(o as unknown as StarOptions)) };
+    case 'dumbbell':
+      return { topology: issues.guard(at, () => dumbbell(o as unknown as DumbbellOptions)) };
+    case 'parkingLot':
+      return { topology: issues.guard(at, () => parkingLot(o as unknown as ParkingLotOptions)) };
+    case 'fatTree': {
+      if (t.preset !== undefined) return { topology: issues.guard(at, () => fatTreePreset(t.preset as FatTreePresetName, o as Partial<FatTreeOptions>)) };
+      return { topology: issues.guard(at, () => fatTree({ coreWiring: 'strided', ...o } as unknown as FatTreeOptions)) };
+    }
+    case 'spineLeaf': {
+      if (t.preset !== undefined) return { topology: issues.guard(at, () => spineLeafPreset(t.preset as SpineLeafPresetName, o as Partial<SpineLeafOptions>)) };
+      return { topology: issues.guard(at, () => spineLeaf(o as unknown as SpineLeafOptions)) };
+    }
+    case 'accCbd':
+      return { topology: issues.guard(at, () => accCbd(o as unknown as AccCbdOptions)) };
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {
       const path = isAbsolute(t.path) ? t.path : resolvePath(specDir, t.path);
       let linkConfig: OscarLinkConfig | undefined;
       if (t.linkConfig !== undefined) {
-        linkConfig = {};
-        for (const [k, v] of Object.entries(t.linkConfig)) linkConfig[k] = { rateBps: v.rate, delayPs: v.delay };
+        linkConfig = Object.fromEntries(Object.entries(t.linkConfig).map(([k, v]) => [k, { rateBps: v.rate, delayPs: v.delay }]));
       }
-      const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig));
+      const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig, limits.fileBytes));
+      checkTopologySize({ hosts: loaded.topology.hostCount, links: loaded.topology.links.length }, limits, issues);
       const identity = loaded.newIds.every((v, i) => v === i);
       return identity ? { topology: loaded.topology } : { topology: loaded.topology, newIds: loaded.newIds };
     }
   }
-}
-
-function named(name: string | undefined): { name?: string } {
-  return name === undefined ? {} : { name };
 }
 
 /** Facts about the built topology used by the cross-field checks. */
@@ -416,18 +458,96 @@ function checkOfferedLoad(entries: readonly PreparedEntry[], ti: TopoIndex, issu
   }
 }
 
-function resolveCdf(name: string, specDir: string, path: readonly PathSegment[], issues: Issues): Cdf {
+function resolveCdf(name: string, specDir: string, path: readonly PathSegment[], maxBytes: number, issues: Issues): Cdf {
   const builtin = workloadNames().includes(name);
   const local = builtin ? undefined : resolvePath(specDir, name);
   const target = local !== undefined && existsSync(local) ? local : name;
-  return issues.guard(path, () => loadCdf(target), (msg) =>
+  return issues.guard(path, () => loadCdf(target, maxBytes), (msg) =>
     msg.startsWith('workload file not found')
       ? `workload file not found (relative paths are looked up in ${specDir}; built-in names: ${workloadNames().join(', ')})`
       : msg,
   );
 }
 
-function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIndex, seed: number, specDir: string, issues: Issues): FlowSpec[] {
+/** The CDF of every Poisson entry (by entry index), read once. */
+function loadCdfs(spec: Spec, entries: readonly PreparedEntry[], specDir: string, issues: Issues): Map<number, Cdf> {
+  const out = new Map<number, Cdf>();
+  entries.forEach((e, i) => {
+    if (e.kind === 'poisson') out.set(i, resolveCdf(e.spec.cdf, specDir, ['workload', i, 'cdf'], spec.limits.fileBytes, issues));
+  });
+  return out;
+}
+
+/**
+ * Flows and data packets the workload will need, estimated before generating
+ * it: Poisson entries from load x rate x duration / mean size, incasts from
+ * their event count (or rate x duration), explicit flows exactly. Packets are
+ * bounded by what the host links can send before the run ends.
+ */
+function checkWorkloadSize(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIndex, cdfs: Map<number, Cdf>, mtu: number, issues: Issues): void {
+  const limits = spec.limits;
+  let flows = 0;
+  let bytes = 0;
+  entries.forEach((e, i) => {
+    if (e.kind === 'poisson') {
+      const mean = cdfs.get(i)!.meanBytes;
+      for (const h of e.sources) {
+        const b = (e.spec.load * (e.spec.refRate ?? ti.hostRate[h]!) * (e.spec.duration / 1e12)) / 8;
+        bytes += b;
+        flows += b / Math.max(mean, 1);
+      }
+    } else if (e.kind === 'incast') {
+      const w = e.spec;
+      let events = w.at?.length ?? 0;
+      if (w.eventRate !== undefined) events = w.eventRate * ((w.duration ?? 0) / 1e12);
+      else if (w.load !== undefined) {
+        const meanRate = e.pool.reduce((sum, h) => sum + ti.hostRate[h]!, 0) / Math.max(e.pool.length, 1);
+        events = ((w.load * e.pool.length * meanRate) / (w.fanIn * w.size * 8)) * ((w.duration ?? 0) / 1e12);
+      }
+      flows += events * w.fanIn;
+      bytes += events * w.fanIn * w.size;
+    } else {
+      flows += e.spec.flows.length;
+      for (const f of e.spec.flows) bytes += f.size;
+    }
+  });
+  if (flows > limits.flows) {
+    issues.addNoValue(['workload'], `would generate about ${fmtCount(flows)} flows, above the limit of ${limits.flows.toLocaleString('en-US')} (raise limits.flows to allow it)`);
+  }
+  const horizonPs = spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs;
+  let capacity = 0;
+  for (const r of ti.hostRate) capacity += (r * (horizonPs / 1e12)) / 8;
+  const packets = Math.min(bytes, capacity) / mtu;
+  if (packets > limits.packets) {
+    issues.addNoValue(
+      ['workload'],
+      `would send about ${fmtCount(packets)} data packets, above the limit of ${limits.packets.toLocaleString('en-US')} (raise limits.packets to allow it)`,
+    );
+  }
+  issues.throwIfAny();
+}
+
+/** Flows that start at or after a hard stop would never run: an error, not a silent result. */
+function checkStartsBeforeStop(spec: Spec, issues: Issues): void {
+  const stop = spec.stop.at;
+  if (stop === undefined) return;
+  const msg = `starts at or after stop.at (${formatTime(stop)}): it would never run`;
+  spec.workload.forEach((w, i) => {
+    if (w.type === 'flows') {
+      w.flows.forEach((f, j) => {
+        if (f.start >= stop) issues.add(['workload', i, 'flows', j, 'start'], msg);
+      });
+    } else if (w.type === 'incast' && w.at !== undefined) {
+      w.at.forEach((t, j) => {
+        if (t >= stop) issues.add(['workload', i, 'at', j], msg);
+      });
+    } else if (w.start >= stop) {
+      issues.add(['workload', i, 'start'], msg);
+    }
+  });
+}
+
+function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIndex, seed: number, cdfs: Map<number, Cdf>, issues: Issues): FlowSpec[] {
   const root = new Rng(seed);
   const all: FlowSpec[] = [];
   entries.forEach((e, i) => {
@@ -436,7 +556,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
     switch (e.kind) {
       case 'poisson': {
         const w = e.spec;
-        const cdf = resolveCdf(w.cdf, specDir, [...at, 'cdf'], issues);
+        const cdf = cdfs.get(i)!;
         // sources grouped by the rate their load refers to (one group unless host links differ)
         const groups = new Map<number, number[]>();
         for (const h of e.sources) {
@@ -589,6 +709,13 @@ function checkFlowIds(spec: Spec, flowCount: number, issues: Issues): void {
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   const net = deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {});
+  if (net.switch.pfcEnabled && net.switch.bufferBytes === 0) {
+    issues.add(
+      ['network', 'switch', 'bufferBytes'],
+      'a lossless switch (pfcEnabled) needs buffer for its PFC headroom; give a buffer or set pfcEnabled: false',
+      net.switch.bufferBytes,
+    );
+  }
   const ecn = net.switch.ecn;
   if (ecn.kminBytes > ecn.kmaxBytes) {
     issues.add(['network', 'switch', 'ecn', 'kmaxBytes'], `must be >= kminBytes (${ecn.kminBytes})`, ecn.kmaxBytes);
@@ -619,7 +746,9 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     issues.fail();
   }
   const net = resolveNetwork(spec, issues);
-  const built = buildTopology(spec.topology, specDir, issues);
+  checkStartsBeforeStop(spec, issues);
+  issues.throwIfAny();
+  const built = buildTopology(spec.topology, specDir, spec.limits, issues);
   const ti = new TopoIndex(built.topology, built.newIds);
 
   const entries = prepareWorkload(spec, ti, issues);
@@ -628,7 +757,9 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   checkOfferedLoad(entries, ti, issues);
   issues.throwIfAny();
 
-  const flows = generateFlows(spec, entries, ti, seed, specDir, issues);
+  const cdfs = loadCdfs(spec, entries, specDir, issues);
+  checkWorkloadSize(spec, entries, ti, cdfs, net.transport.mtuBytes, issues);
+  const flows = generateFlows(spec, entries, ti, seed, cdfs, issues);
   if (flows.length === 0) {
     issues.addNoValue(['workload'], 'produced no flows (durations too short or loads too low?)');
   }
@@ -643,7 +774,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     flows,
     stopAtPs: spec.stop.at ?? null,
     // with a hard stop, the stop time is also the cap
-    maxTimePs: spec.stop.at ?? spec.stop.maxTime,
+    maxTimePs: spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs,
     linkEvents: events,
     metrics,
   };

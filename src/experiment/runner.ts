@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
 import { binSetsByName, customBinSet, runSummary, type BinSet, type RunSummary } from '../metrics/summary.js';
+import { throughputNotes } from '../metrics/notes.js';
 import { prepareOutDir, type OutDirPlan } from './outdir.js';
 import { resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
@@ -182,7 +183,7 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
   const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
-  const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile });
+  const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile }, throughputNotes(input, output));
   const files = writeResults(plan, {
     spec,
     raw,

@@ -20,8 +20,6 @@ import { z } from 'zod';
 import { ccNames, findCc } from '../cc/registry.js';
 import { BIN_SETS, DEFAULT_BIN_SETS } from '../metrics/summary.js';
 import {
-  deepMerge,
-  profileDefaults,
   PROFILE_NAMES,
   type AckOrder,
   type AckPriority,
@@ -29,6 +27,9 @@ import {
   type CnpMode,
   type DtMode,
   type EcnComparison,
+  type EcnConfig,
+  type MetricsDefaults,
+  type TransportConfig,
   type HeadroomMode,
   type IdealFctMode,
   type NackRule,
@@ -50,7 +51,7 @@ import {
   TOPOLOGY_FILE_FORMATS,
   TOPOLOGY_PRESETS,
 } from '../net/topology/index.js';
-import { SEC, TX_QUANTIZATIONS, US, parseBytes, parseRate, parseTimePs } from '../engine/units.js';
+import { MIB, SEC, TX_QUANTIZATIONS, US, parseBytes, parseRate, parseTimePs } from '../engine/units.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +65,10 @@ function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** A rate in bps; > 0 unless `allowZero`. */
+/** The fastest rate a spec may give (100 Tbps): beyond it serialization times round to 0 ps. */
+export const MAX_RATE_BPS = 1e14;
+
+/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS. */
 export function rateField(opts: { allowZero?: boolean } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
     let bps: number;
@@ -80,6 +84,10 @@ export function rateField(opts: { allowZero?: boolean } = {}) {
     }
     if (opts.allowZero ? bps < 0 : bps <= 0) {
       ctx.addIssue({ code: 'custom', message: opts.allowZero ? 'must be >= 0' : 'must be > 0' });
+      return z.NEVER;
+    }
+    if (bps > MAX_RATE_BPS) {
+      ctx.addIssue({ code: 'custom', message: 'must be <= 100 Tbps (1e14 bps): not a physical link rate' });
       return z.NEVER;
     }
     return bps;
@@ -108,9 +116,10 @@ export function durationField(opts: { positive?: boolean } = {}) {
   });
 }
 
-/** A size converted to whole bytes, >= min (default 1). */
-export function sizeField(opts: { min?: number } = {}) {
+/** A size converted to whole bytes, >= min (default 1) and <= max (default 1 TiB). */
+export function sizeField(opts: { min?: number; max?: number } = {}) {
   const min = opts.min ?? 1;
+  const max = opts.max ?? 2 ** 40;
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_SIZE }).transform((v, ctx): number => {
     let bytes: number;
     try {
@@ -127,12 +136,16 @@ export function sizeField(opts: { min?: number } = {}) {
       ctx.addIssue({ code: 'custom', message: `must be >= ${min}` });
       return z.NEVER;
     }
+    if (bytes > max) {
+      ctx.addIssue({ code: 'custom', message: `must be <= ${max} bytes` });
+      return z.NEVER;
+    }
     return bytes;
   });
 }
 
-/** Durations inside `network`: a number is ps already, a string is converted. */
-function psField() {
+/** Durations inside `network`: a number is ps already, a string is converted; >= 0, or > 0 when `positive`. */
+function psField(opts: { positive?: boolean } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
     let ps: number;
     try {
@@ -143,6 +156,10 @@ function psField() {
     }
     if (!Number.isSafeInteger(ps) || ps < 0) {
       ctx.addIssue({ code: 'custom', message: 'must be a whole number of ps >= 0' });
+      return z.NEVER;
+    }
+    if (opts.positive === true && ps === 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be > 0' });
       return z.NEVER;
     }
     return ps;
@@ -287,7 +304,7 @@ export const topologySchema = z.discriminatedUnion('type', [
 ]);
 
 // ---------------------------------------------------------------------------------------------
-// network overrides (generated from the profile defaults so new fields are picked up)
+// network overrides: one rule per field
 
 /**
  * Every value of a string union, checked at compile time both ways: a value
@@ -300,7 +317,7 @@ function allOf<T extends string>() {
 }
 
 /** Allowed values of the string-valued NetworkConfig fields, by field name. */
-const NETWORK_ENUMS: Readonly<Record<string, readonly string[]>> = {
+const NETWORK_ENUMS = {
   pfcMode: allOf<PfcMode>()(['onOff', 'quanta']),
   dtMode: allOf<DtMode>()(['shiftByPortRate', 'fixedShift', 'static', 'alpha']),
   ptPools: allOf<PtPoolLayout>()(['ptWorkload', 'ptBurst']),
@@ -320,34 +337,104 @@ const NETWORK_ENUMS: Readonly<Record<string, readonly string[]>> = {
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
   idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
-};
+} as const satisfies Readonly<Record<string, readonly string[]>>;
 
-/** Integer priority-class fields (0..7). */
-const PRIORITY_FIELDS = new Set(['cnpPriority', 'ackClass', 'dataPriority']);
+const enumOf = (key: keyof typeof NETWORK_ENUMS) => z.enum(NETWORK_ENUMS[key] as [string, ...string[]]);
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const num = (min: number, max: number) => z.number().min(min).max(max);
+/** header / frame sizes: whole bytes, bare numbers or "64B" */
+const headerBytes = (min: number) => sizeField({ min, max: 4096 });
 
-function networkNumberField(key: string): z.ZodType {
-  if (key.endsWith('Bytes')) return sizeField({ min: 0 });
-  if (key.endsWith('Ps')) return psField();
-  if (key.endsWith('Bps')) return rateField();
-  if (PRIORITY_FIELDS.has(key)) return prio;
-  if (key === 'pmax' || key.endsWith('Ratio')) return z.number().min(0).max(1);
-  return z.number().refine(Number.isFinite, { message: 'must be a finite number' });
-}
+/**
+ * Every field of the switch, transport and metrics configuration with its own
+ * rule (type, integer or not, range). `satisfies` makes a field added to
+ * net/config.ts without a rule here a compile error, so this stays the one
+ * place that says what a spec may set.
+ */
+const ecnShape = {
+  enabled: z.boolean(),
+  kminBytes: sizeField({ min: 0 }),
+  kmaxBytes: sizeField({ min: 0 }),
+  pmax: num(0, 1),
+  scaleWithRate: z.boolean(),
+  refRateBps: rateField(),
+  comparison: enumOf('comparison'),
+  markNonEct: z.boolean(),
+} satisfies Record<keyof EcnConfig, z.ZodType>;
 
-function overrideSchemaOf(template: Record<string, unknown>): z.ZodType {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [k, v] of Object.entries(template)) {
-    let field: z.ZodType;
-    if (typeof v === 'boolean') field = z.boolean();
-    else if (typeof v === 'number') field = networkNumberField(k);
-    else if (typeof v === 'string') {
-      const allowed = NETWORK_ENUMS[k];
-      field = allowed !== undefined ? z.enum(allowed as [string, ...string[]]) : z.string();
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) field = overrideSchemaOf(v as Record<string, unknown>);
-    else field = z.unknown();
-    shape[k] = field.optional();
-  }
-  return z.object(shape).strict();
+const switchShape = {
+  /** 0 is allowed only without PFC (checked with the merged profile in resolve.ts) */
+  bufferBytes: sizeField({ min: 0 }),
+  pfcEnabled: z.boolean(),
+  pfcMode: enumOf('pfcMode'),
+  dtMode: enumOf('dtMode'),
+  /** alpha = 2^-dtShift */
+  dtShift: int(0, 30),
+  staticThresholdBytes: sizeField({ min: 0 }),
+  reservePerQueueBytes: sizeField({ min: 0 }),
+  headroomMode: enumOf('headroomMode'),
+  headroomRttMultiplier: num(0, 100),
+  resumeOffsetBytes: sizeField({ min: 0 }),
+  bufferCompensationLosslessQueues: int(0, 8),
+  queue0Control: z.boolean(),
+  service: enumOf('service'),
+  mmuHeaderOffset: int(0, 4096),
+  queueHeaderOffset: int(0, 4096),
+  intTxIncludesPacket: z.boolean(),
+  ecn: z.object(partialShape(ecnShape)).strict(),
+  loadBalancing: enumOf('loadBalancing'),
+  pauseQuantaPs: psField(),
+  ptPools: enumOf('ptPools'),
+  alphaIngress: z.number().gt(0).max(65535),
+  alphaEgress: z.number().gt(0).max(65535),
+  xonBytes: sizeField({ min: 0 }),
+  xonOffsetBytes: sizeField({ min: 0 }),
+} satisfies Record<keyof SwitchConfig, z.ZodType>;
+
+const transportShape = {
+  mtuBytes: sizeField({ min: 1, max: 65536 }),
+  dataHeaderBytes: headerBytes(0),
+  ackBytes: headerBytes(1),
+  ackMinBytes: headerBytes(0),
+  nackCarriesEcho: z.boolean(),
+  cnpBytes: headerBytes(1),
+  pfcBytes: headerBytes(1),
+  ackOrder: enumOf('ackOrder'),
+  ackOnDuplicate: z.boolean(),
+  nackRule: enumOf('nackRule'),
+  nackIntervalPs: psField({ positive: true }),
+  retxMode: enumOf('retxMode'),
+  /** ACK every n-th in-order packet */
+  ackEvery: int(1, 1_000_000),
+  /** 0 = no retransmission timeout */
+  rtoPs: psField(),
+  cnpMode: enumOf('cnpMode'),
+  cnpIntervalPs: psField(),
+  cnpPriority: prio,
+  nicArbitration: enumOf('nicArbitration'),
+  ackPriority: enumOf('ackPriority'),
+  ackClass: prio,
+  dataPriority: prio,
+  windowUnit: enumOf('windowUnit'),
+  pacingUpdate: enumOf('pacingUpdate'),
+  txTimeQuantization: enumOf('txTimeQuantization'),
+  portRule: enumOf('portRule'),
+  baseRtt: enumOf('baseRtt'),
+  minRateRatio: z.number().gt(0).max(1),
+  rateScaledWindow: z.boolean(),
+} satisfies Record<keyof TransportConfig, z.ZodType>;
+
+const metricsDefaultsShape = {
+  idealFct: enumOf('idealFct'),
+  clampSlowdownAt1: z.boolean(),
+  /** 0 = topologically correct ideal-FCT class; 1 = the OSCAR artifact notebooks' host-IP indexing */
+  oscarIdealIndexOffset: int(0, 1),
+} satisfies Record<keyof MetricsDefaults, z.ZodType>;
+
+function partialShape<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(shape)) out[k] = v.optional();
+  return out as { [K in keyof T]: z.ZodOptional<T[K]> };
 }
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -355,18 +442,13 @@ type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]>
 /** Deep-partial overrides of a NetworkConfig (all but `profile`), in simulator units. */
 export type NetworkOverrides = DeepPartial<Omit<NetworkConfig, 'profile'>>;
 
-function networkTemplate(): Record<string, unknown> {
-  // union of both profiles' fields
-  const merged = deepMerge<Record<string, unknown>>(
-    profileDefaults('oscar') as unknown as Record<string, unknown>,
-    profileDefaults('hpcc'),
-  );
-  const { profile: _profile, ...rest } = merged;
-  void _profile;
-  return rest;
-}
-
-export const networkSchema = overrideSchemaOf(networkTemplate()) as unknown as z.ZodType<NetworkOverrides, unknown>;
+export const networkSchema = z
+  .object({
+    switch: z.object(partialShape(switchShape)).strict().optional(),
+    transport: z.object(partialShape(transportShape)).strict().optional(),
+    metrics: z.object(partialShape(metricsDefaultsShape)).strict().optional(),
+  } satisfies Record<keyof Omit<NetworkConfig, 'profile'>, z.ZodType>)
+  .strict() as unknown as z.ZodType<NetworkOverrides, unknown>;
 
 // ---------------------------------------------------------------------------------------------
 // congestion control
@@ -496,10 +578,19 @@ const stopSchema = z
   .object({
     /** hard stop; default: run until every flow finished */
     at: durationField({ positive: true }).optional(),
-    /** safety cap when running until done */
-    maxTime: durationField({ positive: true }).default(10 * SEC),
+    /** safety cap when running until done (default 10 s); not with `at` */
+    maxTime: durationField({ positive: true }).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((st, ctx) => {
+    if (st.at !== undefined && st.maxTime !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxTime'],
+        message: 'only applies when running until every flow finished; with stop.at the run ends at stop.at (give one of them)',
+      });
+    }
+  });
 
 const linkEvent = z
   .object({
@@ -564,6 +655,38 @@ const metricsSchema = z
 const outputSchema = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') }).strict();
 
 // ---------------------------------------------------------------------------------------------
+// limits
+
+/**
+ * How big a run a spec may ask for before ccsim refuses it (estimated at
+ * validation, before anything is built): a typo such as `hosts: 10000000` or a
+ * CDF path of /dev/zero fails in milliseconds with the limit it exceeds,
+ * instead of using gigabytes first. Raise a limit under `limits:` to allow it.
+ */
+export const DEFAULT_LIMITS = {
+  /** hosts in the topology (the largest paper fabric has 320) */
+  hosts: 20_000,
+  /** links in the topology */
+  links: 200_000,
+  /** flows the workload generates */
+  flows: 5_000_000,
+  /** data packets the flows need (payload / MTU, bounded by what the host links can send before the run ends) */
+  packets: 2_000_000_000,
+  /** size of a file the spec reads (CDF, topology) */
+  fileBytes: 16 * MIB,
+} as const;
+
+const limitsSchema = z
+  .object({
+    hosts: posInt.default(DEFAULT_LIMITS.hosts),
+    links: posInt.default(DEFAULT_LIMITS.links),
+    flows: posInt.default(DEFAULT_LIMITS.flows),
+    packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
+    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
+  })
+  .strict();
+
+// ---------------------------------------------------------------------------------------------
 // the spec
 
 export const specSchema = z
@@ -579,10 +702,11 @@ export const specSchema = z
     network: networkSchema.optional(),
     cc: ccSchema,
     workload: z.array(workloadEntrySchema).min(1),
-    stop: stopSchema.default({ maxTime: 10 * SEC }),
+    stop: stopSchema.default({}),
     events: z.array(linkEvent).default([]),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
+    limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
   })
   .strict();
 
@@ -623,6 +747,7 @@ export type TopologySpec = Spec['topology'];
 export type WorkloadSpec = Spec['workload'][number];
 export type PortRefSpec = z.output<typeof portRef>;
 export type MetricsSpec = Spec['metrics'];
+export type SpecLimits = Spec['limits'];
 
 /** Per-parse error map giving the spec wording (`must be <= 1`, `unknown key`, ...). */
 export function specErrorMap(iss: Parameters<typeof specIssueMessage>[0]): string | undefined {

@@ -4,6 +4,10 @@
  * per chosen flow, and the state of the CC of chosen flows (the fields named by
  * `CcDefinition.traceFields`, read through `CcInstance.traceState`). One event per interval per kind, whatever the number of
  * sampled items; sampling stops once every flow has finished.
+ *
+ * Time stamps: a queue sample is the queue at its time stamp (the first at 0);
+ * a throughput or goodput sample covers the interval that ENDS at its time
+ * stamp, (t - interval, t] (the first at t = interval).
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import { SEC } from '../engine/units.js';

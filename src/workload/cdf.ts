@@ -8,7 +8,8 @@
  * Repeated sizes with a rising cdf are point masses; repeated cdfs with a
  * rising size are gaps with no probability.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readTextFileCapped } from '../engine/io.js';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rng } from '../engine/rng.js';
@@ -284,13 +285,13 @@ export function listWorkloads(): { name: string; file: string; meanBytes: number
   });
 }
 
-function loadFile(path: string, name: string): Cdf {
+function loadFile(path: string, name: string, maxBytes?: number): Cdf {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFileCapped(path, 'workload file', maxBytes);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    throw new Error(`cannot read workload "${name}" from ${path}: ${msg}`);
+    throw new Error(msg.startsWith('workload file') ? msg : `cannot read workload "${name}" from ${path}: ${msg}`);
   }
   return parseCdf(text, name);
 }
@@ -300,11 +301,11 @@ function loadFile(path: string, name: string): Cdf {
  * (relative paths resolve against the working directory). A bare file name of
  * a shipped file (e.g. "websearch_hpcc.txt") also works.
  */
-export function loadCdf(nameOrPath: string): Cdf {
+export function loadCdf(nameOrPath: string, maxBytes?: number): Cdf {
   const dir = currentDataDir();
   const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, nameOrPath) ? BUILTINS[nameOrPath] : undefined;
   if (builtin !== undefined) return loadFile(join(dir, builtin.file), nameOrPath);
-  if (nameOrPath !== '' && existsSync(nameOrPath) && !isDir(nameOrPath)) return loadFile(nameOrPath, nameOrPath);
+  if (nameOrPath !== '' && existsSync(nameOrPath) && !isDir(nameOrPath)) return loadFile(nameOrPath, nameOrPath, maxBytes);
   if (nameOrPath !== '' && !isAbsolute(nameOrPath) && basename(nameOrPath) === nameOrPath) {
     for (const cand of [nameOrPath, `${nameOrPath}.txt`]) {
       const p = join(dir, cand);

@@ -5,7 +5,8 @@
  * so hosts come first (hosts, then switches, each in ascending original id)
  * and return the mapping. Errors name the source and, for text formats, the line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readTextFileCapped } from '../../engine/io.js';
 import { basename, extname } from 'node:path';
 import { parseRate, parseTimePs } from '../../engine/units.js';
 import type { Layer, NodeKind, TopoLink, TopoNode, Topology } from './types.js';
@@ -439,13 +440,14 @@ export function parseTopology(text: string, source: string, format: TopologyFile
 }
 
 /** Reads and parses a topology file. Throws "topology file not found: <path>" if it does not exist. */
-export function loadTopologyFile(path: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig): LoadedTopology {
+export function loadTopologyFile(path: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig, maxBytes?: number): LoadedTopology {
   if (!existsSync(path)) throw new Error(`topology file not found: ${path}`);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFileCapped(path, 'topology file', maxBytes);
   } catch (e) {
-    throw new Error(`cannot read topology file ${path}: ${errMsg(e)}`);
+    const msg = errMsg(e);
+    throw new Error(msg.startsWith('topology file') ? msg : `cannot read topology file ${path}: ${msg}`);
   }
   return parseTopology(text, path, format, linkConfig);
 }

@@ -1,0 +1,38 @@
+/**
+ * Reading input files safely: only regular files (not /dev/zero, a FIFO or a
+ * folder) and only up to a size cap, so a wrong path fails at once with a
+ * clear message instead of hanging or filling memory.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Default cap for a file a spec reads (spec, CDF, topology). */
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a UTF-8 text file of at most `maxBytes`. Throws an Error whose message
+ * starts with `what` for a missing file, a non-regular file, or a file larger
+ * than the cap.
+ */
+export function readTextFileCapped(path: string, what: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES): string {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${what} ${path} is not a regular file`);
+    if (st.size > maxBytes) {
+      throw new Error(`${what} ${path} is ${st.size.toLocaleString('en-US')} bytes, above the limit of ${maxBytes.toLocaleString('en-US')} (limits.fileBytes)`);
+    }
+    // read at most maxBytes + 1 even if the file grew since fstat
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+    let n = 0;
+    for (;;) {
+      const r = readSync(fd, buf, n, buf.length - n, null);
+      if (r === 0) break;
+      n += r;
+      if (n === buf.length) break;
+    }
+    if (n > maxBytes) throw new Error(`${what} ${path} is larger than the limit of ${maxBytes.toLocaleString('en-US')} bytes (limits.fileBytes)`);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
