@@ -90,7 +90,7 @@ class Swift implements CcInstance {
 export const swiftCc: CcDefinition<typeof params> = {
   name: 'swift',
   description: 'Swift: delay-target window control with flow scaling (OSCAR artifact form, swift-25.json defaults)',
-  reference: 'Kumar et al. SIGCOMM\'20; network-model.md §4.6 (OSCAR artifact RoCEv2Swift, swift-25.json)',
+  reference: 'Kumar et al. SIGCOMM\'20; network-model.md §4.6 (OSCAR artifact RoCEv2Swift, swift-25.json); docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: () => 0,
