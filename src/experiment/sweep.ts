@@ -92,8 +92,13 @@ export function hashOf(v: unknown): string {
 function showVar(v: unknown): string {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string') {
+    // a CC with parameters: oscar[uAi=0.0012] (a hash when the parameters are long)
     const o = v as { name: string; params?: unknown };
-    return o.params === undefined ? o.name : `${o.name}~${hashOf(o.params).slice(0, 6)}`;
+    if (o.params === undefined || o.params === null || typeof o.params !== 'object') return o.name;
+    const inner = Object.entries(o.params as Record<string, unknown>)
+      .map(([k, x]) => `${k}=${typeof x === 'object' && x !== null ? hashOf(x).slice(0, 6) : String(x)}`)
+      .join(',');
+    return inner === '' ? o.name : inner.length <= 40 ? `${o.name}[${inner}]` : `${o.name}[${hashOf(o.params).slice(0, 8)}]`;
   }
   return hashOf(v).slice(0, 8);
 }
