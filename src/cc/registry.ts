@@ -11,6 +11,9 @@ import { timelyCc } from './timely.js';
 import { swiftCc } from './swift.js';
 import { poseidonCc } from './poseidon.js';
 import { oracleCc } from './oracle.js';
+import { cccCc } from './ccc.js';
+import { timelyPatchedCc } from './timely-patched.js';
+import { sqccCc } from './sqcc.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -23,6 +26,9 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   poseidonCc,
   oracleCc,
   oscarCc,
+  cccCc,
+  timelyPatchedCc,
+  sqccCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
