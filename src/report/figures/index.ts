@@ -2,9 +2,12 @@
  * Registry of figure analyses (see types.ts). Adding one = a function in the
  * paper's file in this folder + one entry here.
  */
+import { slowdownTable } from './generic.js';
 import type { FigureAnalysis } from './types.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [];
+export const FIGURES: readonly FigureAnalysis[] = [
+  slowdownTable,
+];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);
