@@ -7,16 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
 import { PAPERS, loadPublished } from '../src/report/published.js';
 import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';
+import { tempDir } from './helpers/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-repro-test-'));
+const dir = tempDir('repro-test');
 const exp = join(dir, 'experiments');
 mkdirSync(exp);
 
