@@ -3,8 +3,10 @@
  * paper's file in this folder + one entry here.
  */
 import type { FigureAnalysis } from './types.js';
+import { SQCC_FIGURES } from './sqcc.js';
+import { CCC_FIGURES } from './ccc.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [];
+export const FIGURES: readonly FigureAnalysis[] = [...CCC_FIGURES, ...SQCC_FIGURES];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);
