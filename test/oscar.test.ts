@@ -37,6 +37,7 @@ function fakeFlow(o: { baseRttPs?: number; lineRateBps?: number } = {}): FakeFlo
     lineRateBps: mu,
     baseRttPs: rtt,
     baseBdpBytes: (mu / 8) * (rtt / 1e12),
+    pathBaseRttPs: rtt,
     maxBaseRttPs: rtt,
     maxBaseBdpBytes: (mu / 8) * (rtt / 1e12),
     baseOneWayPs: rtt / 2,

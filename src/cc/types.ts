@@ -188,6 +188,12 @@ export interface CcFlow {
   readonly baseRttPs: number;
   /** base BDP, bytes */
   readonly baseBdpBytes: number;
+  /**
+   * this flow's own base RTT by the profile's per-pair formula (network-model.md
+   * §1.5: D-OSCAR baseRtt, or D-HPCC pairRtt of the flow's path), ps; equals
+   * baseRttPs unless the profile gives every flow the global maximum
+   */
+  readonly pathBaseRttPs: number;
   /** topology-wide maximum base RTT (D-HPCC's global T, network-model.md §1.5), ps; independent of the profile's baseRtt rule */
   readonly maxBaseRttPs: number;
   /** line rate x maxBaseRttPs, bytes */

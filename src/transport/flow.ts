@@ -29,6 +29,7 @@ export class Flow implements CcFlow {
   lineRateBps = 0;
   baseRttPs = 0;
   baseBdpBytes = 0;
+  pathBaseRttPs = 0;
   maxBaseRttPs = 0;
   maxBaseBdpBytes = 0;
   baseOneWayPs = 0;
