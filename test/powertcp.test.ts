@@ -18,8 +18,8 @@ import type { Topology } from '../src/net/topology/types.js';
 import { input, net } from './helpers/sim.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './helpers/tmp.js';
 import { join } from 'node:path';
 
 const C = 100e9;
@@ -64,7 +64,7 @@ const BETA_STAR = 0.006 * BDP_STAR;
 
 // ------------------------------------------------------------------------------- bad input
 
-const specDir = mkdtempSync(join(tmpdir(), 'ccsim-powertcp-test-'));
+const specDir = tempDir('powertcp-test');
 let specCount = 0;
 
 function specError(params: string, cc = 'powertcp'): string {
