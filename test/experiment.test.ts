@@ -67,7 +67,7 @@ test('the shipped demo runs and every flow finishes', async () => {
   assert.equal(r.output.totals.drops, 0);
   // the ideal FCT is the topologically correct one: no flow beats it (issue: same-leaf pairs did)
   assert.equal(r.summary.fct.overall.belowOne, 0);
-  assert.deepEqual(r.summary.notes, []);
+  assert.ok(!r.summary.notes.some((n) => /slowdown < 1/.test(n)), r.summary.notes.join('\n'));
   // every size-bin set accounts for every finished flow
   for (const set of r.summary.fct.binSets) {
     const fct = readFileSync(join(r.outDir, 'fct.csv'), 'utf8').trim().split('\n').slice(1);

@@ -330,15 +330,10 @@ test('poissonFlows: scaling the load keeps the same random draws (common random 
   }
 });
 
-test('poissonFlows: input errors', () => {
+test('poissonFlows: errors only the generator can see (values are the spec schema\'s job)', () => {
   const cdf = loadCdf('hadoop');
   const base = { sources: [0, 1], destinations: [0, 1], cdf, load: 0.5, refRateBps: 1e10, startPs: 0, durationPs: MS, rng: new Rng(1) };
   assert.throws(() => poissonFlows({ ...base, destinations: [1] }), /source 1 has no destination other than itself/);
-  assert.throws(() => poissonFlows({ ...base, sources: [0, 0] }), /sources\[1\]: host 0 is listed twice/);
-  assert.throws(() => poissonFlows({ ...base, refRateBps: 0 }), /refRateBps must be > 0/);
-  assert.throws(() => poissonFlows({ ...base, load: -1 }), /load must be a number >= 0/);
-  assert.throws(() => poissonFlows({ ...base, prio: 9 }), /prio: 9 is not a priority class/);
-  assert.throws(() => poissonFlows({ ...base, sources: [1.5] }), /sources\[0\]: 1.5 is not a host id/);
   assert.deepEqual(poissonFlows({ ...base, load: 0 }), []);
   assert.deepEqual(poissonFlows({ ...base, durationPs: 0 }), []);
 });
@@ -425,11 +420,9 @@ test('incastFlows: Poisson event process matches the rate and is deterministic',
   for (const ev of byStart.values()) if (ev.length === 16) checkEvent(ev, 16, 64);
 });
 
-test('incastFlows: input errors', () => {
+test('incastFlows: errors only the generator can see (values are the spec schema\'s job)', () => {
   const rng = new Rng(1);
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 10, bytes: 1, times: [0], rng }), /fanIn 10 exceeds the 9 hosts available as senders/);
-  assert.throws(() => incastFlows({ hosts: range(10), fanIn: 0, bytes: 1, times: [0], rng }), /fanIn must be an integer >= 1, got 0/);
-  assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 0, times: [0], rng }), /bytes must be an integer >= 1, got 0/);
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 1, rng }), /give the event times/);
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 1, times: [0], eventRatePerSec: 5, rng }), /not both/);
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 1, eventRatePerSec: 5, rng }), /durationPs is required/);
@@ -437,14 +430,13 @@ test('incastFlows: input errors', () => {
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 1, senders: [1, 3], receiver: 3, times: [0], rng }), /senders\[1\]: host 3 is the receiver/);
   assert.throws(() => incastFlows({ hosts: range(10), fanIn: 2, bytes: 1, senders: [1, 1], times: [0], rng }), /senders\[1\]: host 1 is listed twice/);
   assert.throws(() => incastFlows({ hosts: [0, 1], fanIn: 2, bytes: 1, senders: [0, 1], times: [0], rng }), /no host left to be the receiver/);
-  assert.throws(() => incastFlows({ hosts: range(4), fanIn: 2, bytes: 1, times: [-5], rng }), /times\[0\] must be an integer >= 0, got -5/);
   assert.throws(() => incastFlows({ hosts: [], fanIn: 1, bytes: 1, times: [0], rng }), /hosts is empty/);
 });
 
 // ---------------------------------------------------------------------------
 // Explicit flows
 
-test('explicitFlows: validates and sorts by start (stable)', () => {
+test('explicitFlows: checks host ids against the topology and sorts by start (stable)', () => {
   const flows = explicitFlows(
     [
       { src: 1, dst: 2, bytes: 100, startPs: 500 },
@@ -462,10 +454,6 @@ test('explicitFlows: validates and sorts by start (stable)', () => {
   const list = (bad: Partial<typeof ok> & { prio?: number }): (typeof ok & { prio?: number })[] => [ok, ok, ok, { ...ok, ...bad }];
   assert.throws(() => explicitFlows(list({ dst: 400 }), 320), { message: 'flows[3].dst: 400 is not a host (0..319)' });
   assert.throws(() => explicitFlows(list({ src: -1 }), 320), /^Error: flows\[3\]\.src: -1 is not a host \(0\.\.319\)$/);
-  assert.throws(() => explicitFlows(list({ src: 1.5 }), 320), /flows\[3\]\.src: 1.5 is not a host/);
   assert.throws(() => explicitFlows(list({ dst: 0 }), 320), /flows\[3\]\.dst: 0 is the same host as src/);
-  assert.throws(() => explicitFlows(list({ bytes: 0 }), 320), /flows\[3\]\.bytes: 0 must be an integer >= 1/);
-  assert.throws(() => explicitFlows(list({ startPs: -3 }), 320), /flows\[3\]\.startPs: -3 must be an integer >= 0/);
-  assert.throws(() => explicitFlows(list({ prio: 8 }), 320), /flows\[3\]\.prio: 8 is not a priority class \(0\.\.7\)/);
   assert.deepEqual(explicitFlows([], 2), []);
 });

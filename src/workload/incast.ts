@@ -7,7 +7,6 @@
 import type { Rng } from '../engine/rng.js';
 import { NS, SEC } from '../engine/units.js';
 import type { FlowSpec } from './types.js';
-import { checkHostId, checkNonNegInt, checkPrio } from './validate.js';
 
 export interface IncastOptions {
   /** host pool that random receivers and senders are drawn from */
@@ -82,19 +81,14 @@ function poissonEventTimes(ratePerSec: number, startPs: number, durationPs: numb
 export function incastFlows(o: IncastOptions): FlowSpec[] {
   const hosts = o.hosts;
   const hostSet = new Set<number>();
+  // option values (ids, sizes, times, priorities) are validated once, by the spec schema and resolve.ts
   for (let i = 0; i < hosts.length; i++) {
-    checkHostId(`incast: hosts[${i}]`, hosts[i]!);
     if (hostSet.has(hosts[i]!)) throw new Error(`incast: hosts[${i}]: host ${hosts[i]} is listed twice`);
     hostSet.add(hosts[i]!);
   }
-  if (!Number.isInteger(o.fanIn) || o.fanIn < 1) throw new Error(`incast: fanIn must be an integer >= 1, got ${o.fanIn}`);
-  if (!Number.isSafeInteger(o.bytes) || o.bytes < 1) throw new Error(`incast: bytes must be an integer >= 1, got ${o.bytes}`);
   const stagger = o.staggerPs ?? 0;
-  checkNonNegInt('incast: staggerPs', stagger);
-  checkPrio('incast: prio', o.prio);
   const fanIn = o.fanIn;
   const receiver = o.receiver;
-  if (receiver !== undefined) checkHostId('incast: receiver', receiver);
 
   if (receiver === undefined && hosts.length === 0) throw new Error('incast: hosts is empty and no receiver is given');
 
@@ -106,7 +100,6 @@ export function incastFlows(o: IncastOptions): FlowSpec[] {
     const s = new Set<number>();
     for (let i = 0; i < fixedSenders.length; i++) {
       const h = fixedSenders[i]!;
-      checkHostId(`incast: senders[${i}]`, h);
       if (s.has(h)) throw new Error(`incast: senders[${i}]: host ${h} is listed twice`);
       if (h === receiver) throw new Error(`incast: senders[${i}]: host ${h} is the receiver`);
       s.add(h);
@@ -130,15 +123,11 @@ export function incastFlows(o: IncastOptions): FlowSpec[] {
     throw new Error('incast: give either times or eventRatePerSec, not both');
   }
   if (o.times !== undefined) {
-    for (let i = 0; i < o.times.length; i++) checkNonNegInt(`incast: times[${i}]`, o.times[i]!);
     times = o.times;
   } else if (o.eventRatePerSec !== undefined) {
     const rate = o.eventRatePerSec;
-    if (!(rate >= 0) || !Number.isFinite(rate)) throw new Error(`incast: eventRatePerSec must be a number >= 0, got ${rate}`);
     const startPs = o.startPs ?? 0;
-    checkNonNegInt('incast: startPs', startPs);
     if (o.durationPs === undefined) throw new Error('incast: durationPs is required with eventRatePerSec');
-    checkNonNegInt('incast: durationPs', o.durationPs);
     times = rate === 0 ? [] : poissonEventTimes(rate, startPs, o.durationPs, o.rng.fork('incast/events'));
   } else {
     throw new Error('incast: give the event times (times) or an event rate (eventRatePerSec)');

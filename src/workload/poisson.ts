@@ -8,7 +8,6 @@ import type { Rng } from '../engine/rng.js';
 import { NS, SEC } from '../engine/units.js';
 import { sampleCdf, type Cdf } from './cdf.js';
 import type { FlowSpec } from './types.js';
-import { checkHostId, checkNonNegInt, checkPrio } from './validate.js';
 
 export interface PoissonOptions {
   /** generating hosts, each an independent process */
@@ -43,22 +42,9 @@ export function poissonMeanGapPs(meanBytes: number, refRateBps: number, load: nu
  * startPs + first gap. Result sorted by (startPs, src), stable.
  */
 export function poissonFlows(o: PoissonOptions): FlowSpec[] {
-  if (!(o.load >= 0) || !Number.isFinite(o.load)) throw new Error(`poisson: load must be a number >= 0, got ${o.load}`);
-  if (!(o.refRateBps > 0) || !Number.isFinite(o.refRateBps)) {
-    throw new Error(`poisson: refRateBps must be > 0, got ${o.refRateBps}`);
-  }
-  checkNonNegInt('poisson: startPs', o.startPs);
-  checkNonNegInt('poisson: durationPs', o.durationPs);
-  checkPrio('poisson: prio', o.prio);
+  // option values (load, rates, times, host ids, priorities) are validated once, by the spec schema
+  // and resolve.ts; what is checked here needs the generator's own view
   if (!(o.cdf.meanBytes > 0)) throw new Error(`poisson: workload "${o.cdf.name}" has mean size ${o.cdf.meanBytes}; it must be > 0`);
-  const seen = new Set<number>();
-  for (let i = 0; i < o.sources.length; i++) {
-    const s = o.sources[i]!;
-    checkHostId(`poisson: sources[${i}]`, s);
-    if (seen.has(s)) throw new Error(`poisson: sources[${i}]: host ${s} is listed twice`);
-    seen.add(s);
-  }
-  for (let i = 0; i < o.destinations.length; i++) checkHostId(`poisson: destinations[${i}]`, o.destinations[i]!);
   if (o.load === 0 || o.durationPs === 0 || o.sources.length === 0) return [];
   for (const s of o.sources) {
     if (!o.destinations.some((d) => d !== s)) {

@@ -6,14 +6,7 @@
  */
 import { GBPS, US } from '../../engine/units.js';
 import type { Layer, TopoLink, TopoNode, Topology } from './types.js';
-import {
-  checkDelay,
-  checkOneOf,
-  checkOptions,
-  checkPositiveInt,
-  checkRate,
-  validateTopology,
-} from './validate.js';
+import { validateTopology } from './validate.js';
 
 const NAME_PREFIX: Record<Layer, string> = {
   host: 'h',
@@ -61,11 +54,6 @@ class Builder {
   }
 }
 
-function optName(what: string, v: unknown, dflt: string): string {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what}: must be a non-empty string, got ${String(v)}`);
-  return v;
-}
 
 // ---------------------------------------------------------------------------------------------
 // star
@@ -80,15 +68,15 @@ export interface StarOptions {
 
 /** Hosts 0..N-1 on one switch N (layer 'tor'). N senders → 1 receiver is a usage of this (§7.3). */
 export function star(opts: StarOptions): Topology {
-  const o = checkOptions('star', opts, ['hosts', 'rateBps', 'delayPs', 'name']);
-  const hosts = checkPositiveInt('star.hosts', o.hosts);
-  const rate = checkRate('star.rateBps', o.rateBps);
-  const delay = checkDelay('star.delayPs', o.delayPs);
+  const o = opts;
+  const hosts = o.hosts;
+  const rate = o.rateBps;
+  const delay = o.delayPs;
   const b = new Builder();
   b.addHosts(hosts);
   const sw = b.addSwitches(1, 'tor');
   for (let h = 0; h < hosts; h++) b.link(h, sw, rate, delay);
-  return b.finish(optName('star.name', o.name, `star${hosts}`));
+  return b.finish(o.name ?? `star${hosts}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,12 +97,12 @@ export interface DumbbellOptions {
 
 /** `left` hosts on switch A, `right` hosts on switch B, A–B the bottleneck (§7.9). Links: hosts, then A–B. */
 export function dumbbell(opts: DumbbellOptions): Topology {
-  const o = checkOptions('dumbbell', opts, ['left', 'right', 'hostRateBps', 'bottleneckRateBps', 'delayPs', 'name']);
-  const left = checkPositiveInt('dumbbell.left', o.left);
-  const right = checkPositiveInt('dumbbell.right', o.right);
-  const hostRate = checkRate('dumbbell.hostRateBps', o.hostRateBps);
-  const bnRate = checkRate('dumbbell.bottleneckRateBps', o.bottleneckRateBps);
-  const delay = checkDelay('dumbbell.delayPs', o.delayPs);
+  const o = opts;
+  const left = o.left;
+  const right = o.right;
+  const hostRate = o.hostRateBps;
+  const bnRate = o.bottleneckRateBps;
+  const delay = o.delayPs;
   const b = new Builder();
   b.addHosts(left + right);
   const swA = b.addSwitches(1, 'tor');
@@ -122,7 +110,7 @@ export function dumbbell(opts: DumbbellOptions): Topology {
   for (let h = 0; h < left; h++) b.link(h, swA, hostRate, delay);
   for (let h = left; h < left + right; h++) b.link(h, swB, hostRate, delay);
   b.link(swA, swB, bnRate, delay);
-  return b.finish(optName('dumbbell.name', o.name, `dumbbell${left}x${right}`));
+  return b.finish(o.name ?? `dumbbell${left}x${right}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,17 +131,17 @@ export interface ParkingLotOptions {
  * host each). Links: host links in host order, then the chain s0–s1, s1–s2, ...
  */
 export function parkingLot(opts: ParkingLotOptions): Topology {
-  const o = checkOptions('parkingLot', opts, ['switches', 'hostsPerSwitch', 'rateBps', 'delayPs', 'name']);
-  const switches = checkPositiveInt('parkingLot.switches', o.switches);
-  const hps = checkPositiveInt('parkingLot.hostsPerSwitch', o.hostsPerSwitch);
-  const rate = checkRate('parkingLot.rateBps', o.rateBps);
-  const delay = checkDelay('parkingLot.delayPs', o.delayPs);
+  const o = opts;
+  const switches = o.switches;
+  const hps = o.hostsPerSwitch;
+  const rate = o.rateBps;
+  const delay = o.delayPs;
   const b = new Builder();
   b.addHosts(switches * hps);
   const sw0 = b.addSwitches(switches, 'switch');
   for (let h = 0; h < switches * hps; h++) b.link(h, sw0 + Math.floor(h / hps), rate, delay);
   for (let s = 0; s + 1 < switches; s++) b.link(sw0 + s, sw0 + s + 1, rate, delay);
-  return b.finish(optName('parkingLot.name', o.name, `parking${switches}`));
+  return b.finish(o.name ?? `parking${switches}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,19 +216,19 @@ export function coresOfAgg(k: number, aggsPerPod: number, cores: number, wiring:
  * (agg-major, cores ascending). Host h is on edge floor(h / hostsPerEdge).
  */
 export function fatTree(opts: FatTreeOptions): Topology {
-  const o = checkOptions('fatTree', opts, FAT_TREE_KEYS);
-  const pods = checkPositiveInt('fatTree.pods', o.pods);
-  const epp = checkPositiveInt('fatTree.edgesPerPod', o.edgesPerPod);
-  const app = checkPositiveInt('fatTree.aggsPerPod', o.aggsPerPod);
-  const hpe = checkPositiveInt('fatTree.hostsPerEdge', o.hostsPerEdge);
-  const cores = checkPositiveInt('fatTree.cores', o.cores);
-  const hostRate = checkRate('fatTree.hostRateBps', o.hostRateBps);
-  const fabricRate = checkRate('fatTree.fabricRateBps', o.fabricRateBps);
-  const aggCoreRate = o.aggCoreRateBps === undefined ? fabricRate : checkRate('fatTree.aggCoreRateBps', o.aggCoreRateBps);
-  const hostDelay = checkDelay('fatTree.hostDelayPs', o.hostDelayPs);
-  const eaDelay = checkDelay('fatTree.edgeAggDelayPs', o.edgeAggDelayPs);
-  const acDelay = checkDelay('fatTree.aggCoreDelayPs', o.aggCoreDelayPs);
-  const wiring = checkOneOf('fatTree.coreWiring', o.coreWiring, CORE_WIRINGS);
+  const o = opts;
+  const pods = o.pods;
+  const epp = o.edgesPerPod;
+  const app = o.aggsPerPod;
+  const hpe = o.hostsPerEdge;
+  const cores = o.cores;
+  const hostRate = o.hostRateBps;
+  const fabricRate = o.fabricRateBps;
+  const aggCoreRate = o.aggCoreRateBps ?? fabricRate;
+  const hostDelay = o.hostDelayPs;
+  const eaDelay = o.edgeAggDelayPs;
+  const acDelay = o.aggCoreDelayPs;
+  const wiring = o.coreWiring;
   if (wiring !== 'full' && cores % app !== 0) {
     throw new Error(`fatTree.cores: must be divisible by aggsPerPod (${app}) for '${wiring}' wiring, got ${cores}`);
   }
@@ -261,7 +249,7 @@ export function fatTree(opts: FatTreeOptions): Topology {
       for (const c of coresOfAgg(a, app, cores, wiring)) b.link(agg0 + p * app + a, core0 + c, aggCoreRate, acDelay);
     }
   }
-  return b.finish(optName('fatTree.name', o.name, `fatTree${hosts}`));
+  return b.finish(o.name ?? `fatTree${hosts}`);
 }
 
 export type FatTreePresetName = 'oscar320' | 'powertcp256' | 'powertcp256paper' | 'ccc250';
@@ -355,21 +343,13 @@ export interface SpineLeafOptions {
  * (leaf-major, spines ascending).
  */
 export function spineLeaf(opts: SpineLeafOptions): Topology {
-  const o = checkOptions('spineLeaf', opts, [
-    'spines',
-    'leaves',
-    'hostsPerLeaf',
-    'hostRateBps',
-    'fabricRateBps',
-    'delayPs',
-    'name',
-  ]);
-  const spines = checkPositiveInt('spineLeaf.spines', o.spines);
-  const leaves = checkPositiveInt('spineLeaf.leaves', o.leaves);
-  const hpl = checkPositiveInt('spineLeaf.hostsPerLeaf', o.hostsPerLeaf);
-  const hostRate = checkRate('spineLeaf.hostRateBps', o.hostRateBps);
-  const fabricRate = checkRate('spineLeaf.fabricRateBps', o.fabricRateBps);
-  const delay = checkDelay('spineLeaf.delayPs', o.delayPs);
+  const o = opts;
+  const spines = o.spines;
+  const leaves = o.leaves;
+  const hpl = o.hostsPerLeaf;
+  const hostRate = o.hostRateBps;
+  const fabricRate = o.fabricRateBps;
+  const delay = o.delayPs;
   const b = new Builder();
   const hosts = leaves * hpl;
   b.addHosts(hosts);
@@ -379,7 +359,7 @@ export function spineLeaf(opts: SpineLeafOptions): Topology {
   for (let l = 0; l < leaves; l++) {
     for (let s = 0; s < spines; s++) b.link(leaf0 + l, spine0 + s, fabricRate, delay);
   }
-  return b.finish(optName('spineLeaf.name', o.name, `spineLeaf${hosts}`));
+  return b.finish(o.name ?? `spineLeaf${hosts}`);
 }
 
 export type SpineLeafPresetName = 'oscar64' | 'spraying44';
@@ -421,10 +401,10 @@ export interface AccCbdOptions {
  * two-tier shape. Shortest paths T0→T3 bounce through a ToR.
  */
 export function accCbd(opts: AccCbdOptions): Topology {
-  const o = checkOptions('accCbd', opts, ['hostsPerTor', 'rateBps', 'delayPs', 'name']);
-  const hpt = checkPositiveInt('accCbd.hostsPerTor', o.hostsPerTor);
-  const rate = checkRate('accCbd.rateBps', o.rateBps);
-  const delay = checkDelay('accCbd.delayPs', o.delayPs);
+  const o = opts;
+  const hpt = o.hostsPerTor;
+  const rate = o.rateBps;
+  const delay = o.delayPs;
   const b = new Builder();
   b.addHosts(4 * hpt);
   const tor0 = b.addSwitches(4, 'leaf');
@@ -436,7 +416,7 @@ export function accCbd(opts: AccCbdOptions): Topology {
       b.link(tor0 + t, up0 + l, rate, delay);
     }
   }
-  return b.finish(optName('accCbd.name', o.name, 'accCbd'));
+  return b.finish(o.name ?? 'accCbd');
 }
 
 // ---------------------------------------------------------------------------------------------

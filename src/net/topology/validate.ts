@@ -1,7 +1,8 @@
 /**
- * Checks shared by the topology builders and loaders: option validation with
- * messages that name the option and the offending value, and a structural
- * check of a finished `Topology` against the contract in types.ts.
+ * The structural check of a finished `Topology` against the contract in
+ * types.ts (dense ids, hosts first, valid links), run by every builder and
+ * file loader. Option values are validated once, by the spec schema
+ * (experiment/spec.ts); the builders trust their typed options.
  */
 import type { Layer, Topology } from './types.js';
 
@@ -15,60 +16,6 @@ function show(v: unknown): string {
   } catch {
     return String(v);
   }
-}
-
-/** Throws unless `v` is an integer ≥ 1. `what` is e.g. "fatTree.pods". */
-export function checkPositiveInt(what: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-    throw new Error(`${what}: must be a positive integer, got ${show(v)}`);
-  }
-  return v;
-}
-
-/** Throws unless `v` is an integer ≥ 0. */
-export function checkNonNegativeInt(what: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw new Error(`${what}: must be a non-negative integer, got ${show(v)}`);
-  }
-  return v;
-}
-
-/** Throws unless `v` is a finite rate > 0 in bps. */
-export function checkRate(what: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new Error(`${what}: must be a positive finite rate in bps, got ${show(v)}`);
-  }
-  return v;
-}
-
-/** Throws unless `v` is a delay in whole ps ≥ 0. */
-export function checkDelay(what: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw new Error(`${what}: must be a non-negative integer number of ps, got ${show(v)}`);
-  }
-  return v;
-}
-
-/** Throws unless `v` is one of `allowed`. */
-export function checkOneOf<T extends string>(what: string, v: unknown, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    throw new Error(`${what}: must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${show(v)}`);
-  }
-  return v as T;
-}
-
-/** Throws unless `opts` is a plain object; also rejects unknown keys. */
-export function checkOptions(what: string, opts: unknown, known: readonly string[]): Record<string, unknown> {
-  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
-    throw new Error(`${what}: options must be an object, got ${show(opts)}`);
-  }
-  const rec = opts as Record<string, unknown>;
-  for (const k of Object.keys(rec)) {
-    if (!known.includes(k)) {
-      throw new Error(`${what}.${k}: unknown option (known: ${known.join(', ')})`);
-    }
-  }
-  return rec;
 }
 
 /**
