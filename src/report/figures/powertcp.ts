@@ -292,7 +292,7 @@ const fig5: FigureAnalysis = {
       const cc = ccOf(p).name;
       tables.push({
         title: `${cc}: phases`,
-        columns: ['from ms', 'to ms', 'flows', 'Jain (2nd half)', 'util (2nd half)', 'Jain >= 0.95 after us'],
+        columns: ['from ms', 'to ms', 'flows', 'Jain (2nd half)', 'goodput/C (2nd half)', 'Jain >= 0.95 after us'],
         rows: phases.map((ph) => [r3(ph.fromPs / 1e9), r3(ph.toPs / 1e9), ph.active, r3(ph.jain), r3(ph.util), r1(ph.convergeUs)]),
       });
       const multi = phases.filter((ph) => ph.active > 1);
@@ -307,7 +307,7 @@ const fig5: FigureAnalysis = {
     }
     tables.unshift({
       title: 'Fairness summary (phases with more than one flow)',
-      columns: ['cc', 'min Jain', 'slowest convergence to Jain 0.95, us (- = never)', 'min link util'],
+      columns: ['cc', 'min Jain', 'slowest convergence to Jain 0.95, us (- = never)', 'min goodput/C'],
       rows: summary,
       notes: ['paper: PowerTCP "stabilizes to a fair share of bandwidth quickly, both when flows arrive and leave" (qualitative)'],
     });
