@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { findCc } from '../src/cc/registry.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
@@ -136,6 +138,20 @@ test('hpcc-star is hpcc with eta 1.5: resolved default, and a byte-identical run
   assert.ok(a.events > 10_000);
 });
 
+test('`ccsim list ccs` shows the hpcc-star alias with its resolved default eta = 1.5', () => {
+  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [cli, 'list', 'ccs'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const from = r.stdout.indexOf('  hpcc-star:');
+  assert.ok(from >= 0, 'hpcc-star listed');
+  // its block: up to the next CC's line (two spaces, then a name)
+  const rest = r.stdout.slice(from + 1);
+  const next = rest.search(/\n  [a-z]/);
+  const block = next < 0 ? rest : rest.slice(0, next);
+  assert.match(block, /\n {6}eta = 1\.5 /);
+  for (const name of ['dctcp', 'timely', 'swift', 'poseidon', 'oracle']) assert.match(r.stdout, new RegExp(`^  ${name}: `, 'm'));
+});
+
 // ------------------------------------------------------------------ steady states
 
 for (const profile of ['hpcc', 'oscar'] as const) {
@@ -263,4 +279,18 @@ test('bad parameters of the baseline CCs are spec errors naming the field and va
       `${name} ${JSON.stringify(params)}`,
     );
   }
+});
+
+test('Swift rate form (the older rate-based Swift, network-model.md §9.1): no window, an AIMD sawtooth cut at the same delay target, fills the link', () => {
+  assert.equal(findCc('swift')!.initialCwnd({ baseBdpBytes: 1000 } as never, { form: 'rate' } as never), Infinity);
+  const out = longFlows('oscar', 'swift', { form: 'rate' }, 12 * MS);
+  const maxUs = (Math.max(...tail(out.queues[0]!.v)) * 8) / C / 1e-6;
+  // each flow at u = 1/4: target = 25 us x (1 + 4·γ·(1/sqrt(0.25) - 1)) above the base RTT; the queue
+  // rises by AI until the delay passes it, then a cut of up to MaxMdf drains it
+  const gamma = 1 / (1 / Math.sqrt(0.1) - 1);
+  const target = 25 * (1 + 4 * gamma * (1 / Math.sqrt(0.25) - 1));
+  assert.ok(maxUs > target && maxUs < 1.6 * target, `queue peaks at ${maxUs} us vs target ${target} us`);
+  assert.ok(linkRate(out) > 0.95 * C, `link ${linkRate(out) / 1e9} Gb/s`);
+  const shares = out.flowThroughput.map((s) => mean(tail(s.v)));
+  assert.ok(jainIndex(shares) > 0.99, `Jain ${jainIndex(shares)}`);
 });

@@ -483,8 +483,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
         });
         const flows: FlowSpec[] = [];
         for (const { sources, destinations, refRateBps } of groups.values()) {
-          flows.push(
-            ...issues.guard(at, () =>
+          const generated = issues.guard(at, () =>
               poissonFlows({
                 sources,
                 destinations,
@@ -497,11 +496,12 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
                 tag: w.tag,
                 ...(w.prio !== undefined ? { prio: w.prio } : {}),
               }),
-            ),
-          );
+            );
+          for (const f of generated) flows.push(f);
         }
         if (groups.size > 1) flows.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
-        all.push(...flows);
+        // a loop, not push(...flows): long workloads have more flows than the call-stack argument limit
+        for (const f of flows) all.push(f);
         break;
       }
       case 'incast': {
@@ -519,14 +519,13 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           const load = w.load;
           o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
         }
-        all.push(...issues.guard(at, () => incastFlows(o)));
+        for (const f of issues.guard(at, () => incastFlows(o))) all.push(f);
         break;
       }
       case 'query': {
         const w = e.spec;
         const startPs = w.start ?? (w.ptGenerator === 'artifact' ? 0 : 100 * MS);
-        all.push(
-          ...issues.guard(at, () =>
+        const queries = issues.guard(at, () =>
             ptQueryFlows({
               topology: ti.topo,
               mode: w.ptGenerator,
@@ -539,8 +538,9 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
               tag: w.tag,
               ...(w.prio !== undefined ? { prio: w.prio } : {}),
             }),
-          ),
         );
+        // a loop, not push(...): long runs have more flows than the call-stack argument limit
+        for (const f of queries) all.push(f);
         break;
       }
       case 'flows': {
