@@ -412,7 +412,7 @@ test('bounded input: sizes are estimated before anything is built and refused be
     err({ stop: { at: '9000s' }, limits: { packets: 1e9 }, workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 2 ** 40 }] }] }),
     /would send about 1\.10e9 data packets, above the limit of 1,000,000,000/,
   );
-  // ... but not for flows a hard stop cuts short: 1 TiB over 20 ms of 3 x 100 Gbps is 750 k packets
+  // ... but not for flows a hard stop cuts short: 1 TiB over 20 ms into one 100 Gbps host is 250 k packets
   assert.equal(err({ stop: { at: '20ms' }, workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 2 ** 40 }] }] }), '');
   // raising the limit lets it through (estimate only; nothing is generated here beyond the check)
   assert.equal(err({ topology: { type: 'star', hosts: 30_000, rate: '100Gbps', delay: '1us' }, limits: { hosts: 40_000, links: 40_000 } }), '');
