@@ -63,6 +63,10 @@ function fakeFlow(o: { baseRttPs?: number; lineRateBps?: number } = {}): FakeFlo
     setTimer() {},
     cancelTimer() {},
     timerPending: () => false,
+    nextAvail: 0,
+    holdUntilPs: 0,
+    pathBaseRttPs: rtt,
+    setHold() {},
   };
   return f;
 }

@@ -11,6 +11,9 @@ import { timelyCc } from './timely.js';
 import { swiftCc } from './swift.js';
 import { poseidonCc } from './poseidon.js';
 import { oracleCc } from './oracle.js';
+import { accCc, accNoHaltCc } from './acc.js';
+import { dcqcnTcdCc } from './dcqcn-tcd.js';
+import { timelyTcdCc } from './timely-tcd.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -23,6 +26,10 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   poseidonCc,
   oracleCc,
   oscarCc,
+  accCc,
+  accNoHaltCc,
+  dcqcnTcdCc,
+  timelyTcdCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {

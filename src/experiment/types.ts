@@ -3,6 +3,7 @@
  * and what it produces (`SimOutput`, turned into result files). Plain data.
  */
 import type { NetworkConfig } from '../net/config.js';
+import type { DeadlockOptions, DeadlockReport } from '../net/deadlock.js';
 import type { Topology } from '../net/topology/types.js';
 import type { FlowSpec } from '../workload/types.js';
 
@@ -56,6 +57,11 @@ export interface SimInput {
   maxTimePs: number;
   linkEvents: LinkEvent[];
   metrics: MetricsRequest;
+  /**
+   * PFC deadlock detection (net/deadlock.ts): a run whose fabric deadlocks ends
+   * at the check that finds the cycle. Absent: on with DEFAULT_DEADLOCK; null: off.
+   */
+  deadlock?: DeadlockOptions | null;
   /** called now and then with simulated-time progress (never per packet) */
   onProgress?: (nowPs: number, endPs: number, events: number, finishedFlows: number, totalFlows: number) => void;
 }
@@ -153,4 +159,6 @@ export interface SimOutput {
   endPs: number;
   events: number;
   wallMs: number;
+  /** present only when the run ended on a PFC deadlock */
+  deadlock?: DeadlockReport;
 }

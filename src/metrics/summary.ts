@@ -114,8 +114,12 @@ export interface RunSummary {
   unfinished: number;
   /** simulated time reached, ps */
   endPs: number;
+  /** only when the run ended on a PFC deadlock (net/deadlock.ts): when, the cycle, unfinished flows, drops ruled out */
+  deadlock?: SimOutput['deadlock'];
 }
 
 export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BINS, opts: SummarizeOptions = {}): RunSummary {
-  return { fct: summarize(out.fct, bins, opts), totals: { ...out.totals }, unfinished: out.unfinished.length, endPs: out.endPs };
+  const s: RunSummary = { fct: summarize(out.fct, bins, opts), totals: { ...out.totals }, unfinished: out.unfinished.length, endPs: out.endPs };
+  if (out.deadlock !== undefined) s.deadlock = out.deadlock;
+  return s;
 }

@@ -75,6 +75,7 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseRttPs = globalRtt;
       f.baseBdpBytes = globalBdp;
       f.baseOneWayPs = Math.round(globalRtt / 2);
+      f.pathBaseRttPs = oracle.pairRttPs(s.src, s.dst, mtu);
     } else {
       // D-OSCAR: every hop at the host rate, each term truncated to ns
       const pktSer = floorNs(((mtu + tc.dataHeaderBytes) * 8 * SEC) / lineRate);
@@ -82,6 +83,7 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseRttPs = 2 * path.delayPs + path.hops * (pktSer + ackSer);
       f.baseBdpBytes = (lineRate / 8) * (f.baseRttPs / SEC);
       f.baseOneWayPs = path.delayPs + path.hops * pktSer;
+      f.pathBaseRttPs = f.baseRttPs;
     }
     f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
     if (tc.portRule === 'hpcc') {
