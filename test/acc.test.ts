@@ -184,7 +184,7 @@ interface Fake extends Omit<CcFlow, 'rateBps'> {
 
 function fakeFlow(): Fake {
   const f: Fake = {
-    id: 0, src: 0, dst: 1, sizeBytes: 1e9, lineRateBps: C, baseRttPs: 12 * US, baseBdpBytes: 150_000, pathBaseRttPs: 12 * US,
+    id: 0, src: 0, dst: 1, sizeBytes: 1e9, lineRateBps: C, baseRttPs: 12 * US, baseBdpBytes: 150_000, pathBaseRttPs: 12 * US, pathRttPs: 12 * US,
     maxBaseRttPs: 12 * US, maxBaseBdpBytes: 150_000, baseOneWayPs: 6 * US, dataWireBytes: 1056, mtuBytes: 1000, rateBps: C,
     cwndBytes: Infinity, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: 1e8, net: profileDefaults('acc'),
     nextAvail: 0, holdUntilPs: 0, now: () => 0, rates: [],
@@ -199,7 +199,7 @@ function ack(seq: number, rttPs: number, tcd: number, sndNxt: number): AckInfo {
   return {
     seq, isNack: false, ecnEcho: false, tcd, sendTsPs: 1e9, rxTsPs: -1, inflightBytes: 0, ackedPackets: 1, sumInflightBytes: 0,
     newlyAckedBytes: 1000, intHops: 0, intTsPs: z(), intQlenBytes: z(), intTxBytes: z(), intRateBps: z(), intRxBytes: z(), mpdUs: 0,
-    sndNxt, sndUna: seq, maxSentSeq: sndNxt, nowPs: 1e9 + rttPs,
+    sndNxt, sndUna: seq, maxSentSeq: sndNxt, nowPs: 1e9 + rttPs, receiverEcho: 0,
   };
 }
 

@@ -7,8 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
@@ -16,9 +15,10 @@ import { planSweep } from '../src/experiment/sweep.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { loadSpec } from '../src/experiment/resolve.js';
 import { UsageError } from '../src/experiment/errors.js';
+import { tempDir } from './helpers/tmp.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-sweep-test-'));
+const dir = tempDir('sweep-test');
 
 const BASE = `name: sw
 topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
@@ -176,12 +176,12 @@ test('a failing point is reported with its error, the others finish, exit code 3
   writeFileSync(join(out, 'points', 'cc=dcqcn', 'notes.txt'), 'mine');
   const r = ccsim('sweep', p, '--out', out, '--jobs', '2');
   assert.equal(r.code, 3, r.stderr);
-  assert.match(r.stderr, /1 of 3 points failed:\n {2}point 1 \(cc=dcqcn\): output directory .* is not empty and is not a ccsim result/);
+  assert.match(r.stderr, /1 of 3 points failed:\n {2}point 1 \(cc=dcqcn\): cannot write results to .* is not empty and is not a ccsim result/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   assert.equal(readFileSync(join(out, 'points', 'cc=dcqcn', 'notes.txt'), 'utf8'), 'mine');
   assert.ok(existsSync(join(out, 'points', 'cc=hpcc', 'manifest.json')));
   assert.ok(existsSync(join(out, 'points', 'cc=none', 'manifest.json')));
-  assert.match(readFileSync(join(out, 'points.csv'), 'utf8'), /\n1,cc=dcqcn,failed,dcqcn,,,output directory/);
+  assert.match(readFileSync(join(out, 'points.csv'), 'utf8'), /\n1,cc=dcqcn,failed,dcqcn,,,cannot write results to/);
   const failed = JSON.parse(readFileSync(join(out, 'points', 'cc=dcqcn.failed.json'), 'utf8')) as { error: string };
   assert.match(failed.error, /not a ccsim result/);
   // fixed by the user: the re-run runs only that point and clears the failure record

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GBPS, NS, US } from '../src/engine/units.js';
 import {
@@ -33,6 +32,7 @@ import {
   type RouteTable,
   type Topology,
 } from '../src/net/topology/index.js';
+import { tempDir } from './helpers/tmp.js';
 
 /** Peer node ids of the next-hop ports of switch n toward host h. */
 function nextHopPeers(ports: PortMap, rt: RouteTable, n: number, h: number): number[] {
@@ -92,11 +92,8 @@ test('fatTree blocked wiring is HPCC fat.txt (agg k → cores 4k..4k+3)', () => 
 
 test('oscar320 routing: hops, ECMP fan-out, D-HPCC RTTs', () => {
   const t = fatTreePreset('oscar320');
-  const t0 = performance.now();
   const ports = buildPortMap(t);
   const rt = computeRoutes(t, ports);
-  const elapsed = performance.now() - t0;
-  assert.ok(elapsed < 200, `port map + routes took ${elapsed.toFixed(1)} ms`);
   const oracle = new PathOracle(t, ports);
   assert.equal(rt.hostCount, 320);
   assert.equal(rt.routeStart.length, 56 * 320);
@@ -135,16 +132,6 @@ test('oscar320 routing: hops, ECMP fan-out, D-HPCC RTTs', () => {
   assert.equal(oracle.maxPairRttPs(1000), 12_240 * NS);
   assert.equal(oracle.maxPairBdpBytes(1000), 153_000);
   assert.equal(oracle.maxPairRttPs(0), 12 * US);
-});
-
-test('computeRoutes is fast on T-FT320', () => {
-  const t = fatTreePreset('oscar320');
-  const ports = buildPortMap(t);
-  computeRoutes(t, ports); // warm up
-  const t0 = performance.now();
-  computeRoutes(t, ports);
-  const ms = performance.now() - t0;
-  assert.ok(ms < 50, `computeRoutes took ${ms.toFixed(1)} ms`);
 });
 
 test('following next hops from any switch reaches the destination in shortest-path hops', () => {
@@ -635,8 +622,8 @@ test('ccsim JSON format: names, indices, reordering, layers', () => {
 });
 
 test('loadTopologyFile reads from disk and reports a missing file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccsim-topo-'));
-  try {
+  const dir = tempDir('topo');
+  {
     const p = join(dir, 'fat-mini.txt');
     writeFileSync(p, HPCC_TEXT);
     const { topology } = loadTopologyFile(p, 'hpcc');
@@ -647,8 +634,6 @@ test('loadTopologyFile reads from disk and reports a missing file', () => {
     assert.throws(() => loadTopologyFile(p, 'oscar'), /needs a linkConfig/);
     writeFileSync(p, '5 2 4\n1 3\n0 1 100Gbps 1000ns 0\n');
     assert.throws(() => loadTopologyFile(p, 'hpcc'), new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: header says 4 links`));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

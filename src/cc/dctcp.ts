@@ -72,6 +72,11 @@ class Dctcp implements CcInstance {
     }
     if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.p.rateAiBps));
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.f.rateBps;
+    out[1] = this.alpha;
+  }
 }
 
 export const dctcpCc: CcDefinition<typeof params> = {
@@ -84,4 +89,5 @@ export const dctcpCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'rate' ? flow.baseBdpBytes : Infinity),
   create: (flow, p) => new Dctcp(flow, p),
+  traceFields: ['rate_bps', 'alpha'],
 };

@@ -36,6 +36,8 @@ class Poseidon implements CcInstance {
   private canDecrease = true;
   private readonly mptOp: number;
   private readonly skipNacks: boolean;
+  private lastMpt = 0;
+  private lastMpd = 0;
 
   constructor(
     private readonly f: CcFlow,
@@ -58,6 +60,8 @@ class Poseidon implements CcInstance {
     const a = Math.log(p.maxRateRatio / r);
     const mpt = a * this.mptOp + p.kUs;
     const g = Math.exp(((mpt - mpd) * a * p.m) / p.p);
+    this.lastMpt = mpt;
+    this.lastMpd = mpd;
     if (mpd <= mpt) {
       const pkt = f.dataWireBytes;
       cwnd *= 1 + (g - 1) / Math.ceil(cwnd / pkt);
@@ -73,6 +77,12 @@ class Poseidon implements CcInstance {
   onTimer(slot: number): void {
     if (slot === T_CAN_DECREASE) this.canDecrease = true;
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.cwnd;
+    out[1] = this.lastMpt;
+    out[2] = this.lastMpd;
+  }
 }
 
 export const poseidonCc: CcDefinition<typeof params> = {
@@ -85,4 +95,5 @@ export const poseidonCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => POSEIDON_HEADER_BYTES,
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Poseidon(flow, p),
+  traceFields: ['cwnd_bytes', 'mpt_us', 'mpd_us'],
 };

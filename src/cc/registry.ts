@@ -11,6 +11,11 @@ import { timelyCc } from './timely.js';
 import { swiftCc } from './swift.js';
 import { poseidonCc } from './poseidon.js';
 import { oracleCc } from './oracle.js';
+import { powertcpCc } from './powertcp.js';
+import { thetaPowertcpCc } from './theta-powertcp.js';
+import { cccCc } from './ccc.js';
+import { timelyPatchedCc } from './timely-patched.js';
+import { sqccCc } from './sqcc.js';
 import { accCc, accNoHaltCc } from './acc.js';
 import { dcqcnTcdCc } from './dcqcn-tcd.js';
 import { timelyTcdCc } from './timely-tcd.js';
@@ -26,6 +31,11 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   poseidonCc,
   oracleCc,
   oscarCc,
+  powertcpCc,
+  thetaPowertcpCc,
+  cccCc,
+  timelyPatchedCc,
+  sqccCc,
   accCc,
   accNoHaltCc,
   dcqcnTcdCc,

@@ -80,6 +80,11 @@ class Swift implements CcInstance {
   onTimer(slot: number): void {
     if (slot === T_CAN_DECREASE) this.canDecrease = true;
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.cwnd;
+    out[1] = this.targetDelay();
+  }
 }
 
 export const swiftCc: CcDefinition<typeof params> = {
@@ -92,4 +97,5 @@ export const swiftCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => 0,
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Swift(flow, p),
+  traceFields: ['cwnd_bytes', 'target_delay_ps'],
 };

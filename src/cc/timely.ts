@@ -137,6 +137,12 @@ export class Timely implements CcInstance {
     this.rate = r;
     this.f.setRate(r);
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.rate;
+    out[1] = this.rttDiff / this.minRtt;
+    out[2] = this.lastRtt;
+  }
 }
 
 export const timelyCc: CcDefinition<typeof params> = {
@@ -149,4 +155,5 @@ export const timelyCc: CcDefinition<typeof params> = {
   ackHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
   initialCwnd: () => Infinity,
   create: (flow, p) => new Timely(flow, p),
+  traceFields: ['rate_bps', 'gradient', 'rtt_ps'],
 };

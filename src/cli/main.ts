@@ -235,7 +235,7 @@ function buildProgram(): Command {
     .command('run')
     .description('run an experiment spec and write its result directory')
     .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
-    .option('-o, --out <dir>', 'result directory (default results/<spec name>)')
+    .option('-o, --out <dir>', 'result folder (default results/<spec name>, or results/<name>-seed<n> with --seed n)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('-q, --quiet', 'no progress bar and no summary')
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
@@ -246,7 +246,7 @@ function buildProgram(): Command {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         quick: o.quick === true,
         quiet,
-        progress: !quiet && process.stdout.isTTY === true && !process.env['CI'],
+        progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],
       });
       if (!quiet) printRunSummary(r, r.input.cc.name);
     });

@@ -85,7 +85,7 @@ export function simulate(input: SimInput): SimOutput {
   linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
 
   // ---- samplers
-  const samplers = new Samplers(sched, input.metrics, network, flows, () => done);
+  const samplers = new Samplers(sched, input.metrics, network, flows, () => done, def.traceFields);
 
   // ---- run
   const endPs = input.stopAtPs ?? input.maxTimePs;
@@ -103,7 +103,14 @@ export function simulate(input: SimInput): SimOutput {
   // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
   let chunk = 10 * US;
   let lastProgress = performance.now();
-  const report = (): void => input.onProgress?.(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total);
+  let totalBytes = 0;
+  for (const f of flows) totalBytes += f.sizeBytes;
+  const report = (): void => {
+    if (input.onProgress === undefined) return;
+    let acked = 0;
+    for (const f of flows) acked += f.finished ? f.sizeBytes : f.sndUna;
+    input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total, acked, totalBytes);
+  };
   while (!done || !untilDone) {
     const t0 = performance.now();
     const until = Math.min(sched.now + chunk, endPs, nextCheck);
@@ -141,6 +148,7 @@ export function simulate(input: SimInput): SimOutput {
     queues: samplers.queues,
     throughput: samplers.throughput,
     flowThroughput: samplers.flows,
+    ccTrace: samplers.ccTrace,
     endPs: sched.now,
     events: sched.eventsProcessed,
     wallMs: performance.now() - wallStart,

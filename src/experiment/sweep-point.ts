@@ -9,8 +9,9 @@
  *   points/<id>.failed.json  the error of a point whose last attempt failed
  *
  * A point is finished when points/<id>/manifest.json exists with the point's
- * hash: the folder is written to a temporary sibling and renamed into place
- * (experiment/output.ts), so a killed run leaves no half point behind.
+ * hash and is not marked `incomplete`: files are staged and renamed into place
+ * with the manifest last (experiment/outdir.ts), so a killed run leaves no
+ * half point that looks finished.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,8 +67,13 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
   const manifest = join(pointDir(sweepDir, id), 'manifest.json');
   if (existsSync(manifest)) {
     try {
-      const m = JSON.parse(readFileSync(manifest, 'utf8')) as { sweep?: { hash?: unknown }; run?: { events?: unknown; wallMs?: unknown } };
-      if (m.sweep?.hash === hash) {
+      const m = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        sweep?: { hash?: unknown };
+        run?: { events?: unknown; wallMs?: unknown };
+        incomplete?: unknown;
+      };
+      // an `incomplete` manifest is the one outdir.ts writes before moving the files in: not finished
+      if (m.sweep?.hash === hash && m.incomplete !== true) {
         const events = typeof m.run?.events === 'number' ? m.run.events : null;
         const wallMs = typeof m.run?.wallMs === 'number' ? m.run.wallMs : null;
         return { status: 'done', events, wallMs };

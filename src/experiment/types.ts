@@ -32,6 +32,9 @@ export interface MetricsRequest {
   /** sampled per-flow goodput (acked payload); null = off, [] = all flows */
   flowThroughput: number[] | null;
   flowThroughputIntervalPs: number;
+  /** sampled CC state (CcDefinition.traceFields) per flow; null = off, [] = all flows */
+  ccTrace: number[] | null;
+  ccTraceIntervalPs: number;
 }
 
 /** A metrics request that samples nothing (intervals at 10 us). */
@@ -43,6 +46,8 @@ export function noMetrics(): MetricsRequest {
     throughputIntervalPs: 10_000_000,
     flowThroughput: null,
     flowThroughputIntervalPs: 10_000_000,
+    ccTrace: null,
+    ccTraceIntervalPs: 1_000_000,
   };
 }
 
@@ -62,8 +67,20 @@ export interface SimInput {
    * at the check that finds the cycle. Absent: on with DEFAULT_DEADLOCK; null: off.
    */
   deadlock?: DeadlockOptions | null;
-  /** called now and then with simulated-time progress (never per packet) */
-  onProgress?: (nowPs: number, endPs: number, events: number, finishedFlows: number, totalFlows: number) => void;
+  /**
+   * Called now and then (every ~0.2 s of wall time, never per packet) with
+   * simulated time, events so far, finished flows, and the payload bytes
+   * acknowledged so far out of all flows' bytes (the work done).
+   */
+  onProgress?: (
+    nowPs: number,
+    endPs: number,
+    events: number,
+    finishedFlows: number,
+    totalFlows: number,
+    ackedBytes: number,
+    totalBytes: number,
+  ) => void;
 }
 
 export interface FctRow {
@@ -138,12 +155,27 @@ export interface PortCounters {
   maxQueueBytes: number;
 }
 
+/** Sampled CC state of one flow: `v` holds `fields.length` values per sample time, flattened. */
+export interface CcTraceSeries {
+  flow: number;
+  t: number[];
+  v: number[];
+}
+
+export interface CcTrace {
+  /** the CC's traceFields (empty if the CC traces nothing) */
+  fields: string[];
+  series: CcTraceSeries[];
+}
+
 export interface SimOutput {
   fct: FctRow[];
   unfinished: UnfinishedFlow[];
   queues: PortSeries[];
   throughput: PortSeries[];
   flowThroughput: FlowSeries[];
+  /** sampled CC state, when metrics.ccTrace asked for it */
+  ccTrace?: CcTrace;
   nodes: NodeCounters[];
   ports: PortCounters[];
   totals: {

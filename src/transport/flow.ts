@@ -33,6 +33,7 @@ export class Flow implements CcFlow {
   maxBaseRttPs = 0;
   maxBaseBdpBytes = 0;
   baseOneWayPs = 0;
+  pathRttPs = 0;
   dataWireBytes = 0;
   mtuBytes = 0;
   minRateBps = 0;

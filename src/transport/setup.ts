@@ -85,6 +85,10 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseOneWayPs = path.delayPs + path.hops * pktSer;
       f.pathBaseRttPs = f.baseRttPs;
     }
+    // the flow's own unloaded RTT: propagation both ways + one data and one ACK serialization per link
+    let pathRtt = 2 * path.delayPs;
+    for (const r of path.rates) pathRtt += transport.ctx.txTime(mtu + hdr, r) + transport.ctx.txTime(ackWire, r);
+    f.pathRttPs = pathRtt;
     f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
     if (tc.portRule === 'hpcc') {
       const key = s.src * H + s.dst;
