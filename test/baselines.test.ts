@@ -8,6 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCc } from '../src/cc/registry.js';
+import { parseSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/experiment/errors.js';
 import { simulate } from '../src/experiment/simulate.js';
 import { Scheduler } from '../src/engine/scheduler.js';
 import { Rng } from '../src/engine/rng.js';
@@ -235,4 +237,30 @@ test('oracle (test instrument) converges in one step, one reaction delay after t
   assert.ok(Math.abs(mean(q.slice(235, 250)) - 4 * bdp) < 0.1 * bdp, `burst queue ${mean(q.slice(235, 250)) / bdp} BDP`);
   // then windows of 2 BDP / 4 and rates C / 4: the queue drains to the 1-BDP target in one step and stays there
   assert.ok(Math.abs(mean(q.slice(330, 400)) - bdp) < 0.05 * bdp, `queue after the step ${mean(q.slice(330, 400)) / bdp} BDP`);
+});
+
+test('bad parameters of the baseline CCs are spec errors naming the field and value', () => {
+  const base = {
+    name: 'x',
+    topology: { type: 'star', hosts: 2, rate: '100Gbps', delay: '1us' },
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 1000, start: 0 }] }],
+  };
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['swift', { maxMdf: 2 }, /cc\.params\.maxMdf: 2/],
+    ['swift', { scalingMin: 1 }, /cc\.params\.scalingMin: 1/],
+    ['poseidon', { m: -1 }, /cc\.params\.m: -1/],
+    ['timely', { beta: 0 }, /cc\.params\.beta: 0/],
+    ['timely', { variant: 'paper' }, /cc\.params\.variant: "paper"/],
+    ['dctcp', { g: 2 }, /cc\.params\.g: 2/],
+    ['hpcc-star', { eta: -1 }, /cc\.params\.eta: -1/],
+    ['hpcc-star', { bogus: 1 }, /cc\.params\.bogus: 1/],
+    ['oracle', { script: [{ atPs: 0, flows: 0 }] }, /cc\.params\.script\[0\]\.flows: 0/],
+  ];
+  for (const [name, params, re] of cases) {
+    assert.throws(
+      () => parseSpec({ ...base, cc: { name, params } }),
+      (e: unknown) => e instanceof SpecError && re.test(e.message),
+      `${name} ${JSON.stringify(params)}`,
+    );
+  }
 });

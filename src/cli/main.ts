@@ -16,6 +16,8 @@ import { planSweep } from '../experiment/sweep.js';
 import { defaultJobs, runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
 import { formatCell, formatTable } from '../report/text.js';
 import { writeReport } from '../report/html.js';
+import { PAPERS } from '../report/published.js';
+import { claimsView, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import type { FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -215,6 +217,13 @@ function printSweepOutcome(r: SweepOutcome): void {
   }
 }
 
+function printClaims(view: ClaimsView): void {
+  if (view.rows.length === 0) return;
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${formatCell(r.published)}${r.unit ?? ''}`, r.measured === null ? '-' : `${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`, r.verdict]);
+  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
+  for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
+}
+
 function parseSeed(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be an integer >= 0');
@@ -302,6 +311,45 @@ function buildProgram(): Command {
     .action((dir: string, o: { out?: string }) => {
       const r = writeReport(dir, o.out);
       out(`report: ${r.file} (${r.charts} charts, ${r.set.runs.length} run${r.set.runs.length === 1 ? '' : 's'})`);
+    });
+
+  program
+    .command('reproduce')
+    .description(`run a paper's experiments (experiments/<paper>/) as one sweep and write a report with the published numbers and a verdict per claim`)
+    .argument('<paper>', PAPERS.join(' | '))
+    .option('--quick', 'reduced sizes (each spec\'s `quick:` block): minutes on 2 cores')
+    .option('-j, --jobs <n>', `worker threads (default cores - 1 = ${defaultJobs()})`, parsePositive)
+    .option('-o, --out <dir>', 'results root: sweep folders and reproduce-<paper>/ go under it (default results)')
+    .option('-q, --quiet', 'print only the final summary')
+    .action(async (paper: string, o: { quick?: boolean; jobs?: number; out?: string; quiet?: boolean }) => {
+      const r = await reproduce(paper, {
+        quick: o.quick === true,
+        ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+        ...(o.out !== undefined ? { out: o.out } : {}),
+        quiet: o.quiet === true,
+        progress: process.stdout.isTTY === true && !process.env['CI'],
+      });
+      if (r.message !== undefined) out(r.message);
+      printClaims(r.view);
+      if (r.report !== undefined) out(`report: ${r.report}`);
+      if (r.failed > 0) {
+        process.stderr.write(`error: ${r.failed} point${r.failed === 1 ? '' : 's'} failed (listed above and in the report)\n`);
+        throw new PointsFailed();
+      }
+    });
+
+  program
+    .command('claims')
+    .description("a paper's published numbers next to the latest results on disk (runs nothing); --write-readme regenerates the table in experiments/<paper>/README.md")
+    .argument('<paper>', PAPERS.join(' | '))
+    .option('--quick', 'use the --quick results')
+    .option('-o, --out <dir>', 'results root (default results)')
+    .option('--write-readme', 'rewrite the generated table in experiments/<paper>/README.md')
+    .action((paper: string, o: { quick?: boolean; out?: string; writeReadme?: boolean }) => {
+      const view = claimsView(paper, { quick: o.quick === true, ...(o.out !== undefined ? { out: o.out } : {}) });
+      if (view.data === undefined) out(`no published numbers for ${view.paper} yet (data/published/${view.paper}.yaml)`);
+      printClaims(view);
+      if (o.writeReadme === true) out(`updated ${writeClaimsReadme(view)}`);
     });
 
   program

@@ -22,6 +22,8 @@ import { runResolved } from './runner.js';
 
 /** What a worker needs to run one point. */
 export interface PointJob {
+  /** unique within one pool (several sweeps may share a pool) */
+  key: number;
   index: number;
   id: string;
   hash: string;
@@ -36,9 +38,9 @@ export interface PointJob {
 }
 
 export type WorkerReply =
-  | { type: 'progress'; index: number; events: number; finishedFlows: number }
-  | { type: 'done'; index: number; events: number; wallMs: number; simulatedPs: number }
-  | { type: 'failed'; index: number; error: string };
+  | { type: 'progress'; key: number; events: number; finishedFlows: number }
+  | { type: 'done'; key: number; events: number; wallMs: number; simulatedPs: number }
+  | { type: 'failed'; key: number; error: string };
 
 export function pointDir(sweepDir: string, id: string): string {
   return join(sweepDir, 'points', id);
@@ -127,7 +129,7 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
       sweep: { name: job.sweepName, index: job.index, id: job.id, label: job.label, vars: job.vars, hash: job.hash },
     });
     rmSync(failedFile(job.sweepDir, job.id), { force: true });
-    return { type: 'done', index: job.index, events: r.output.events, wallMs: r.output.wallMs, simulatedPs: r.output.endPs };
+    return { type: 'done', key: job.key, events: r.output.events, wallMs: r.output.wallMs, simulatedPs: r.output.endPs };
   } catch (e) {
     const error = e instanceof SpecError ? e.lines().join('; ') : errorMessage(e);
     try {
@@ -138,6 +140,6 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
     } catch {
       // the error is still returned
     }
-    return { type: 'failed', index: job.index, error };
+    return { type: 'failed', key: job.key, error };
   }
 }

@@ -2,10 +2,11 @@
  * Registry of figure analyses (see types.ts). Adding one = a function in the
  * paper's file in this folder + one entry here.
  */
+import { slowdownTable } from './generic.js';
 import type { FigureAnalysis } from './types.js';
 import { OSCAR_BASELINE_FIGURES } from './oscar-baselines.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [...OSCAR_BASELINE_FIGURES];
+export const FIGURES: readonly FigureAnalysis[] = [slowdownTable, ...OSCAR_BASELINE_FIGURES];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);

@@ -161,6 +161,14 @@ function ccName(p: PointResult): string {
   return p.label;
 }
 
+/** The point's varied fields other than cc, as "path=value ...". */
+function otherVars(p: PointResult): string {
+  return Object.entries(p.vars)
+    .filter(([k]) => k !== 'cc')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+}
+
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 // ---------------------------------------------------------------------------------------------
@@ -508,16 +516,20 @@ const parkingLot: FigureAnalysis = {
     for (const p of points) {
       const s = steadyShares(loadRun(p.dir));
       const g = [0, 1, 2].map((i) => (s.get(i) ?? NaN) / 1e9);
-      rows.push([label(p), r3(g[0]!), r3(g[1]!), r3(g[2]!), r3(g[0]! + g[2]!), r3(g[1]! + g[2]!)]);
-      g.forEach((v, i) => claims.push({ id: `oscar.parking-lot.${ccName(p)}.flow${i + 1}-gbps`, value: v, unit: 'Gb/s' }));
+      const other = otherVars(p);
+      rows.push([label(p), other, r3(g[0]!), r3(g[1]!), r3(g[2]!), r3(g[0]! + g[2]!), r3(g[1]! + g[2]!)]);
+      const suffix = other === '' ? '' : `.${other.replace(/[^A-Za-z0-9.=-]+/g, '_')}`;
+      g.forEach((v, i) => claims.push({ id: `oscar.parking-lot.${ccName(p)}${suffix}.flow${i + 1}-gbps`, value: v, unit: 'Gb/s' }));
     }
     return {
       tables: [
         {
           title: this.title,
-          columns: ['cc', 'flow 1 Gb/s', 'flow 2 Gb/s', 'flow 3 Gb/s', 'bottleneck 1 Gb/s', 'bottleneck 2 Gb/s'],
+          columns: ['cc', 'point', 'flow 1 Gb/s', 'flow 2 Gb/s', 'flow 3 Gb/s', 'bottleneck 1 Gb/s', 'bottleneck 2 Gb/s'],
           rows,
-          notes: ['goodput (acknowledged payload) over the second half of the run; published (OSCAR): 73.5 / 73.5 / 25 Gb/s'],
+          notes: [
+            'goodput (acknowledged payload) over the second half of the run; x 1054/1000 (1096/1000 with INT) for wire rates; published (OSCAR): 73.5 / 73.5 / 25 Gb/s',
+          ],
         },
       ],
       claims,
@@ -536,9 +548,9 @@ const rttFairness: FigureAnalysis = {
       const s = steadyShares(loadRun(p.dir));
       const a = s.get(0) ?? NaN;
       const b = s.get(1) ?? NaN;
-      const rtt = Object.entries(p.vars).find(([k]) => k !== 'cc')?.[1];
-      rows.push([label(p), rtt === undefined ? null : String(rtt), r3(a / 1e9), r3(b / 1e9), r3(b / a)]);
-      claims.push({ id: `oscar.fig13.${ccName(p)}.${String(rtt ?? 'x')}.ratio`, value: b / a });
+      const other = otherVars(p);
+      rows.push([label(p), other, r3(a / 1e9), r3(b / 1e9), r3(b / a)]);
+      claims.push({ id: `oscar.fig13.${ccName(p)}.${other.replace(/[^A-Za-z0-9.=-]+/g, '_')}.ratio`, value: b / a });
     }
     return {
       tables: [
