@@ -5,8 +5,9 @@
 import { slowdownTable } from './generic.js';
 import type { FigureAnalysis } from './types.js';
 import { OSCAR_BASELINE_FIGURES } from './oscar-baselines.js';
+import { ACC_FIGURES } from './acc.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [slowdownTable, ...OSCAR_BASELINE_FIGURES];
+export const FIGURES: readonly FigureAnalysis[] = [slowdownTable, ...OSCAR_BASELINE_FIGURES, ...ACC_FIGURES];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);
