@@ -264,3 +264,17 @@ test('bad parameters of the baseline CCs are spec errors naming the field and va
     );
   }
 });
+
+test('Swift rate form (the older rate-based Swift, network-model.md §9.1): no window, an AIMD sawtooth cut at the same delay target, fills the link', () => {
+  assert.equal(findCc('swift')!.initialCwnd({ baseBdpBytes: 1000 } as never, { form: 'rate' } as never), Infinity);
+  const out = longFlows('oscar', 'swift', { form: 'rate' }, 12 * MS);
+  const maxUs = (Math.max(...tail(out.queues[0]!.v)) * 8) / C / 1e-6;
+  // each flow at u = 1/4: target = 25 us x (1 + 4·γ·(1/sqrt(0.25) - 1)) above the base RTT; the queue
+  // rises by AI until the delay passes it, then a cut of up to MaxMdf drains it
+  const gamma = 1 / (1 / Math.sqrt(0.1) - 1);
+  const target = 25 * (1 + 4 * gamma * (1 / Math.sqrt(0.25) - 1));
+  assert.ok(maxUs > target && maxUs < 1.6 * target, `queue peaks at ${maxUs} us vs target ${target} us`);
+  assert.ok(linkRate(out) > 0.95 * C, `link ${linkRate(out) / 1e9} Gb/s`);
+  const shares = out.flowThroughput.map((s) => mean(tail(s.v)));
+  assert.ok(jainIndex(shares) > 0.99, `Jain ${jainIndex(shares)}`);
+});

@@ -88,7 +88,7 @@ class Poseidon implements CcInstance {
 export const poseidonCc: CcDefinition<typeof params> = {
   name: 'poseidon',
   description: 'Poseidon: window control from the max per-hop queueing delay (short INT, 12-B header)',
-  reference: 'Wang et al. SIGCOMM\'23; network-model.md §4.7 (OSCAR artifact RoCEv2Poseidon), §3.5 (short INT)',
+  reference: 'Wang et al. SIGCOMM\'23; network-model.md §4.7 (OSCAR artifact RoCEv2Poseidon), §3.5 (short INT); docs/baselines.md',
   params,
   needs: { mpd: true, ts: true },
   dataHeaderBytes: () => POSEIDON_HEADER_BYTES,

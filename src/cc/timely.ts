@@ -148,7 +148,7 @@ export class Timely implements CcInstance {
 export const timelyCc: CcDefinition<typeof params> = {
   name: 'timely',
   description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
-  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact)',
+  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact); docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),

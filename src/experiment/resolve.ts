@@ -463,8 +463,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
         }
         const flows: FlowSpec[] = [];
         for (const [refRateBps, sources] of groups) {
-          flows.push(
-            ...issues.guard(at, () =>
+          const generated = issues.guard(at, () =>
               poissonFlows({
                 sources,
                 destinations: e.destinations,
@@ -477,11 +476,12 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
                 tag: w.tag,
                 ...(w.prio !== undefined ? { prio: w.prio } : {}),
               }),
-            ),
-          );
+            );
+          for (const f of generated) flows.push(f);
         }
         if (groups.size > 1) flows.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
-        all.push(...flows);
+        // a loop, not push(...flows): long workloads have more flows than the call-stack argument limit
+        for (const f of flows) all.push(f);
         break;
       }
       case 'incast': {
@@ -499,7 +499,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           const load = w.load;
           o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
         }
-        all.push(...issues.guard(at, () => incastFlows(o)));
+        for (const f of issues.guard(at, () => incastFlows(o))) all.push(f);
         break;
       }
       case 'flows': {
