@@ -28,7 +28,16 @@
  * Reconstructed choices (cc-seeds.md §4.6), each a parameter: the CE fraction
  * threshold, P_thresh, RI_Low/RI_High, R_min (lineRate/1000), whether the ACK
  * rate is counted in wire or payload bytes (`ackRateBytes`), the period
- * (`periodPs`, default the flow's path base RTT).
+ * (`periodPs`, default the flow's path base RTT), and the time span the
+ * eligible ACK bytes are divided by (`ackRateSpan`). On the last one we depart
+ * from cc-seeds.md §4.5, which divides by the whole period T: in the period
+ * after a halt only the ACKs of post-halt packets are eligible and they arrive
+ * during part of the period, so dA_elig / T reads e.g. 2.5 Gb/s for a 10 Gb/s
+ * share and the flow collapses and halts again (ACC Fig. 10 setup: 81 % instead
+ * of 94 % utilization at 1 us links, 65 % instead of 100 % at 5 us). The
+ * default divides by the span over which the eligible ACKs arrived, which is
+ * what "ACK arrival rate" means (ACC §4.3); `ackRateSpan: period` restores the
+ * spec's formula.
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -45,6 +54,12 @@ const params = z
     minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, cc-seeds.md [AMB-A8])'),
     ackRateBytes: z.enum(['wire', 'payload']).default('wire').describe('ACK arrival rate counted in wire bytes of the acked packets (paper: recvNum x MTU / T) or payload bytes'),
     halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
+    ackRateSpan: z
+      .enum(['period', 'eligible'])
+      .default('eligible')
+      .describe(
+        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = since the ACK before the period's first eligible one (the ACK arrival rate of ACC §4.3), 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which underestimates R when a period straddles the end of a halt)",
+      ),
   })
   .strict();
 type Params = z.infer<typeof params>;
@@ -81,6 +96,9 @@ class Acc implements CcInstance {
   private ceElig = 0;
   private tLastAck = 0;
   private tPrevAck = 0;
+  private periodStartPs = 0;
+  /** start of the span over which this period's eligible ACKs arrived */
+  private tEligStart = 0;
   private dSPrev = 0;
   private una = 0;
 
@@ -110,6 +128,7 @@ class Acc implements CcInstance {
       this.dSPrev = f.maxSentSeq;
       this.periodStartNxt = f.maxSentSeq;
       this.periodStartUna = una - ack.newlyAckedBytes;
+      this.periodStartPs = now;
       this.f.setTimer(T_PERIOD, this.T);
     }
     this.una = una;
@@ -121,6 +140,7 @@ class Acc implements CcInstance {
     this.tLastAck = now;
     // eligibility per ACK (ACC §4.2 last bullet, [AMB-A9])
     if (una > this.sndNxtStart) {
+      if (this.ackElig === 0) this.tEligStart = this.tPrevAck > this.periodStartPs ? this.tPrevAck : this.periodStartPs;
       this.ackElig++;
       if (ce) this.ceElig++;
     }
@@ -141,6 +161,7 @@ class Acc implements CcInstance {
       const from = this.periodStartUna > this.sndNxtStart ? this.periodStartUna : this.sndNxtStart;
       const dAElig = una > from ? una - from : 0;
       const thr = this.p.ceFraction;
+      if (this.p.ackRateSpan === 'eligible' && this.ackElig > 0 && now - this.tEligStart < tEff) tEff = now - this.tEligStart;
       if (this.ceCnt > thr * this.ackCnt) this.congested(tEff, dAElig, now, thr);
       else if (this.ceCnt > 0) this.hold();
       else if (this.ueCnt > 0) this.undetermined();
@@ -155,6 +176,7 @@ class Acc implements CcInstance {
     this.ceElig = 0;
     this.periodStartNxt = sent;
     this.periodStartUna = una;
+    this.periodStartPs = now;
     f.setTimer(T_PERIOD, this.T);
   }
 
