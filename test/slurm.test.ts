@@ -15,17 +15,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arrayRanges } from '../src/experiment/slurm.js';
 import { tempDir } from './helpers/tmp.js';
+import { star9Incast } from './helpers/specs.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('../../scripts/slurm-local.sh', import.meta.url));
 const dir = tempDir('slurm-test');
 
-const SPEC = `name: sl
-topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
-cc: hpcc
-workload:
-  - { type: incast, fanIn: 8, size: 64KB, receiver: 8, at: [0] }
-sweep:
+const SPEC = `${star9Incast('sl')}sweep:
   cc: [hpcc, dcqcn, none]
 `;
 

@@ -16,18 +16,14 @@ import { runSweep } from '../src/experiment/sweep-run.js';
 import { loadSpec } from '../src/experiment/resolve.js';
 import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
+import { star9Incast } from './helpers/specs.js';
 import { parquetReadObjects } from 'hyparquet';
 import { PARQUET_FIXED_COLUMNS } from '../src/report/parquet.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('sweep-test');
 
-const BASE = `name: sw
-topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
-cc: hpcc
-workload:
-  - { type: incast, fanIn: 8, size: 64KB, receiver: 8, at: [0] }
-`;
+const BASE = star9Incast('sw');
 
 function write(name: string, text: string): string {
   const p = join(dir, name);
