@@ -35,9 +35,12 @@
  * during part of the period, so dA_elig / T reads e.g. 2.5 Gb/s for a 10 Gb/s
  * share and the flow collapses and halts again (ACC Fig. 10 setup: 81 % instead
  * of 94 % utilization at 1 us links, 65 % instead of 100 % at 5 us). The
- * default divides by the span over which the eligible ACKs arrived, which is
- * what "ACK arrival rate" means (ACC §4.3); `ackRateSpan: period` restores the
- * spec's formula.
+ * default divides by the part of the period in which eligible ACKs could
+ * arrive (after the end of the last halt plus one base RTT), which is what
+ * "ACK arrival rate" means (ACC §4.3); `ackRateSpan: period` restores the
+ * spec's formula. (Dividing by the span since the first eligible ACK instead
+ * over-reads R when post-halt ACKs come bunched: F1 then ignores congestion
+ * in the ACC Fig. 20 setup and spreads PAUSEs to SW1-SW3.)
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -58,7 +61,7 @@ const params = z
       .enum(['period', 'eligible'])
       .default('eligible')
       .describe(
-        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = since the ACK before the period's first eligible one (the ACK arrival rate of ACC §4.3), 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which underestimates R when a period straddles the end of a halt)",
+        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
       ),
   })
   .strict();
@@ -97,8 +100,6 @@ class Acc implements CcInstance {
   private tLastAck = 0;
   private tPrevAck = 0;
   private periodStartPs = 0;
-  /** start of the span over which this period's eligible ACKs arrived */
-  private tEligStart = 0;
   private dSPrev = 0;
   private una = 0;
 
@@ -140,7 +141,6 @@ class Acc implements CcInstance {
     this.tLastAck = now;
     // eligibility per ACK (ACC §4.2 last bullet, [AMB-A9])
     if (una > this.sndNxtStart) {
-      if (this.ackElig === 0) this.tEligStart = this.tPrevAck > this.periodStartPs ? this.tPrevAck : this.periodStartPs;
       this.ackElig++;
       if (ce) this.ceElig++;
     }
@@ -161,7 +161,11 @@ class Acc implements CcInstance {
       const from = this.periodStartUna > this.sndNxtStart ? this.periodStartUna : this.sndNxtStart;
       const dAElig = una > from ? una - from : 0;
       const thr = this.p.ceFraction;
-      if (this.p.ackRateSpan === 'eligible' && this.ackElig > 0 && now - this.tEligStart < tEff) tEff = now - this.tEligStart;
+      if (this.p.ackRateSpan === 'eligible' && this.ackElig > 0) {
+        // eligible ACKs acknowledge packets sent after the last halt ended, so none arrives before haltEnd + T
+        const from = this.haltUntil + this.T;
+        if (from > this.periodStartPs && now - from < tEff && now > from) tEff = now - from;
+      }
       if (this.ceCnt > thr * this.ackCnt) this.congested(tEff, dAElig, now, thr);
       else if (this.ceCnt > 0) this.hold();
       else if (this.ueCnt > 0) this.undetermined();
