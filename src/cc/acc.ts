@@ -29,18 +29,15 @@
  * threshold, P_thresh, RI_Low/RI_High, R_min (lineRate/1000), whether the ACK
  * rate is counted in wire or payload bytes (`ackRateBytes`), the period
  * (`periodPs`, default the flow's path base RTT), and the time span the
- * eligible ACK bytes are divided by (`ackRateSpan`). On the last one we depart
- * from cc-seeds.md §4.5, which divides by the whole period T: in the period
- * after a halt only the ACKs of post-halt packets are eligible and they arrive
- * during part of the period, so dA_elig / T reads e.g. 2.5 Gb/s for a 10 Gb/s
- * share and the flow collapses and halts again (ACC Fig. 10 setup: 81 % instead
- * of 94 % utilization at 1 us links, 65 % instead of 100 % at 5 us). The
- * default divides by the part of the period in which eligible ACKs could
- * arrive (after the end of the last halt plus one base RTT), which is what
- * "ACK arrival rate" means (ACC §4.3); `ackRateSpan: period` restores the
- * spec's formula. (Dividing by the span since the first eligible ACK instead
- * over-reads R when post-halt ACKs come bunched: F1 then ignores congestion
- * in the ACC Fig. 20 setup and spreads PAUSEs to SW1-SW3.)
+ * eligible ACK bytes are divided by (`ackRateSpan`). The default is
+ * cc-seeds.md §4.5, R = 8 dA_elig / T. In the period after a halt only the
+ * ACKs of post-halt packets are eligible and they arrive during part of the
+ * period, so this reads e.g. 2.5 Gb/s for a 10 Gb/s share and the flow
+ * collapses and halts again (ACC Fig. 10 setup: 81 % utilization at 1 us
+ * links, 65 % at 5 us). `ackRateSpan: eligible` divides by the part of the
+ * period after (end of the last halt + T) instead: 97 % / 100 % there, but in
+ * the Fig. 11 setup it lets F1 keep too high a rate and PAUSEs reach SW2-SW3;
+ * neither reading is the paper's (experiments/acc/README.md).
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -59,7 +56,7 @@ const params = z
     halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
     ackRateSpan: z
       .enum(['period', 'eligible'])
-      .default('eligible')
+      .default('period')
       .describe(
         "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
       ),
