@@ -149,6 +149,9 @@ const theory: FigureAnalysis = {
   },
 };
 
+/** Claim-id form of a scheme name: sqcc, error-only, w-o-t-low, ... */
+const schemeKey = (s: QueueStats): string => (s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase());
+
 /** Reduction of `b` relative to `a`, percent: (a - b)/a. */
 const cut = (a: number, b: number): number => (100 * (a - b)) / a;
 
@@ -185,7 +188,7 @@ function versusErrorOnly(id: string, label: string, stats: QueueStats[]): { tabl
     const base = find(stats, s.n, 'SQCC error only');
     if (base === undefined || s === base) continue;
     rows.push([s.n, s.scheme, r1(base.mean), r1(s.mean), r1(cut(base.mean, s.mean)), r1(base.max - base.min), r1(s.max - s.min), r1(cut(base.max - base.min, s.max - s.min))]);
-    const key = s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    const key = schemeKey(s);
     claims.push({ id: `${id}.n${s.n}.${key}.queue-reduction`, value: r1(cut(base.mean, s.mean)), unit: '%' });
     claims.push({ id: `${id}.n${s.n}.${key}.range-reduction`, value: r1(cut(base.max - base.min, s.max - s.min)), unit: '%' });
   }
@@ -218,7 +221,7 @@ const table2: FigureAnalysis = {
     const stats = sortStats(points);
     const claims: MeasuredClaim[] = [];
     for (const s of stats) {
-      const key = s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+      const key = schemeKey(s);
       claims.push({ id: `${root(stats)}.table2.${key}.mean`, value: r1(s.mean), unit: 'pkt' });
       claims.push({ id: `${root(stats)}.table2.${key}.sd`, value: r1(s.sd), unit: 'pkt' });
       claims.push({ id: `${root(stats)}.table2.${key}.empty`, value: r3(s.empty) });
