@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { findCc } from '../src/cc/registry.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
@@ -134,6 +136,20 @@ test('hpcc-star is hpcc with eta 1.5: resolved default, and a byte-identical run
   assert.deepEqual(a.queues, b.queues);
   assert.deepEqual(a.flowThroughput, b.flowThroughput);
   assert.ok(a.events > 10_000);
+});
+
+test('`ccsim list ccs` shows the hpcc-star alias with its resolved default eta = 1.5', () => {
+  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [cli, 'list', 'ccs'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const from = r.stdout.indexOf('  hpcc-star:');
+  assert.ok(from >= 0, 'hpcc-star listed');
+  // its block: up to the next CC's line (two spaces, then a name)
+  const rest = r.stdout.slice(from + 1);
+  const next = rest.search(/\n  [a-z]/);
+  const block = next < 0 ? rest : rest.slice(0, next);
+  assert.match(block, /\n {6}eta = 1\.5 /);
+  for (const name of ['dctcp', 'timely', 'swift', 'poseidon', 'oracle']) assert.match(r.stdout, new RegExp(`^  ${name}: `, 'm'));
 });
 
 // ------------------------------------------------------------------ steady states

@@ -16,16 +16,14 @@ import { runSweep } from '../src/experiment/sweep-run.js';
 import { loadSpec } from '../src/experiment/resolve.js';
 import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
+import { star9Incast } from './helpers/specs.js';
+import { parquetReadObjects } from 'hyparquet';
+import { PARQUET_FIXED_COLUMNS } from '../src/report/parquet.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('sweep-test');
 
-const BASE = `name: sw
-topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
-cc: hpcc
-workload:
-  - { type: incast, fanIn: 8, size: 64KB, receiver: 8, at: [0] }
-`;
+const BASE = star9Incast('sw');
 
 function write(name: string, text: string): string {
   const p = join(dir, name);
@@ -138,7 +136,7 @@ test('run / validate on a sweep spec: run points to `ccsim sweep`, validate chec
   assert.equal(rq.code, 0, rq.stderr);
 });
 
-test('sweep on 2 workers: every point in its folder with its manifest, index files, identical to a 1-worker run', async () => {
+test('sweep on 2 workers: every point in its folder with its manifest, index files, flows.parquet, identical to a 1-worker run', async () => {
   const p = write(
     'run.yaml',
     BASE.replace('name: sw', 'name: sw-run') + `sweep:\n  cc: [hpcc, dcqcn]\n  workload[0].fanIn: [4, 8]\n`,
@@ -160,6 +158,19 @@ test('sweep on 2 workers: every point in its folder with its manifest, index fil
   assert.equal(csv[0], 'index,id,status,cc,workload[0].fanIn,events,wall_s,error');
   assert.equal(csv.length, 5);
   assert.ok(csv.slice(1).every((l) => l.includes(',done,')));
+  // flows.parquet: one row per flow of every point, the varied fields as columns
+  const buf = readFileSync(join(a.dir, 'flows.parquet'));
+  const table = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) })) as Record<string, unknown>[];
+  const fctRows = index.points.map((pt) => readFileSync(join(a.dir, pt.dir, 'fct.csv'), 'utf8').trim().split('\n').length - 1);
+  assert.equal(table.length, fctRows.reduce((x, y) => x + y, 0));
+  assert.deepEqual(Object.keys(table[0]!), [...PARQUET_FIXED_COLUMNS, 'fanIn']);
+  const dcqcn8 = table.filter((r) => r['cc'] === 'dcqcn' && r['fanIn'] === 8);
+  assert.equal(dcqcn8.length, 8);
+  assert.ok(dcqcn8.every((r) => r['cc_name'] === 'dcqcn' && r['finished'] === true && r['tag'] === 'incast' && r['bytes'] === 64000n));
+  const csv8 = readFileSync(join(a.dir, 'points', 'cc=dcqcn,fanIn=8', 'fct.csv'), 'utf8').trim().split('\n').slice(1);
+  const meanCsv = csv8.reduce((s, l) => s + Number(l.split(',')[8]), 0) / csv8.length;
+  const meanPq = dcqcn8.reduce((s, r) => s + (r['slowdown'] as number), 0) / dcqcn8.length;
+  assert.ok(Math.abs(meanCsv - meanPq) < 1e-12, `${meanCsv} vs ${meanPq}`);
   const b = await runSweep(p, { out: join(dir, 'run-b'), jobs: 1, quiet: true });
   for (const pt of index.points) {
     assert.equal(readFileSync(join(b.dir, pt.dir, 'fct.csv'), 'utf8'), readFileSync(join(a.dir, pt.dir, 'fct.csv'), 'utf8'));

@@ -19,23 +19,18 @@ import { join } from 'node:path';
 import { errorMessage, SpecError } from './errors.js';
 import { parseSpec, resolveSpec } from './resolve.js';
 import { runResolved } from './runner.js';
+import type { SweepPoint } from './sweep.js';
 
 /** What a worker needs to run one point. */
-export interface PointJob {
+export type PointJob = Pick<SweepPoint, 'index' | 'id' | 'hash' | 'vars' | 'label' | 'raw'> & {
   /** unique within one pool (several sweeps may share a pool) */
   key: number;
-  index: number;
-  id: string;
-  hash: string;
-  vars: Record<string, unknown>;
-  label: string;
-  raw: Record<string, unknown>;
   specPath: string;
   specDir: string;
   sweepName: string;
   /** the sweep folder */
   sweepDir: string;
-}
+};
 
 export type WorkerReply =
   | { type: 'progress'; key: number; events: number; finishedFlows: number }

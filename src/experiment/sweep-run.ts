@@ -10,6 +10,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { findFigure } from '../report/figures/index.js';
+import { writeSweepParquet } from '../report/parquet.js';
 import type { FigureResult, PointResult } from '../report/figures/types.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
@@ -309,7 +310,15 @@ export async function executeSweeps(targets: readonly SweepTarget[], opts: Sweep
   } finally {
     rep.stop();
   }
-  for (const t of targets) if (!t.partial) writePointsCsv(t.dir, t.plan, t.states);
+  for (const t of targets) {
+    if (t.partial) continue;
+    writePointsCsv(t.dir, t.plan, t.states);
+    try {
+      writeSweepParquet(t.dir, t.plan);
+    } catch (e) {
+      rep.line(`warning: ${t.plan.name}: flows.parquet not written: ${errorMessage(e)}`);
+    }
+  }
   return outcomes;
 }
 

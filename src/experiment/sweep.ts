@@ -89,6 +89,10 @@ export function hashOf(v: unknown): string {
 }
 
 /** Value text in labels and folder names. */
+export function pointValueText(v: unknown): string {
+  return showVar(v);
+}
+
 function showVar(v: unknown): string {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string') {

@@ -520,6 +520,8 @@ const parkingLot: FigureAnalysis = {
       rows.push([label(p), other, r3(g[0]!), r3(g[1]!), r3(g[2]!), r3(g[0]! + g[2]!), r3(g[1]! + g[2]!)]);
       const suffix = other === '' ? '' : `.${other.replace(/[^A-Za-z0-9.=-]+/g, '_')}`;
       g.forEach((v, i) => claims.push({ id: `oscar.parking-lot.${ccName(p)}${suffix}.flow${i + 1}-gbps`, value: v, unit: 'Gb/s' }));
+      // flow 3's share of a bottleneck: free of the goodput / wire-rate question (published 25 of 98.5 Gb/s)
+      claims.push({ id: `oscar.parking-lot.${ccName(p)}${suffix}.flow3-share`, value: g[2]! / (g[0]! + g[2]!) });
     }
     return {
       tables: [
@@ -551,6 +553,17 @@ const rttFairness: FigureAnalysis = {
       const other = otherVars(p);
       rows.push([label(p), other, r3(a / 1e9), r3(b / 1e9), r3(b / a)]);
       claims.push({ id: `oscar.fig13.${ccName(p)}.${other.replace(/[^A-Za-z0-9.=-]+/g, '_')}.ratio`, value: b / a });
+    }
+    // OSCAR closer to 1 than Swift at each long-RTT point (1 = at every point)
+    const byPoint = new Map<string, Map<string, number>>();
+    for (const r of rows) {
+      const m = byPoint.get(String(r[1])) ?? new Map<string, number>();
+      m.set(String(r[0]), Math.abs(Math.log(Number(r[4]))));
+      byPoint.set(String(r[1]), m);
+    }
+    const pairs = [...byPoint.values()].filter((m) => m.has('oscar') && m.has('swift'));
+    if (pairs.length > 0) {
+      claims.push({ id: 'oscar.fig13.oscar-closer-than-swift', value: pairs.filter((m) => m.get('oscar')! < m.get('swift')!).length / pairs.length });
     }
     return {
       tables: [
