@@ -20,7 +20,7 @@ import { writeReport } from '../report/html.js';
 import { PAPERS } from '../report/published.js';
 import { claimsView, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
-import type { FctStats } from '../metrics/summary.js';
+import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { ccsimVersion } from '../experiment/output.js';
@@ -77,6 +77,7 @@ function printRunSummary(r: RunResult, cc: string): void {
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
       (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
   );
+  for (const w of lossWarnings(output, summary)) out(`  ${w}`);
   out(`  results: ${r.outDir}`);
 }
 
