@@ -15,12 +15,14 @@ import { MS, SEC, US, formatTime } from '../engine/units.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
   accCbd,
+  accTree,
   dumbbell,
   fatTree,
   fatTreePreset,
   fatTreePresetOptions,
   spineLeafPresetOptions,
   type AccCbdOptions,
+  type AccTreeOptions,
   type DumbbellOptions,
   type ParkingLotOptions,
   type StarOptions,
@@ -256,6 +258,8 @@ function estimateTopology(t: TopologySpec): { hosts: number; links: number } | u
     }
     case 'accCbd':
       return { hosts: 4 * t.hostsPerTor, links: 4 * t.hostsPerTor + 16 };
+    case 'accTree':
+      return { hosts: t.burstHosts + 16, links: t.burstHosts + 64 };
     default:
       return undefined; // presets are small; files are size-capped and checked once built
   }
@@ -295,8 +299,22 @@ function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimits, iss
       if (t.preset !== undefined) return { topology: issues.guard(at, () => spineLeafPreset(t.preset as SpineLeafPresetName, o as Partial<SpineLeafOptions>)) };
       return { topology: issues.guard(at, () => spineLeaf(o as unknown as SpineLeafOptions)) };
     }
-    case 'accCbd':
-      return { topology: issues.guard(at, () => accCbd(o as unknown as AccCbdOptions)) };
+    case 'accCbd': {
+      // a builder complaint about failedLinks[i] is reported at topology.failedLinks[i]
+      const m = (msg: string): PathSegment[] => {
+        const r = /^accCbd\.failedLinks(?:\[(\d+)\])?/.exec(msg);
+        return r === null ? at : r[1] !== undefined ? [...at, 'failedLinks', Number(r[1])] : [...at, 'failedLinks'];
+      };
+      try {
+        return { topology: accCbd(o as unknown as AccCbdOptions) };
+      } catch (e) {
+        const msg = errorMessage(e);
+        issues.add(m(msg), msg.replace(/^accCbd\.failedLinks(\[\d+\])?: /, ''));
+        return issues.fail();
+      }
+    }
+    case 'accTree':
+      return { topology: issues.guard(at, () => accTree(o as unknown as AccTreeOptions)) };
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {
@@ -888,6 +906,11 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     maxTimePs: spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs,
     linkEvents: events,
     metrics,
+    ...(spec.stop.deadlock === false
+      ? { deadlock: null }
+      : spec.stop.deadlock !== undefined
+        ? { deadlock: { minPausedPs: spec.stop.deadlock.pausedFor, checkIntervalPs: spec.stop.deadlock.checkEvery } }
+        : {}),
   };
 }
 

@@ -30,6 +30,7 @@ import {
   type EcnConfig,
   type MetricsDefaults,
   type TransportConfig,
+  type TcdConfig,
   type HeadroomMode,
   type IdealFctMode,
   type NackRule,
@@ -266,8 +267,24 @@ const spineLeafTopo = z
     }
   });
 
+const switchLabel = z.string().min(1);
 const accCbdTopo = z
-  .object({ type: z.literal('accCbd'), hostsPerTor: posInt.default(8), rate: rateField(), delay: durationField(), name: nameOpt })
+  .object({
+    type: z.literal('accCbd'),
+    hostsPerTor: posInt.default(8),
+    /** host links */
+    rate: rateField(),
+    /** ToR–upper links; default `rate` */
+    fabricRate: rateField().optional(),
+    delay: durationField(),
+    /** removed upper–ToR links as [L0|L1, T0..T3] pairs; default ACC Fig. 12's [[L0, T3], [L1, T0]] */
+    failedLinks: z.array(z.tuple([switchLabel, switchLabel])).optional(),
+    name: nameOpt,
+  })
+  .strict();
+
+const accTreeTopo = z
+  .object({ type: z.literal('accTree'), burstHosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
   .strict();
 
 const presetTopo = z
@@ -299,6 +316,7 @@ export const topologySchema = z.discriminatedUnion('type', [
   fatTreeTopo,
   spineLeafTopo,
   accCbdTopo,
+  accTreeTopo,
   presetTopo,
   fileTopo,
 ]);
@@ -389,6 +407,15 @@ const switchShape = {
   alphaEgress: z.number().gt(0).max(65535),
   xonBytes: sizeField({ min: 0 }),
   xonOffsetBytes: sizeField({ min: 0 }),
+  tcd: z
+    .object(
+      partialShape({
+        enabled: z.boolean(),
+        maxTonPs: psField({ positive: true }),
+        queueThresholdBytes: sizeField({ min: 0 }),
+      } satisfies Record<keyof TcdConfig, z.ZodType>),
+    )
+    .strict(),
 } satisfies Record<keyof SwitchConfig, z.ZodType>;
 
 const transportShape = {
@@ -618,6 +645,19 @@ const stopSchema = z
     at: durationField({ positive: true }).optional(),
     /** safety cap when running until done (default 10 s); not with `at` */
     maxTime: durationField({ positive: true }).optional(),
+    /**
+     * PFC deadlock detection: end the run when a cycle of ports has been paused
+     * for `pausedFor` (default 1 ms), checked every `checkEvery` (default 100 us);
+     * false = off
+     */
+    deadlock: z
+      .union([
+        z.literal(false),
+        z
+          .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true }).default(1e8) })
+          .strict(),
+      ])
+      .optional(),
   })
   .strict()
   .superRefine((st, ctx) => {

@@ -200,6 +200,8 @@ export interface RunSummary {
   unfinishedAckedBytes: number;
   /** simulated time reached, ps */
   endPs: number;
+  /** only when the run ended on a PFC deadlock (net/deadlock.ts): when, the cycle, unfinished flows, drops ruled out */
+  deadlock?: SimOutput['deadlock'];
 }
 
 export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}, notes: readonly string[] = []): RunSummary {
@@ -221,7 +223,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
     unfinishedBytes += u.bytes;
     unfinishedAckedBytes += u.ackedBytes;
   }
-  return {
+  const s: RunSummary = {
     fct,
     notes: all,
     totals: { ...out.totals },
@@ -230,6 +232,8 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
     unfinishedAckedBytes,
     endPs: out.endPs,
   };
+  if (out.deadlock !== undefined) s.deadlock = out.deadlock;
+  return s;
 }
 
 /** Every bin of every set, labelled "<set title> <bin label>", then each set's outside row. */
