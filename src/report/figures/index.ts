@@ -3,8 +3,9 @@
  * paper's file in this folder + one entry here.
  */
 import type { FigureAnalysis } from './types.js';
+import { OSCAR_FIGURES } from './oscar.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [];
+export const FIGURES: readonly FigureAnalysis[] = [...OSCAR_FIGURES];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);
