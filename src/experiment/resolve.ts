@@ -447,8 +447,9 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
         }
         const flows: FlowSpec[] = [];
         for (const [refRateBps, sources] of groups) {
-          flows.push(
-            ...issues.guard(at, () =>
+          appendAll(
+            flows,
+            issues.guard(at, () =>
               poissonFlows({
                 sources,
                 destinations: e.destinations,
@@ -465,7 +466,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           );
         }
         if (groups.size > 1) flows.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
-        all.push(...flows);
+        appendAll(all, flows);
         break;
       }
       case 'incast': {
@@ -483,7 +484,10 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           const load = w.load;
           o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
         }
-        all.push(...issues.guard(at, () => incastFlows(o)));
+        appendAll(
+          all,
+          issues.guard(at, () => incastFlows(o)),
+        );
         break;
       }
       case 'flows': {
@@ -493,7 +497,10 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           if (f.tag !== undefined) x.tag = f.tag;
           return x;
         });
-        all.push(...issues.guard(at, () => explicitFlows(list, ti.hostCount)));
+        appendAll(
+          all,
+          issues.guard(at, () => explicitFlows(list, ti.hostCount)),
+        );
         break;
       }
     }
@@ -650,4 +657,9 @@ export function loadAndResolve(path: string, overrides: ResolveOverrides = {}, o
   const loaded = loadSpec(path, opts);
   const input = resolveSpec(loaded.spec, dirname(loaded.path), overrides, { raw: loaded.raw, file: path });
   return { loaded, input };
+}
+
+/** out.push(...xs) without spreading (a spread of >~100 k flows overflows the call stack). */
+function appendAll<T>(out: T[], xs: readonly T[]): void {
+  for (const x of xs) out.push(x);
 }
