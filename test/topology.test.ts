@@ -91,11 +91,8 @@ test('fatTree blocked wiring is HPCC fat.txt (agg k → cores 4k..4k+3)', () => 
 
 test('oscar320 routing: hops, ECMP fan-out, D-HPCC RTTs', () => {
   const t = fatTreePreset('oscar320');
-  const t0 = performance.now();
   const ports = buildPortMap(t);
   const rt = computeRoutes(t, ports);
-  const elapsed = performance.now() - t0;
-  assert.ok(elapsed < 200, `port map + routes took ${elapsed.toFixed(1)} ms`);
   const oracle = new PathOracle(t, ports);
   assert.equal(rt.hostCount, 320);
   assert.equal(rt.routeStart.length, 56 * 320);
@@ -134,16 +131,6 @@ test('oscar320 routing: hops, ECMP fan-out, D-HPCC RTTs', () => {
   assert.equal(oracle.maxPairRttPs(1000), 12_240 * NS);
   assert.equal(oracle.maxPairBdpBytes(1000), 153_000);
   assert.equal(oracle.maxPairRttPs(0), 12 * US);
-});
-
-test('computeRoutes is fast on T-FT320', () => {
-  const t = fatTreePreset('oscar320');
-  const ports = buildPortMap(t);
-  computeRoutes(t, ports); // warm up
-  const t0 = performance.now();
-  computeRoutes(t, ports);
-  const ms = performance.now() - t0;
-  assert.ok(ms < 50, `computeRoutes took ${ms.toFixed(1)} ms`);
 });
 
 test('following next hops from any switch reaches the destination in shortest-path hops', () => {
