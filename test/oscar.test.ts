@@ -37,9 +37,11 @@ function fakeFlow(o: { baseRttPs?: number; lineRateBps?: number } = {}): FakeFlo
     lineRateBps: mu,
     baseRttPs: rtt,
     baseBdpBytes: (mu / 8) * (rtt / 1e12),
+    pathBaseRttPs: rtt,
     maxBaseRttPs: rtt,
     maxBaseBdpBytes: (mu / 8) * (rtt / 1e12),
     baseOneWayPs: rtt / 2,
+    pathRttPs: rtt,
     dataWireBytes: 1060,
     mtuBytes: 1000,
     rateBps: mu,
@@ -77,6 +79,7 @@ function ackInfo(): AckInfo {
     sendTsPs: 0,
     rxTsPs: 0,
     inflightBytes: 0,
+    receiverEcho: 0,
     ackedPackets: 1,
     sumInflightBytes: 0,
     newlyAckedBytes: 1000,
@@ -189,7 +192,7 @@ test('OSCAR control law: MD to the window loop above target, max of the loops be
 
 test('OSCAR pktInfl stamp: packets in flight including this one x wire size (cc-seeds.md §1.3)', () => {
   const o = oscar(fakeFlow());
-  const s = { seq: 0, payloadBytes: 1000, wireBytes: 1060, nowPs: 0, isRetransmission: false, inflightStamp: 2500 };
+  const s = { seq: 0, payloadBytes: 1000, wireBytes: 1060, nowPs: 0, isRetransmission: false, inflightStamp: 2500, nextGapPs: -1 };
   o.onSend(s);
   assert.equal(s.inflightStamp, 3 * 1060);
 });

@@ -11,6 +11,11 @@ import { timelyCc } from './timely.js';
 import { swiftCc } from './swift.js';
 import { poseidonCc } from './poseidon.js';
 import { oracleCc } from './oracle.js';
+import { powertcpCc } from './powertcp.js';
+import { thetaPowertcpCc } from './theta-powertcp.js';
+import { cccCc } from './ccc.js';
+import { timelyPatchedCc } from './timely-patched.js';
+import { sqccCc } from './sqcc.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -23,6 +28,11 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   poseidonCc,
   oracleCc,
   oscarCc,
+  powertcpCc,
+  thetaPowertcpCc,
+  cccCc,
+  timelyPatchedCc,
+  sqccCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {

@@ -131,6 +131,25 @@ export interface AckInfo {
   maxSentSeq: number;
   /** arrival time at the sender, ps (= now) */
   nowPs: number;
+  /** value the receiver's `CcDefinition.receiverEcho` stamped on this ACK (0 without the hook) */
+  receiverEcho: number;
+}
+
+/**
+ * What the receiver knows when it acknowledges a data packet
+ * (`CcDefinition.receiverEcho`). One shared object, overwritten per ACK.
+ */
+export interface ReceiverInfo {
+  /** flow of the data packet */
+  flowId: number;
+  /** receiving host */
+  host: number;
+  /**
+   * flows to this host that have delivered at least one packet and are not yet
+   * complete (SQCC's N, cc-seeds.md §7.4 [AMB-S7]); includes this flow
+   */
+  activeFlowsAtHost: number;
+  nowPs: number;
 }
 
 /** What a CC sees when a data packet starts transmission. */
@@ -149,6 +168,12 @@ export interface SendInfo {
    * cc-seeds.md §1.3).
    */
   inflightStamp: number;
+  /**
+   * Gap (ps) until this flow's next packet may start. The transport presets it
+   * to -1, meaning the pacer's `wireBytes / rate`; a CC may set it in `onSend`
+   * (segment bursts at line rate, TIMELY cc-seeds.md §6.2).
+   */
+  nextGapPs: number;
 }
 
 /** The flow as a CC sees it. */
@@ -163,12 +188,25 @@ export interface CcFlow {
   readonly baseRttPs: number;
   /** base BDP, bytes */
   readonly baseBdpBytes: number;
+  /**
+   * this flow's own base RTT by the profile's per-pair formula (network-model.md
+   * §1.5: D-OSCAR baseRtt, or D-HPCC pairRtt of the flow's path), ps; equals
+   * baseRttPs unless the profile gives every flow the global maximum
+   */
+  readonly pathBaseRttPs: number;
   /** topology-wide maximum base RTT (D-HPCC's global T, network-model.md §1.5), ps; independent of the profile's baseRtt rule */
   readonly maxBaseRttPs: number;
   /** line rate x maxBaseRttPs, bytes */
   readonly maxBaseBdpBytes: number;
   /** one-way base delay (D-OSCAR baseOneWay), ps */
   readonly baseOneWayPs: number;
+  /**
+   * this flow's own unloaded RTT, ps: two-way propagation plus one data-packet
+   * and one ACK serialization per link of its path at that link's rate. The
+   * per-flow RTT_min of delay-based CCs (CCC §4.3.1), whatever the profile's
+   * baseRtt rule.
+   */
+  readonly pathRttPs: number;
   /** data packet wire size including CC headers, bytes */
   readonly dataWireBytes: number;
   readonly mtuBytes: number;
@@ -211,6 +249,11 @@ export interface CcInstance {
   onTimer?(slot: number): void;
   /** flow completed: release timers and state */
   onFinish?(): void;
+  /**
+   * Writes the current values of `CcDefinition.traceFields` into `out` (same
+   * order). Called by the CC-state sampler (metrics `ccTrace`), never per packet.
+   */
+  traceState?(out: Float64Array): void;
 }
 
 export interface CcDefinition<S extends z.ZodType = z.ZodType> {
@@ -228,6 +271,14 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   /** initial window given the flow (bytes; Infinity = none) */
   initialCwnd(flow: CcFlow, params: z.infer<S>): number;
   create(flow: CcFlow, params: z.infer<S>): CcInstance;
+  /**
+   * Receiver-side hook: the value the receiver stamps on the ACK of a data
+   * packet, echoed to the sender as `AckInfo.receiverEcho` (SQCC's flow count,
+   * cc-seeds.md §0.5). Absent: ACKs carry 0.
+   */
+  receiverEcho?(rx: ReceiverInfo): number;
+  /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */
+  traceFields?: readonly string[];
 }
 
 /**

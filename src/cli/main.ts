@@ -15,6 +15,7 @@ import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { planSweep } from '../experiment/sweep.js';
 import { defaultJobs, runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
 import { formatCell, formatTable } from '../report/text.js';
+import { writeReport } from '../report/html.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import type { FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -283,6 +284,16 @@ function buildProgram(): Command {
         for (const f of r.failed) process.stderr.write(`  point ${f.index} (${f.label}): ${f.error}\n`);
         throw new PointsFailed();
       }
+    });
+
+  program
+    .command('report')
+    .description('write one self-contained HTML report (charts downloadable as SVG) of a run or sweep folder')
+    .argument('<dir>', 'a run folder (manifest.json) or a sweep folder (sweep.json)')
+    .option('-o, --out <file>', 'HTML file (default <dir>/report.html)')
+    .action((dir: string, o: { out?: string }) => {
+      const r = writeReport(dir, o.out);
+      out(`report: ${r.file} (${r.charts} charts, ${r.set.runs.length} run${r.set.runs.length === 1 ? '' : 's'})`);
     });
 
   program

@@ -229,6 +229,13 @@ function* flowSeriesRows(series: SimOutput['flowThroughput']): Iterable<Cell[]> 
   for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, s.v[i]!];
 }
 
+function* ccTraceRows(trace: NonNullable<SimOutput['ccTrace']>): Iterable<Cell[]> {
+  const k = trace.fields.length;
+  for (const s of trace.series) {
+    for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, ...s.v.slice(i * k, i * k + k)];
+  }
+}
+
 /**
  * Writes all result files of a run into `outDir` (atomically, replacing a
  * previous result there). Returns the file names written.
@@ -289,6 +296,9 @@ export function writeResults(outDir: string, d: ResultData): string[] {
     files.push(writeTable(dir, 'throughput', format, ['node', 'port', 't_ps', 'bps'], seriesRows(out.throughput)));
     if (d.input.metrics.flowThroughput !== null) {
       files.push(writeTable(dir, 'flow_throughput', format, ['flow', 't_ps', 'bps'], flowSeriesRows(out.flowThroughput)));
+    }
+    if (d.input.metrics.ccTrace !== null && out.ccTrace !== undefined) {
+      files.push(writeTable(dir, 'cc_trace', format, ['flow', 't_ps', ...out.ccTrace.fields], ccTraceRows(out.ccTrace)));
     }
     files.push('manifest.json');
     writeJson(dir, 'manifest.json', buildManifest(d, files));

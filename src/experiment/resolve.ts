@@ -579,15 +579,19 @@ function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues): MetricsReque
     throughputIntervalPs: m.throughput?.interval ?? SPEC_DEFAULTS.throughputIntervalPs,
     flowThroughput,
     flowThroughputIntervalPs: m.flowThroughput?.interval ?? SPEC_DEFAULTS.flowThroughputIntervalPs,
+    ccTrace: m.ccTrace === undefined ? null : m.ccTrace.flows === 'all' ? [] : [...m.ccTrace.flows],
+    ccTraceIntervalPs: m.ccTrace?.interval ?? SPEC_DEFAULTS.ccTraceIntervalPs,
   };
 }
 
 function checkFlowIds(spec: Spec, flowCount: number, issues: Issues): void {
-  const sel = spec.metrics.flowThroughput?.flows;
-  if (sel === undefined || sel === 'all') return;
-  sel.forEach((id, i) => {
-    if (id >= flowCount) issues.add(['metrics', 'flowThroughput', 'flows', i], `no such flow (flow ids are 0..${flowCount - 1})`, id);
-  });
+  for (const key of ['flowThroughput', 'ccTrace'] as const) {
+    const sel = spec.metrics[key]?.flows;
+    if (sel === undefined || sel === 'all') continue;
+    sel.forEach((id, i) => {
+      if (id >= flowCount) issues.add(['metrics', key, 'flows', i], `no such flow (flow ids are 0..${flowCount - 1})`, id);
+    });
+  }
 }
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {

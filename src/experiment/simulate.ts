@@ -82,7 +82,7 @@ export function simulate(input: SimInput): SimOutput {
   linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
 
   // ---- samplers
-  const samplers = new Samplers(sched, input.metrics, network, flows, () => done);
+  const samplers = new Samplers(sched, input.metrics, network, flows, () => done, def.traceFields);
 
   // ---- run
   const endPs = input.stopAtPs ?? input.maxTimePs;
@@ -109,6 +109,7 @@ export function simulate(input: SimInput): SimOutput {
     queues: samplers.queues,
     throughput: samplers.throughput,
     flowThroughput: samplers.flows,
+    ccTrace: samplers.ccTrace,
     endPs: sched.now,
     events: sched.eventsProcessed,
     wallMs: performance.now() - wallStart,

@@ -541,6 +541,16 @@ const metricsSchema = z
       })
       .strict()
       .optional(),
+    /** sampled CC state (the CC's traceFields, e.g. CCC region, q, q_v, S, v_ai) -> cc_trace.csv */
+    ccTrace: z
+      .object({
+        flows: z
+          .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
+          .default('all'),
+        interval: durationField({ positive: true }).default(US),
+      })
+      .strict()
+      .optional(),
     /** percentile method of summary.json: numpy-style 'linear' or HPCC 'nearestRank' */
     percentile: z.enum(['linear', 'nearestRank']).default('linear'),
     /** size bins of the summary; default: OSCAR's and PowerTCP's bins */
@@ -624,4 +634,5 @@ export const SPEC_DEFAULTS = {
   queueIntervalPs: US,
   throughputIntervalPs: 10 * US,
   flowThroughputIntervalPs: 10 * US,
+  ccTraceIntervalPs: US,
 } as const;

@@ -31,6 +31,9 @@ export interface MetricsRequest {
   /** sampled per-flow goodput (acked payload); null = off, [] = all flows */
   flowThroughput: number[] | null;
   flowThroughputIntervalPs: number;
+  /** sampled CC state (CcDefinition.traceFields) per flow; null = off, [] = all flows */
+  ccTrace: number[] | null;
+  ccTraceIntervalPs: number;
 }
 
 /** A metrics request that samples nothing (intervals at 10 us). */
@@ -42,6 +45,8 @@ export function noMetrics(): MetricsRequest {
     throughputIntervalPs: 10_000_000,
     flowThroughput: null,
     flowThroughputIntervalPs: 10_000_000,
+    ccTrace: null,
+    ccTraceIntervalPs: 1_000_000,
   };
 }
 
@@ -132,12 +137,27 @@ export interface PortCounters {
   maxQueueBytes: number;
 }
 
+/** Sampled CC state of one flow: `v` holds `fields.length` values per sample time, flattened. */
+export interface CcTraceSeries {
+  flow: number;
+  t: number[];
+  v: number[];
+}
+
+export interface CcTrace {
+  /** the CC's traceFields (empty if the CC traces nothing) */
+  fields: string[];
+  series: CcTraceSeries[];
+}
+
 export interface SimOutput {
   fct: FctRow[];
   unfinished: UnfinishedFlow[];
   queues: PortSeries[];
   throughput: PortSeries[];
   flowThroughput: FlowSeries[];
+  /** sampled CC state, when metrics.ccTrace asked for it */
+  ccTrace?: CcTrace;
   nodes: NodeCounters[];
   ports: PortCounters[];
   totals: {

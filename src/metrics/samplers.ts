@@ -1,12 +1,13 @@
 /**
  * Periodic samplers (network-model.md §6.5, §6.6): egress queue bytes per
  * chosen port, transmitted throughput per chosen port and acknowledged goodput
- * per chosen flow. One event per interval per kind, whatever the number of
+ * per chosen flow, and the state of the CC of chosen flows (the fields named by
+ * `CcDefinition.traceFields`, read through `CcInstance.traceState`). One event per interval per kind, whatever the number of
  * sampled items; sampling stops once every flow has finished.
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import { SEC } from '../engine/units.js';
-import type { FlowSeries, MetricsRequest, PortRef, PortSeries } from '../experiment/types.js';
+import type { CcTrace, FlowSeries, MetricsRequest, PortRef, PortSeries } from '../experiment/types.js';
 import type { Network } from '../net/network.js';
 import type { Port } from '../net/port.js';
 import type { Flow } from '../transport/flow.js';
@@ -14,6 +15,7 @@ import type { Flow } from '../transport/flow.js';
 const QUEUE = 0;
 const THROUGHPUT = 1;
 const GOODPUT = 2;
+const CC_STATE = 3;
 
 export class Samplers {
   readonly queues: PortSeries[];
@@ -24,6 +26,10 @@ export class Samplers {
   private readonly tLast: number[];
   private readonly sampledFlows: Flow[];
   private readonly kind: number;
+  /** CC state trace (metrics ccTrace): flows sampled while running, one scratch row */
+  readonly ccTrace: CcTrace;
+  private readonly tracedFlows: Flow[];
+  private readonly traceRow: Float64Array;
 
   constructor(
     private readonly sched: Scheduler,
@@ -31,6 +37,7 @@ export class Samplers {
     network: Network,
     flows: readonly Flow[],
     private readonly finished: () => boolean,
+    traceFields?: readonly string[],
   ) {
     const port = (r: PortRef, what: string): Port => {
       const p = network.nodePorts[r.node]?.[r.port];
@@ -51,10 +58,38 @@ export class Samplers {
       this.sampledFlows.push(f);
       this.flows.push({ flow: id, t: [], v: [] });
     }
+    const fields = traceFields ?? [];
+    this.ccTrace = { fields: [...fields], series: [] };
+    this.tracedFlows = [];
+    this.traceRow = new Float64Array(fields.length);
+    if (m.ccTrace !== null && fields.length > 0) {
+      const tids = m.ccTrace.length === 0 ? flows.map((f) => f.id) : m.ccTrace;
+      for (const id of tids) {
+        const f = flows[id];
+        if (f === undefined) throw new Error(`metrics.ccTrace: there is no flow ${id} (flows 0..${flows.length - 1})`);
+        this.tracedFlows.push(f);
+        this.ccTrace.series.push({ flow: id, t: [], v: [] });
+      }
+    }
     this.kind = sched.register({ fire: (_id, tag) => this.sample(tag) });
     if (this.qPorts.length > 0) sched.schedule(0, this.kind, 0, QUEUE);
     if (this.tPorts.length > 0) sched.after(m.throughputIntervalPs, this.kind, 0, THROUGHPUT);
     if (this.flows.length > 0) sched.after(m.flowThroughputIntervalPs, this.kind, 0, GOODPUT);
+    if (this.tracedFlows.length > 0) sched.schedule(0, this.kind, 0, CC_STATE);
+  }
+
+  /** One sample of the CC state of every traced flow that is running. */
+  private sampleCcState(now: number): void {
+    const row = this.traceRow;
+    const k = row.length;
+    for (let i = 0; i < this.tracedFlows.length; i++) {
+      const f = this.tracedFlows[i]!;
+      if (!f.started || f.finished || f.cc.traceState === undefined) continue;
+      f.cc.traceState(row);
+      const s = this.ccTrace.series[i]!;
+      s.t.push(now);
+      for (let j = 0; j < k; j++) s.v.push(row[j]!);
+    }
   }
 
   private sample(tag: number): void {
@@ -75,6 +110,9 @@ export class Samplers {
         this.tLast[i] = b;
       }
       interval = m.throughputIntervalPs;
+    } else if (tag === CC_STATE) {
+      this.sampleCcState(now);
+      interval = m.ccTraceIntervalPs;
     } else {
       for (let i = 0; i < this.sampledFlows.length; i++) {
         const f = this.sampledFlows[i]!;

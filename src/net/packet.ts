@@ -3,8 +3,8 @@
  * arrays: a packet is an integer id into a `PacketStore`. Everything a switch
  * reads or writes per hop lives in one 32-byte record of an Int32Array (type,
  * priority and flag bits, destination, wire size, ECMP hash, ingress port,
- * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes)
- * sit in a second 40-byte Float64Array record, and INT hops in a third array
+ * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes, receiver echo)
+ * sit in a second 48-byte Float64Array record, and INT hops in a third array
  * allocated only when a CC asks for INT. Compared with one object per packet
  * this touches a quarter of the memory per hop, which is what limits large
  * fabrics with deep queues. Ids are recycled through a free list; nothing is
@@ -50,7 +50,7 @@ const INTN_SHIFT = 13;
 const INTN_MASK = 0xf << INTN_SHIFT;
 
 // Float64 record layout
-const R64 = 5;
+const R64 = 6;
 const D_SEQ = 0;
 const D_TS = 1;
 const D_INFL = 2;
@@ -58,6 +58,8 @@ const D_INFL = 2;
 const D_SUMINFL = 3;
 /** ACK: time the acknowledged data packet reached the receiver (one-way delay) */
 const D_RXTS = 4;
+/** ACK: value of the CC's receiver hook (CcDefinition.receiverEcho) */
+const D_ECHO = 5;
 
 /** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5 | rxBytes × 5] */
 const RINT = 5 * INT_MAX_HOPS;
@@ -113,6 +115,7 @@ export class PacketStore {
     this.f64[d + D_INFL] = 0;
     this.f64[d + D_SUMINFL] = 0;
     this.f64[d + D_RXTS] = 0;
+    this.f64[d + D_ECHO] = 0;
     if (this.mpdUs !== null) this.mpdUs[id] = 0;
     return id;
   }
@@ -258,6 +261,14 @@ export class PacketStore {
   }
   setRxTs(p: number, v: number): void {
     this.f64[p * R64 + D_RXTS] = v;
+  }
+
+  /** ACK: value of the CC's receiver hook (CcDefinition.receiverEcho) */
+  echo(p: number): number {
+    return this.f64[p * R64 + D_ECHO]!;
+  }
+  setEcho(p: number, v: number): void {
+    this.f64[p * R64 + D_ECHO] = v;
   }
 
   // ---- Poseidon short INT (network-model.md §3.5)

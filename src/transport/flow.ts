@@ -29,9 +29,11 @@ export class Flow implements CcFlow {
   lineRateBps = 0;
   baseRttPs = 0;
   baseBdpBytes = 0;
+  pathBaseRttPs = 0;
   maxBaseRttPs = 0;
   maxBaseBdpBytes = 0;
   baseOneWayPs = 0;
+  pathRttPs = 0;
   dataWireBytes = 0;
   mtuBytes = 0;
   minRateBps = 0;

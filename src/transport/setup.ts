@@ -75,6 +75,7 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseRttPs = globalRtt;
       f.baseBdpBytes = globalBdp;
       f.baseOneWayPs = Math.round(globalRtt / 2);
+      f.pathBaseRttPs = oracle.pairRttPs(s.src, s.dst, mtu);
     } else {
       // D-OSCAR: every hop at the host rate, each term truncated to ns
       const pktSer = floorNs(((mtu + tc.dataHeaderBytes) * 8 * SEC) / lineRate);
@@ -82,7 +83,12 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
       f.baseRttPs = 2 * path.delayPs + path.hops * (pktSer + ackSer);
       f.baseBdpBytes = (lineRate / 8) * (f.baseRttPs / SEC);
       f.baseOneWayPs = path.delayPs + path.hops * pktSer;
+      f.pathBaseRttPs = f.baseRttPs;
     }
+    // the flow's own unloaded RTT: propagation both ways + one data and one ACK serialization per link
+    let pathRtt = 2 * path.delayPs;
+    for (const r of path.rates) pathRtt += transport.ctx.txTime(mtu + hdr, r) + transport.ctx.txTime(ackWire, r);
+    f.pathRttPs = pathRtt;
     f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
     if (tc.portRule === 'hpcc') {
       const key = s.src * H + s.dst;

@@ -20,7 +20,7 @@
  * packet-based D-OSCAR rules map one to one.
  */
 import type { Scheduler } from '../engine/scheduler.js';
-import type { AckInfo, CcDefinition, SendInfo } from '../cc/types.js';
+import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.js';
 import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
@@ -61,6 +61,10 @@ export class Transport {
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
+  /** the CC's receiver hook (null: none) and the per-host count of flows being received (§7.4 [AMB-S7]) */
+  private readonly rxHook: ((rx: ReceiverInfo) => number) | null;
+  private readonly rxInfo: ReceiverInfo;
+  private readonly rxActive: Int32Array;
   /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (§2.2) */
   private readonly rtoPs: number;
 
@@ -111,8 +115,13 @@ export class Transport {
       sndUna: 0,
       maxSentSeq: 0,
       nowPs: 0,
+      receiverEcho: 0,
     };
-    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false, inflightStamp: 0 };
+    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false, inflightStamp: 0, nextGapPs: -1 };
+    const hook = cc.receiverEcho;
+    this.rxHook = hook === undefined ? null : hook.bind(cc);
+    this.rxInfo = { flowId: 0, host: 0, activeFlowsAtHost: 0, nowPs: 0 };
+    this.rxActive = new Int32Array(hook === undefined ? 0 : hosts.length);
     const flows = this.flows;
     const s = this.sched;
     this.kCcTimer = s.register({
@@ -190,6 +199,7 @@ export class Transport {
     f.dataPacketsSent++;
     if (retx) f.retxPackets++;
     const cc = f.cc;
+    let gap = -1;
     if (cc.onSend !== undefined) {
       const si = this.send;
       si.seq = seq;
@@ -198,10 +208,12 @@ export class Transport {
       si.nowPs = now;
       si.isRetransmission = retx;
       si.inflightStamp = f.sndNxt - f.sndUna;
+      si.nextGapPs = -1;
       cc.onSend(si);
       pk.setInflight(p, si.inflightStamp);
+      gap = si.nextGapPs;
     } else pk.setInflight(p, f.sndNxt - f.sndUna);
-    f.nextAvail = now + this.ctx.txTime(wire, f.rateBps);
+    f.nextAvail = now + (gap >= 0 ? gap : this.ctx.txTime(wire, f.rateBps));
     f.lastPktWire = wire;
     if (this.rtoPs > 0 && !f.rtoPending) {
       f.rtoDeadline = now + this.rtoPs;
@@ -233,6 +245,11 @@ export class Transport {
       this.countForAck(f, pkt, ce);
     } else if (seq === exp) {
       f.rcvExpected = exp + pk.aux(pkt);
+      if (this.rxHook !== null) {
+        // flows being received by this host: from the first delivered packet until the last (§7.4 [AMB-S7])
+        if (exp === 0) this.rxActive[f.dst]!++;
+        if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
+      }
       f.nackArmed = true;
       this.countForAck(f, pkt, ce);
     } else if (seq < exp) {
@@ -309,6 +326,16 @@ export class Transport {
     pk.setSumInflight(a, sumInflight);
     pk.setRxTs(a, this.sched.now);
     pk.setAux(a, covered);
+    const hook = this.rxHook;
+    if (hook !== null) {
+      const ri = this.rxInfo;
+      ri.flowId = f.id;
+      ri.host = f.dst;
+      // the last packet already left the count; it is still being received when acknowledged
+      ri.activeFlowsAtHost = this.rxActive[f.dst]! + (f.rcvExpected >= f.sizeBytes ? 1 : 0);
+      ri.nowPs = this.sched.now;
+      pk.setEcho(a, hook(ri));
+    }
     if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
     if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
     this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
@@ -364,6 +391,7 @@ export class Transport {
     }
     ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
+    ai.receiverEcho = pk.echo(pkt);
     ai.mpdUs = this.echoMpd ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;

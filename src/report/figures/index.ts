@@ -4,8 +4,9 @@
  */
 import type { FigureAnalysis } from './types.js';
 import { OSCAR_FIGURES } from './oscar.js';
+import { OSCAR_BASELINE_FIGURES } from './oscar-baselines.js';
 
-export const FIGURES: readonly FigureAnalysis[] = [...OSCAR_FIGURES];
+export const FIGURES: readonly FigureAnalysis[] = [...OSCAR_FIGURES, ...OSCAR_BASELINE_FIGURES];
 
 export function findFigure(id: string): FigureAnalysis | undefined {
   return FIGURES.find((f) => f.id === id);

@@ -1,0 +1,319 @@
+/**
+ * PowerTCP (Addanki et al., NSDI'22): per-ACK window control from the
+ * normalised power of the most loaded hop, measured with INT.
+ *
+ *   Γ_norm = λ·(q + b·τ) / (b²·τ)          (PowerTCP §3.1 Eq. 5–6, Alg. 1 l.8–24)
+ *   w ← γ·(w_old/Γ + β) + (1 − γ)·w        (Eq. 7, Alg. 1 UPDATEWINDOW)
+ *
+ * λ is the arrival rate into the hop's egress queue (txRate + q̇ from the INT
+ * txBytes / qlen deltas, or the delta of the rx-byte counter), Γ is smoothed
+ * over τ with the time-weighted EWMA of Alg. 1 l.24 and w_old is the window
+ * remembered once per RTT. By Property 1 (Γ = b·Σw) the update resets the
+ * aggregate window to b·τ in one step; β adds the standing queue N·β
+ * (App. A, Theorem 1).
+ *
+ * Three named profiles (cc-seeds.md §2.8) fix every knob the paper leaves open
+ * the way one code base did:
+ * - `paper` (`powertcp-paper`, the default; cc-seeds.md §2.5): window form
+ *   paced at cwnd/τ; τ = topology-wide max base RTT (PowerTCP §4.1); λ =
+ *   txRate + q̇; no λ floor; Δt ≤ τ; 100 % target; (1−γ)·cwnd with the current
+ *   window; β = 0.006·HostBw·τ/8 (N ≈ 167 flows per NIC, §3.3 "Parameters");
+ *   start cwnd = HostBw·τ/8 at line rate; first ACK (and a hop-count change)
+ *   only remembers the INT stack.
+ * - `oscarArtifact` (`powertcp-oscarArtifact`, every OSCAR figure): window form
+ *   on the D-OSCAR plumbing (network-model.md §2.3: unpaced at line rate while
+ *   cwnd ≥ one packet, paced at (cwnd/BDP)·μ below it, window ≥ 0.001·BDP);
+ *   τ = the flow's own base RTT; no λ floor, no Δt clamp (so the EWMA weight
+ *   Δt/τ may exceed 1, as in the artifact's `DeltaTBound false` runs); Γ/0.95;
+ *   (1−γ)·w_old (`GammaOld`); β = 0.006·BDP_base; cwnd ≤ BDP_base.
+ * - `inetTub` (`powertcp-inetTub`, the PowerTCP authors' simulator, PowerTCP's
+ *   own figures and CCC's baselines): rate form R ← γ·(R_ref/Γ + 150 Mb/s) +
+ *   (1−γ)·R_ref with R_ref refreshed once per RTT (HPCC's fast-react
+ *   structure), window = max(1, floor(maxBdp·R/C)); τ = max RTT; λ from the
+ *   rx-byte counter, floored at 0.5·b; Δt ≤ τ; Γ/0.95; rate ≥ 100 Mb/s; no
+ *   first-ACK skip: the per-hop reference starts zeroed, so the first update
+ *   replaces Γ with a floored estimate (cc-seeds.md §2.6).
+ *
+ * Individual knobs can be overridden (gamma, beta, target, λ source and floor,
+ * Δt clamp, τ choice, rate floor); the realisation, law and start follow the
+ * profile. The references' ACK-order differences do not reach this CC: the
+ * once-per-RTT marker is always `maxSentSeq` (cc-seeds.md §0.4).
+ *
+ * Guards the papers leave implicit: a hop whose timestamp did not advance
+ * (Δt ≤ 0) is skipped, and Γ is floored at 1e-3 before the division
+ * (cc-seeds.md §2.6 [AMB-P2]). oscarArtifact divides by its raw Γ as the
+ * artifact does: without the Δt clamp the EWMA weight Δt/τ can exceed 1 and
+ * turn Γ negative; a resulting negative (or infinite) window is taken as the
+ * window cap, which is what the artifact's cast of a negative double to an
+ * unsigned window (a huge value on common hardware) followed by the
+ * BDP_base cap amounts to.
+ */
+import { z } from 'zod';
+import { SEC } from '../engine/units.js';
+import { setDoscarCwnd } from './doscar-window.js';
+import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
+
+export const POWERTCP_PROFILES = ['paper', 'oscarArtifact', 'inetTub'] as const;
+export type PowerTcpProfile = (typeof POWERTCP_PROFILES)[number];
+
+/** HPCC-format INT block (5 hops × 8 B + 2 B) on data packets and ACKs (network-model.md §1.4, §3.5). */
+export const INT_HEADER_BYTES = 42;
+
+/** Γ floor before the division (cc-seeds.md §2.6 [AMB-P2]). */
+export const POWER_FLOOR = 1e-3;
+
+const params = z
+  .object({
+    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (cc-seeds.md §2.8): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
+    gamma: z.number().gt(0).max(1).default(0.9).describe('EWMA weight of the new window, in (0, 1] (PowerTCP §3.3: 0.9)'),
+    betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006, cc-seeds.md §2.2)'),
+    betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
+    targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, cc-seeds.md §2.6 [AMB-P4])'),
+    lambdaSource: z.enum(['txBytes', 'rxBytes']).optional().describe('λ = txRate + q̇ from INT txBytes (paper, oscarArtifact) or Δrx-bytes/Δt (inetTub), cc-seeds.md §2.3'),
+    lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (inetTub: 0.5; others: 0), cc-seeds.md §2.6 [AMB-P2]'),
+    deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), cc-seeds.md §2.6 [AMB-P1]'),
+    tau: z.enum(['maxBaseRtt', 'flowBaseRtt']).optional().describe('τ = topology-wide max base RTT (paper, inetTub) or the flow\'s own base RTT (oscarArtifact)'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+    windowReference: z
+      .enum(['perRtt', 'atSend'])
+      .default('perRtt')
+      .describe('window forms: w_old = the window remembered once per RTT (cc-seeds.md §2.5, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
+  })
+  .strict()
+  .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
+type Params = z.infer<typeof params>;
+
+/** Per-profile defaults of the overridable knobs (cc-seeds.md §2.8). */
+interface Knobs {
+  rxBytes: boolean;
+  lambdaFloor: number;
+  clamp: boolean;
+  targetUtil: number;
+  flowTau: boolean;
+  /** β in bytes, given τ (ps) and the line rate */
+  betaBytes: (tauPs: number, lineRateBps: number) => number;
+  minRateBps: (lineRateBps: number) => number;
+}
+
+function knobs(p: Params): Knobs {
+  const inet = p.profile === 'inetTub';
+  const oscar = p.profile === 'oscarArtifact';
+  return {
+    rxBytes: (p.lambdaSource ?? (inet ? 'rxBytes' : 'txBytes')) === 'rxBytes',
+    lambdaFloor: p.lambdaFloorRatio ?? (inet ? 0.5 : 0),
+    clamp: p.deltaTClamp ?? !oscar,
+    targetUtil: p.targetUtil ?? (p.profile === 'paper' ? 1 : 0.95),
+    flowTau: (p.tau ?? (oscar ? 'flowBaseRtt' : 'maxBaseRtt')) === 'flowBaseRtt',
+    betaBytes: (tauPs, C) => betaBytesOf(p, inet ? 150e6 : undefined, tauPs, C),
+    minRateBps: (C) => p.minRateBps ?? (inet ? 100e6 : 0.001 * C),
+  };
+}
+
+/** τ of a flow under the profile, ps. */
+function tauOf(flow: CcFlow, p: Params): number {
+  return knobs(p).flowTau ? flow.pathBaseRttPs : flow.maxBaseRttPs;
+}
+
+/**
+ * The rate form of the law ([P] `UpdateRatePower`): R = γ·(R_ref/Γ + β_rate) +
+ * (1−γ)·R_ref, clamped to [minRate, line rate]. Shared by θ-PowerTCP.
+ */
+export function powerLawRate(rRef: number, G: number, gamma: number, betaRateBps: number, minRateBps: number, lineRateBps: number): number {
+  const r = gamma * (rRef / G + betaRateBps) + (1 - gamma) * rRef;
+  if (!(r >= minRateBps)) return minRateBps;
+  return r > lineRateBps ? lineRateBps : r;
+}
+
+/**
+ * β in bytes for a τ (ps): `betaRateBps·τ/8` if a rate is given (or defaulted by
+ * the profile), else `betaRatio·HostBw·τ/8` (default ratio 0.006, cc-seeds.md §2.2).
+ */
+export function betaBytesOf(p: { betaRatio?: number | undefined; betaRateBps?: number | undefined }, rateDefaultBps: number | undefined, tauPs: number, lineRateBps: number): number {
+  const rate = p.betaRateBps ?? (p.betaRatio === undefined ? rateDefaultBps : undefined);
+  return rate !== undefined ? (rate * tauPs) / SEC / 8 : ((p.betaRatio ?? 0.006) * lineRateBps * tauPs) / SEC / 8;
+}
+
+/** D-HPCC rate-scaled window (`VAR_WIN 1`, network-model.md §2.2): max(1, floor(win·rate/C)). Shared by θ-PowerTCP. */
+export function setRateHpcc(f: CcFlow, r: number, winBytes: number): void {
+  f.setRate(r);
+  f.setCwnd(Math.max(1, Math.floor((winBytes * f.rateBps) / f.lineRateBps)));
+}
+
+const FORM_PAPER = 0;
+const FORM_OSCAR = 1;
+const FORM_RATE = 2;
+
+class PowerTcp implements CcInstance {
+  private readonly form: number;
+  private readonly tau: number;
+  private readonly gamma: number;
+  private readonly gammaOld: boolean;
+  private readonly skipFirst: boolean;
+  private readonly rx: boolean;
+  private readonly lambdaFloor: number;
+  private readonly clamp: boolean;
+  private readonly targetUtil: number;
+  private readonly beta: number;
+  private readonly betaRate: number;
+  private readonly minRate: number;
+  private readonly minCwnd: number;
+  private readonly maxCwnd: number;
+  /** window the rate form scales by rate/C (maxBdp) */
+  private readonly win: number;
+  private cwnd: number;
+  private cwndOld: number;
+  private rRef: number;
+  private gs = 1;
+  private lastUpdateSeq = 0;
+  private initialized = false;
+  private prevHops = 0;
+  /** windowReference atSend: the window at each packet's send time, by packet index (ring) */
+  private readonly wAtSend: Float64Array | null;
+  private readonly mask: number;
+  private readonly mtu: number;
+  private readonly pTs = new Float64Array(INT_MAX_HOPS);
+  private readonly pQ = new Float64Array(INT_MAX_HOPS);
+  private readonly pB = new Float64Array(INT_MAX_HOPS);
+
+  constructor(
+    private readonly f: CcFlow,
+    p: Params,
+  ) {
+    const k = knobs(p);
+    const C = f.lineRateBps;
+    this.form = p.profile === 'paper' ? FORM_PAPER : p.profile === 'oscarArtifact' ? FORM_OSCAR : FORM_RATE;
+    this.tau = tauOf(f, p);
+    this.gamma = p.gamma;
+    this.gammaOld = p.profile === 'oscarArtifact';
+    this.skipFirst = p.profile !== 'inetTub';
+    this.rx = k.rxBytes;
+    this.lambdaFloor = k.lambdaFloor;
+    this.clamp = k.clamp;
+    this.targetUtil = k.targetUtil;
+    this.beta = k.betaBytes(this.tau, C);
+    this.betaRate = (this.beta * 8 * SEC) / this.tau;
+    this.minRate = k.minRateBps(C);
+    this.maxCwnd = (C * this.tau) / SEC / 8;
+    this.minCwnd = (this.minRate * this.tau) / SEC / 8;
+    this.win = f.maxBaseBdpBytes;
+    this.cwnd = this.form === FORM_RATE ? this.win : this.maxCwnd;
+    this.cwndOld = this.cwnd;
+    this.rRef = C;
+    this.mtu = f.mtuBytes;
+    if (p.windowReference === 'atSend' && this.form !== FORM_RATE) {
+      // every packet in flight lies within one window cap (+ one packet) of sndUna
+      const span = Math.ceil(this.maxCwnd / this.mtu) + 4;
+      let size = 16;
+      while (size < span) size *= 2;
+      this.wAtSend = new Float64Array(size).fill(this.cwnd);
+      this.mask = size - 1;
+    } else {
+      this.wAtSend = null;
+      this.mask = 0;
+    }
+  }
+
+  onSend(info: SendInfo): void {
+    const w = this.wAtSend;
+    if (w !== null) w[Math.floor(info.seq / this.mtu) & this.mask] = this.cwnd;
+  }
+
+  onAck(ack: AckInfo): void {
+    const n = ack.intHops < INT_MAX_HOPS ? ack.intHops : INT_MAX_HOPS;
+    if (n === 0) return; // a D-OSCAR NACK carries no INT (network-model.md §1.4)
+    if (this.skipFirst && (!this.initialized || n !== this.prevHops)) {
+      // first ACK or a route change: remember the stack, no update (cc-seeds.md §2.6)
+      this.remember(ack, n);
+      if (!this.initialized) {
+        this.initialized = true;
+        this.cwndOld = this.cwnd;
+        this.lastUpdateSeq = ack.maxSentSeq;
+      }
+      return;
+    }
+    this.smoothPower(ack, n);
+    const ws = this.wAtSend;
+    if (ws !== null) this.cwndOld = ws[Math.floor((ack.seq - 1) / this.mtu) & this.mask]!;
+    let G = this.gs / this.targetUtil;
+    // the artifact divides by its raw Γ (negative without the Δt clamp); the others floor it
+    if (this.form !== FORM_OSCAR && !(G > POWER_FLOOR)) G = POWER_FLOOR; // also catches NaN
+    const full = ack.seq > this.lastUpdateSeq;
+    const g = this.gamma;
+    const f = this.f;
+    if (this.form === FORM_RATE) {
+      const r = powerLawRate(this.rRef, G, g, this.betaRate, this.minRate, f.lineRateBps);
+      setRateHpcc(f, r, this.win);
+      if (full) {
+        this.rRef = r;
+        this.lastUpdateSeq = ack.maxSentSeq;
+      }
+      return;
+    }
+    let w = g * (this.cwndOld / G + this.beta) + (1 - g) * (this.gammaOld ? this.cwndOld : this.cwnd);
+    // artifact: a negative or infinite window becomes huge when cast to an unsigned
+    // integer (two's complement on common hardware), i.e. the cap below
+    if (this.form === FORM_OSCAR && !(w >= 0 && w < Infinity)) w = this.maxCwnd;
+    if (!(w >= this.minCwnd)) w = this.minCwnd;
+    if (w > this.maxCwnd) w = this.maxCwnd;
+    this.cwnd = w;
+    if (this.form === FORM_OSCAR) setDoscarCwnd(f, w);
+    else {
+      f.setCwnd(w);
+      f.setRate((w * 8 * SEC) / this.tau); // pacing at cwnd/τ (Alg. 1 l.6)
+    }
+    if (full) {
+      if (ws === null) this.cwndOld = w;
+      this.lastUpdateSeq = ack.maxSentSeq;
+    }
+  }
+
+  /** NORMPOWER (Alg. 1 l.8–24): max normalised power over the hops, then the time-weighted EWMA. */
+  private smoothPower(ack: AckInfo, n: number): void {
+    const tau = this.tau;
+    const rx = this.rx;
+    let gn = 0;
+    let dtSel = 0;
+    for (let i = 0; i < n; i++) {
+      const dt = ack.intTsPs[i]! - this.pTs[i]!;
+      if (!(dt > 0)) continue;
+      const b = ack.intRateBps[i]!;
+      const q = ack.intQlenBytes[i]!;
+      const bytes = rx ? ack.intRxBytes[i]! - this.pB[i]! : ack.intTxBytes[i]! - this.pB[i]! + (q - this.pQ[i]!);
+      let lambda = (bytes * 8 * SEC) / dt;
+      const floor = this.lambdaFloor * b;
+      if (lambda < floor) lambda = floor;
+      const gi = (lambda / b) * (1 + (q * 8 * SEC) / (b * tau));
+      if (gi > gn) {
+        gn = gi;
+        dtSel = dt;
+      }
+    }
+    this.remember(ack, n);
+    if (dtSel > 0) {
+      if (this.clamp && dtSel > tau) dtSel = tau;
+      this.gs = (this.gs * (tau - dtSel) + gn * dtSel) / tau;
+    }
+  }
+
+  private remember(ack: AckInfo, n: number): void {
+    const src = this.rx ? ack.intRxBytes : ack.intTxBytes;
+    for (let i = 0; i < n; i++) {
+      this.pTs[i] = ack.intTsPs[i]!;
+      this.pQ[i] = ack.intQlenBytes[i]!;
+      this.pB[i] = src[i]!;
+    }
+    this.prevHops = n;
+  }
+}
+
+export const powertcpCc: CcDefinition<typeof params> = {
+  name: 'powertcp',
+  description: 'PowerTCP: INT power-based window control (profiles paper | oscarArtifact | inetTub)',
+  reference: 'Addanki et al. NSDI\'22 §3.3 Alg. 1, App. A; cc-seeds.md §2 (profiles §2.8)',
+  params,
+  needs: { int: true },
+  dataHeaderBytes: () => INT_HEADER_BYTES,
+  ackHeaderBytes: () => INT_HEADER_BYTES,
+  initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tauOf(flow, p)) / SEC / 8),
+  create: (flow, p) => new PowerTcp(flow, p),
+};

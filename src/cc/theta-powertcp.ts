@@ -1,0 +1,220 @@
+/**
+ * θ-PowerTCP (Addanki et al., NSDI'22 §3.5, App. D Alg. 2): PowerTCP's control
+ * law with the power measured from RTT alone, no switch support:
+ *
+ *   Γ_norm = (θ̇ + 1)·θ / τ                  (Eq. 8; θ = RTT, θ̇ = dRTT/dt)
+ *   w ← γ·(w/Γ + β) + (1 − γ)·w             (Eq. 7 with w_old = w, once per RTT)
+ *
+ * Under a single busy bottleneck this equals the INT form (q/b = θ − τ,
+ * q̇/b = θ̇), but it assumes the bottleneck always transmits at b: with an empty
+ * queue Γ = 1, so there is no multiplicative increase and an under-used link
+ * refills only by β per RTT (§3.5; cc-seeds.md §3.1).
+ *
+ * Profiles (cc-seeds.md §2.8, §3.2–3.4):
+ * - `paper` (default): RTT from the echoed send timestamp (8-B TS header as
+ *   TIMELY's, network-model.md §1.4), NACKs give no sample (cc-seeds.md §0.4);
+ *   τ = the flow's own base RTT ([AMB-T3]); θ̇+1 ≥ 0.5 ([AMB-T2]); Γ smoothed
+ *   on every ACK over min(Δt, τ); window updated once per RTT when
+ *   `ack.seq ≥ lastUpdated` (Alg. 2 l.17), paced at cwnd/τ; β =
+ *   0.006·HostBw·τ/8; start cwnd = HostBw·τ/8 at line rate.
+ * - `oscarArtifact`: RTT = now − send time of the packet ending at the ACK's
+ *   sequence, kept at the sender (no header; NACKs included); τ = own base
+ *   RTT; no floor on θ̇+1; Δt ≤ τ; window once per RTT on `ack.seq >
+ *   lastUpdateSeq`; D-OSCAR window plumbing (unpaced while cwnd ≥ one packet,
+ *   network-model.md §2.3); β = 0.006·BDP_base; cwnd ≤ BDP_base.
+ * - `inetTub`: rate form updated on every ACK, R ← γ·(R_ref/Γ + 150 Mb/s) +
+ *   (1−γ)·R_ref with γ = 0.7 and R_ref refreshed once per RTT; Γ normalised by
+ *   1.05·τ_min, τ_min = min(max RTT, smallest RTT seen), Δt ≤ τ_min; θ̇+1 ≥ 0.5;
+ *   the RTT of the packet ending at the ACK's sequence, each send time used
+ *   once (a later ACK for the same sequence, e.g. a NACK, takes τ_min as its
+ *   RTT); it runs inside the reference's HPCC path, so packets and ACKs carry
+ *   the 42-B INT block; window = max(1, floor(maxBdp·R/C)); no first-ACK skip.
+ *
+ * Overridable: gamma, beta, τ choice and its scale, the θ̇+1 floor, rate floor.
+ */
+import { z } from 'zod';
+import { SEC } from '../engine/units.js';
+import { setDoscarCwnd } from './doscar-window.js';
+import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setRateHpcc } from './powertcp.js';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
+
+/** Send-timestamp header of the paper profile (TIMELY's TS field, network-model.md §1.4). */
+const TS_HEADER_BYTES = 8;
+
+const params = z
+  .object({
+    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (cc-seeds.md §2.8): paper, oscarArtifact, inetTub'),
+    gamma: z.number().gt(0).max(1).optional().describe('EWMA weight of the new window, in (0, 1] (paper, oscarArtifact: 0.9; inetTub: 0.7)'),
+    betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006)'),
+    betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps (inetTub: 150 Mb/s)'),
+    tau: z.enum(['flowBaseRtt', 'maxBaseRtt', 'minObserved']).optional().describe('τ = own base RTT (paper, oscarArtifact), topology max RTT, or min(max RTT, smallest RTT seen) (inetTub), cc-seeds.md §3.4 [AMB-T3]'),
+    tauScale: z.number().positive().optional().describe('Γ is normalised by tauScale·τ (inetTub: 1.05; others: 1)'),
+    gradientFloor: z.union([z.number(), z.literal('none')]).optional().describe("floor on θ̇+1 (paper, inetTub: 0.5; oscarArtifact: 'none'), cc-seeds.md §3.4 [AMB-T2]"),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+  })
+  .strict()
+  .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
+type Params = z.infer<typeof params>;
+
+const TAU_FLOW = 0;
+const TAU_MAX = 1;
+const TAU_MIN_OBSERVED = 2;
+
+function tauMode(p: Params): number {
+  const t = p.tau ?? (p.profile === 'inetTub' ? 'minObserved' : 'flowBaseRtt');
+  return t === 'flowBaseRtt' ? TAU_FLOW : t === 'maxBaseRtt' ? TAU_MAX : TAU_MIN_OBSERVED;
+}
+
+/** Initial τ, ps (minObserved starts at the topology max RTT). */
+function tau0(flow: CcFlow, p: Params): number {
+  return tauMode(p) === TAU_FLOW ? flow.pathBaseRttPs : flow.maxBaseRttPs;
+}
+
+const SAMPLE_ECHO = 0;
+const SAMPLE_KEEP = 1;
+const SAMPLE_ONCE = 2;
+
+class ThetaPowerTcp implements CcInstance {
+  private readonly inet: boolean;
+  private readonly paper: boolean;
+  private readonly sample: number;
+  private readonly minObserved: boolean;
+  private readonly gamma: number;
+  private readonly beta: number;
+  private readonly betaRate: number;
+  private readonly tauScale: number;
+  private readonly floor: number;
+  private readonly minRate: number;
+  private readonly minCwnd: number;
+  private readonly maxCwnd: number;
+  private readonly win: number;
+  private readonly mtu: number;
+  /** send times by packet index (sender-side RTT sample), ring of a power-of-two size */
+  private readonly sent: Float64Array | null;
+  private readonly mask: number;
+  private tau: number;
+  private cwnd: number;
+  private rRef: number;
+  private gs = 1;
+  private prevRtt: number;
+  private tPrev = 0;
+  private lastUpdateSeq = 0;
+  private initialized: boolean;
+
+  constructor(
+    private readonly f: CcFlow,
+    p: Params,
+  ) {
+    const C = f.lineRateBps;
+    this.inet = p.profile === 'inetTub';
+    this.paper = p.profile === 'paper';
+    this.sample = this.paper ? SAMPLE_ECHO : this.inet ? SAMPLE_ONCE : SAMPLE_KEEP;
+    this.minObserved = tauMode(p) === TAU_MIN_OBSERVED;
+    this.tau = tau0(f, p);
+    this.gamma = p.gamma ?? (this.inet ? 0.7 : 0.9);
+    this.beta = betaBytesOf(p, this.inet ? 150e6 : undefined, this.tau, C);
+    this.betaRate = (this.beta * 8 * SEC) / this.tau;
+    this.tauScale = p.tauScale ?? (this.inet ? 1.05 : 1);
+    const fl = p.gradientFloor ?? (p.profile === 'oscarArtifact' ? 'none' : 0.5);
+    this.floor = fl === 'none' ? -Infinity : fl;
+    this.minRate = p.minRateBps ?? (this.inet ? 100e6 : 0.001 * C);
+    this.maxCwnd = (C * this.tau) / SEC / 8;
+    this.minCwnd = (this.minRate * this.tau) / SEC / 8;
+    this.win = f.maxBaseBdpBytes;
+    this.cwnd = this.inet ? this.win : this.maxCwnd;
+    this.rRef = C;
+    this.mtu = f.mtuBytes;
+    this.prevRtt = f.maxBaseRttPs;
+    // the inetTub reference has no first-ACK branch: its previous RTT / ACK time start from defaults
+    this.initialized = this.inet;
+    if (this.sample !== SAMPLE_ECHO) {
+      // every packet in flight lies within one window cap (+ one) of sndUna
+      const span = Math.ceil(Math.max(this.maxCwnd, this.win) / this.mtu) + 4;
+      let size = 16;
+      while (size < span) size *= 2;
+      this.sent = new Float64Array(size).fill(-1);
+      this.mask = size - 1;
+    } else {
+      this.sent = null;
+      this.mask = 0;
+    }
+  }
+
+  onSend(info: SendInfo): void {
+    const s = this.sent;
+    if (s !== null) s[Math.floor(info.seq / this.mtu) & this.mask] = info.nowPs;
+  }
+
+  onAck(ack: AckInfo): void {
+    const now = ack.nowPs;
+    let rtt: number;
+    if (this.sample === SAMPLE_ECHO) {
+      if (ack.isNack) return; // NACKs give no RTT sample (cc-seeds.md §0.4)
+      rtt = now - ack.sendTsPs;
+    } else {
+      const s = this.sent!;
+      const i = Math.floor((ack.seq - 1) / this.mtu) & this.mask;
+      const t = s[i]!;
+      if (t >= 0) {
+        rtt = now - t;
+        if (this.sample === SAMPLE_ONCE) s[i] = -1;
+        if (this.minObserved && rtt < this.tau) this.tau = rtt;
+      } else rtt = this.tau;
+    }
+    if (!this.initialized) {
+      // first ACK: only remember (Alg. 2; OSCAR artifact)
+      this.initialized = true;
+      this.prevRtt = rtt;
+      this.tPrev = now;
+      this.lastUpdateSeq = ack.maxSentSeq;
+      return;
+    }
+    const tau = this.tau;
+    const dt = now - this.tPrev;
+    if (dt > 0) {
+      let a = (rtt - this.prevRtt) / dt + 1;
+      if (a < this.floor) a = this.floor;
+      const gn = (a * rtt) / (this.tauScale * tau);
+      const d = dt < tau ? dt : tau;
+      this.gs = (this.gs * (tau - d) + gn * d) / tau;
+    }
+    this.prevRtt = rtt;
+    this.tPrev = now;
+    let G = this.gs;
+    if (!(G > POWER_FLOOR)) G = POWER_FLOOR;
+    const g = this.gamma;
+    const f = this.f;
+    if (this.inet) {
+      const r = powerLawRate(this.rRef, G, g, this.betaRate, this.minRate, f.lineRateBps);
+      setRateHpcc(f, r, this.win);
+      if (ack.seq > this.lastUpdateSeq) {
+        this.rRef = r;
+        this.lastUpdateSeq = ack.maxSentSeq;
+      }
+      return;
+    }
+    // once per RTT: Alg. 2 l.17 skips when ack.seq < lastUpdated; the OSCAR artifact needs ack.seq > lastUpdateSeq
+    if (this.paper ? ack.seq < this.lastUpdateSeq : ack.seq <= this.lastUpdateSeq) return;
+    let w = g * (this.cwnd / G + this.beta) + (1 - g) * this.cwnd;
+    if (!(w >= this.minCwnd)) w = this.minCwnd;
+    if (w > this.maxCwnd) w = this.maxCwnd;
+    this.cwnd = w;
+    if (this.paper) {
+      f.setCwnd(w);
+      f.setRate((w * 8 * SEC) / tau);
+    } else setDoscarCwnd(f, w);
+    this.lastUpdateSeq = ack.maxSentSeq;
+  }
+}
+
+export const thetaPowertcpCc: CcDefinition<typeof params> = {
+  name: 'theta-powertcp',
+  description: 'θ-PowerTCP: delay-only PowerTCP from RTT and its gradient (profiles paper | oscarArtifact | inetTub)',
+  reference: 'Addanki et al. NSDI\'22 §3.5, App. D Alg. 2; cc-seeds.md §3 (profiles §2.8)',
+  params,
+  needs: { ts: true },
+  dataHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
+  ackHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
+  initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tau0(flow, p)) / SEC / 8),
+  create: (flow, p) => new ThetaPowerTcp(flow, p),
+};

@@ -1,0 +1,678 @@
+/**
+ * OSCAR figures about the baselines and the micro-benchmarks (OSCAR §2-3,
+ * App. A.2-A.3): Fig. 1/2 (a long flow through a 9-flow microburst), Fig. 3
+ * (delay and delay gradient under the scripted oracle), the parking lot and
+ * the queue-presence check (App. A.2), RTT fairness (Fig. 13) and spraying
+ * with a halved spine link (Fig. 14). Each analysis reads the result files of
+ * its points; the measurements are plain functions on the series
+ * (`RunSeries`), so tests can apply them to a `simulate` result directly.
+ *
+ * Normalisations follow the paper: link rate C = 100 Gb/s and base RTT
+ * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
+ * serialization; the difference is below the precision of the claims).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SimOutput } from '../../experiment/types.js';
+import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+
+const PS = 1e-12;
+const US_PS = 1e6;
+
+/** A sampled series: times in ps, values. */
+export interface Series {
+  t: number[];
+  v: number[];
+}
+
+/** The slice of a run the analyses use (first sampled queue / throughput port). */
+export interface RunSeries {
+  queue: Series | undefined;
+  link: Series | undefined;
+  /** all sampled links, in metrics order */
+  links: Series[];
+  /** per-flow goodput by flow id */
+  flows: Map<number, Series>;
+  fct: { id: number; startPs: number; finishPs: number; tag: string }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// loading
+
+function readRows(dir: string, base: string): Record<string, string>[] {
+  const csv = join(dir, `${base}.csv`);
+  if (existsSync(csv)) {
+    const lines = readFileSync(csv, 'utf8').split('\n').filter((l) => l.length > 0);
+    const head = lines[0]?.split(',') ?? [];
+    return lines.slice(1).map((l) => {
+      const cells = l.split(',');
+      const r: Record<string, string> = {};
+      head.forEach((h, i) => (r[h] = cells[i] ?? ''));
+      return r;
+    });
+  }
+  const jsonl = join(dir, `${base}.jsonl`);
+  if (!existsSync(jsonl)) return [];
+  return readFileSync(jsonl, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      const r: Record<string, string> = {};
+      for (const [k, v] of Object.entries(o)) r[k] = String(v);
+      return r;
+    });
+}
+
+function portSeries(rows: Record<string, string>[], valueKey: string): Series[] {
+  const byPort = new Map<string, Series>();
+  for (const r of rows) {
+    const k = `${r['node']}/${r['port']}`;
+    let s = byPort.get(k);
+    if (s === undefined) byPort.set(k, (s = { t: [], v: [] }));
+    s.t.push(Number(r['t_ps']));
+    s.v.push(Number(r[valueKey]));
+  }
+  return [...byPort.values()];
+}
+
+/** Reads the series of a result folder. */
+export function loadRun(dir: string): RunSeries {
+  const queues = portSeries(readRows(dir, 'queues'), 'bytes');
+  const links = portSeries(readRows(dir, 'throughput'), 'bps');
+  const flows = new Map<number, Series>();
+  for (const r of readRows(dir, 'flow_throughput')) {
+    const id = Number(r['flow']);
+    let s = flows.get(id);
+    if (s === undefined) flows.set(id, (s = { t: [], v: [] }));
+    s.t.push(Number(r['t_ps']));
+    s.v.push(Number(r['bps']));
+  }
+  const fct = readRows(dir, 'fct').map((r) => ({ id: Number(r['id']), startPs: Number(r['start_ps']), finishPs: Number(r['finish_ps']), tag: r['tag'] ?? '' }));
+  return { queue: queues[0], link: links[0], links, flows, fct };
+}
+
+/** The same view of an in-memory result. */
+export function runSeries(out: SimOutput): RunSeries {
+  const flows = new Map<number, Series>();
+  for (const f of out.flowThroughput) flows.set(f.flow, { t: f.t, v: f.v });
+  return {
+    queue: out.queues[0],
+    link: out.throughput[0],
+    links: out.throughput.map((s) => ({ t: s.t, v: s.v })),
+    flows,
+    fct: out.fct.map((r) => ({ id: r.id, startPs: r.startPs, finishPs: r.finishPs, tag: r.tag })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// series helpers
+
+function mean(v: readonly number[]): number {
+  return v.length === 0 ? NaN : v.reduce((a, b) => a + b, 0) / v.length;
+}
+
+/** Values with from <= t < to. */
+export function window(s: Series, fromPs: number, toPs: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < s.t.length; i++) if (s.t[i]! >= fromPs && s.t[i]! < toPs) out.push(s.v[i]!);
+  return out;
+}
+
+/** Mean of each sample and the w - 1 before it. */
+export function movingAverage(s: Series, w: number): Series {
+  const out: Series = { t: [], v: [] };
+  let sum = 0;
+  for (let i = 0; i < s.t.length; i++) {
+    sum += s.v[i]!;
+    if (i >= w) sum -= s.v[i - w]!;
+    out.t.push(s.t[i]!);
+    out.v.push(sum / Math.min(i + 1, w));
+  }
+  return out;
+}
+
+/** First sample time >= fromPs whose value satisfies pred, or NaN. */
+export function firstTime(s: Series, fromPs: number, pred: (v: number) => boolean): number {
+  for (let i = 0; i < s.t.length; i++) if (s.t[i]! >= fromPs && pred(s.v[i]!)) return s.t[i]!;
+  return NaN;
+}
+
+function tagged(run: RunSeries, tag: string): { start: number; end: number; count: number } {
+  const rows = run.fct.filter((r) => r.tag === tag);
+  return { start: Math.min(...rows.map((r) => r.startPs)), end: Math.max(...rows.map((r) => r.finishPs)), count: rows.length };
+}
+
+function label(p: PointResult): string {
+  const cc = p.vars['cc'];
+  if (typeof cc === 'string') return cc;
+  if (cc !== null && typeof cc === 'object' && 'name' in cc) {
+    const o = cc as { name: string; params?: Record<string, unknown> };
+    const ps = Object.entries(o.params ?? {}).map(([k, v]) => `${k}=${String(v)}`);
+    return ps.length > 0 ? `${o.name}(${ps.join(',')})` : o.name;
+  }
+  return p.label;
+}
+
+function ccName(p: PointResult): string {
+  const cc = p.vars['cc'];
+  if (typeof cc === 'string') return cc;
+  if (cc !== null && typeof cc === 'object' && 'name' in cc) return String((cc as { name: unknown }).name);
+  return p.label;
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Fig. 1 / Fig. 2: one long flow (id 0) through a burst of short flows (tag 'short')
+
+export interface BurstMeasure {
+  /** short flows' first start and last finish, ps */
+  burstStartPs: number;
+  burstEndPs: number;
+  shortFlows: number;
+  /** HPCC's U computed from the bottleneck samples: txRate/C + q/(C·T); peak in the first 3 RTTs of the burst */
+  uPeak: number;
+  /** lowest U around the burst's end (5 RTTs either side): the long flow alone at its in-burst rate */
+  uAfter: number;
+  /** time from the start of the underutilisation that leads to uAfter (U < 0.9 from then on) to the first jump of U to twice uAfter, in base RTTs */
+  miDelayRtts: number;
+  /** long-flow goodput over the second half of the burst / fair share C/(n+1) */
+  goodputVsFairShare: number;
+  /** goodput of all sampled flows over the second half of the burst / C */
+  aggregateGoodput: number;
+  /** long-flow goodput before the burst / C */
+  goodputAlone: number;
+  /** time from burst start until the long flow's goodput first falls to 1.2 x its in-burst level, us */
+  decelUs: number;
+  /** time from burst end until the long flow's goodput (50-us average, after its post-burst trough) first reaches 90% of its pre-burst level, us */
+  accelUs: number;
+  /** the same to 50%: linear (O(delta)) recovery needs about half of accelUs, multiplicative much less */
+  accel50Us: number;
+}
+
+/** HPCC's utilisation signal from paired queue / throughput samples. */
+export function utilization(run: RunSeries, rateBps: number, baseRttPs: number): Series {
+  const u: Series = { t: [], v: [] };
+  const q = run.queue;
+  const link = run.link;
+  if (q === undefined || link === undefined) return u;
+  const tp = new Map<number, number>();
+  for (let i = 0; i < link.t.length; i++) tp.set(link.t[i]!, link.v[i]!);
+  for (let i = 0; i < q.t.length; i++) {
+    const x = tp.get(q.t[i]!);
+    if (x === undefined) continue;
+    u.t.push(q.t[i]!);
+    u.v.push(x / rateBps + (q.v[i]! * 8) / (rateBps * baseRttPs * PS));
+  }
+  return u;
+}
+
+export function measureBurst(run: RunSeries, rateBps = 100e9, baseRttPs = 12 * US_PS): BurstMeasure {
+  const b = tagged(run, 'short');
+  const long = run.flows.get(0);
+  const T = baseRttPs;
+  const u = utilization(run, rateBps, T);
+  const uPeak = Math.max(...window(u, b.start, b.start + 3 * T));
+  const uAfter = Math.min(...window(u, b.end - 5 * T, b.end + 5 * T));
+  const mid = (b.start + b.end) / 2;
+  // the last stretch of underutilisation before the lowest U: from the last sample with U >= 0.9
+  const tMin = firstTime(u, b.end - 5 * T, (v) => v <= 1.1 * uAfter);
+  let onset = NaN;
+  for (let i = 0; i < u.t.length && u.t[i]! < tMin; i++) if (u.v[i]! >= 0.9 && i + 1 < u.t.length) onset = u.t[i + 1]!;
+  const tMi = firstTime(u, tMin, (v) => v >= 2 * uAfter);
+  const miDelayRtts = (tMi - onset) / T;
+  let goodputVsFairShare = NaN;
+  let goodputAlone = NaN;
+  let decelUs = NaN;
+  let accelUs = NaN;
+  let accel50Us = NaN;
+  // second half of the burst, without its last fifth (short flows finish over a few tens of us)
+  const to = b.end - 0.2 * (b.end - mid);
+  let agg = 0;
+  for (const s of run.flows.values()) agg += mean(window(s, mid, to)) || 0;
+  if (long !== undefined) {
+    const fair = rateBps / (b.count + 1);
+    const inBurst = mean(window(long, mid, to));
+    goodputVsFairShare = inBurst / fair;
+    const before = mean(window(long, Math.max(0, b.start - 200 * US_PS), b.start));
+    goodputAlone = before / rateBps;
+    decelUs = (firstTime(long, b.start, (v) => v <= 1.2 * inBurst) - b.start) / US_PS;
+    // from the post-burst trough (DCQCN keeps cutting while the burst's queue drains), on a 50-us moving average
+    const trough = window(long, b.end, b.end + 500 * US_PS);
+    const tTrough = firstTime(long, b.end, (v) => v <= Math.min(...trough));
+    const after: Series = { t: [], v: [] };
+    for (let i = 0; i < long.t.length; i++) if (long.t[i]! >= tTrough) (after.t.push(long.t[i]!), after.v.push(long.v[i]!));
+    const smooth = movingAverage(after, 5);
+    accelUs = (firstTime(smooth, tTrough, (v) => v >= 0.9 * before) - b.end) / US_PS;
+    accel50Us = (firstTime(smooth, tTrough, (v) => v >= 0.5 * before) - b.end) / US_PS;
+  }
+  return {
+    burstStartPs: b.start,
+    burstEndPs: b.end,
+    shortFlows: b.count,
+    uPeak,
+    uAfter,
+    miDelayRtts,
+    goodputVsFairShare,
+    aggregateGoodput: agg / rateBps,
+    goodputAlone,
+    decelUs,
+    accelUs,
+    accel50Us,
+  };
+}
+
+function burstFigure(id: string, title: string, claimPrefix: string): FigureAnalysis {
+  return {
+    id,
+    paper: 'oscar',
+    title,
+    analyze(points: readonly PointResult[]): FigureResult {
+      const rows: Cell[][] = [];
+      const claims: MeasuredClaim[] = [];
+      for (const p of points) {
+        const m = measureBurst(loadRun(p.dir));
+        const name = label(p);
+        rows.push([
+          name,
+          r3(m.burstStartPs / US_PS),
+          r3(m.burstEndPs / US_PS),
+          r3(m.uPeak),
+          r3(m.uAfter),
+          r3(m.miDelayRtts),
+          r3(m.goodputAlone),
+          r3(m.goodputVsFairShare),
+          r3(m.aggregateGoodput),
+          r3(m.decelUs),
+          r3(m.accel50Us),
+          r3(m.accelUs),
+          r3(m.accelUs / 12),
+        ]);
+        const c = ccName(p);
+        claims.push({ id: `${claimPrefix}.${c}.accel-us`, value: m.accelUs, unit: 'us' });
+        claims.push({ id: `${claimPrefix}.${c}.decel-us`, value: m.decelUs, unit: 'us' });
+        claims.push({ id: `${claimPrefix}.${c}.goodput-vs-fair-share`, value: m.goodputVsFairShare });
+        if (c === 'hpcc') {
+          claims.push({ id: `${claimPrefix}.hpcc.u-peak`, value: m.uPeak });
+          claims.push({ id: `${claimPrefix}.hpcc.u-after`, value: m.uAfter });
+          claims.push({ id: `${claimPrefix}.hpcc.mi-delay-rtts`, value: m.miDelayRtts });
+          claims.push({ id: `${claimPrefix}.hpcc.aggregate-goodput`, value: m.aggregateGoodput });
+        }
+      }
+      const table: FigureTable = {
+        title,
+        columns: ['cc', 'burst from us', 'burst to us', 'U peak', 'U after', 'MI after RTTs', 'alone/C', 'long/fair', 'all/C', 'decel us', 'accel 50% us', 'accel 90% us', 'accel 90% RTTs'],
+        rows,
+        notes: [
+          'U = txRate/C + q/(C·T) from 1-us samples of the bottleneck (what HPCC INT reports), T = 12 us; MI after: underutilisation onset (U < 0.9) to the multiplicative increase',
+          'long/fair: the long flow in the second half of the burst vs C/10; all/C: every flow, i.e. the link goodput (footnote 2: 86%)',
+          'decel: burst start until the long flow is within 1.2x of its in-burst goodput; accel: burst end until it is back at 50% / 90% of its pre-burst goodput (10-us goodput samples); a linear (O(delta)) ramp takes ~0.5x as long to 50% as to 90%, a multiplicative one much less',
+        ],
+      };
+      return { tables: [table], claims };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fig. 3: delay and delay gradient under the oracle (bottleneck queue sampled every 1 us)
+
+export interface GradientMeasure {
+  burstStartPs: number;
+  burstEndPs: number;
+  /** peak delay / T in the first 50 us of the burst */
+  delayPeak: number;
+  /** time from burst start until the delay is 90% of its peak, us */
+  delayRiseUs: number;
+  /** least-squares gradient over a sliding 5-sample window: max in the first 10 us, min in the 15 us after the end */
+  gradOnset: number;
+  gradEnd: number;
+  /** mean |gradient| while window-bound (30-48 us into the burst, before the reaction at 50 us) */
+  gradWindowBound: number;
+  /** TIMELY's gradient on the same delay signal (once per RTT, EWMA 0.875, / T): value 10 us into the burst and 15 us after its end */
+  timelyOnset: number;
+  timelyEnd: number;
+  /** time until TIMELY's gradient first reaches half the oracle gradient at onset / end, us */
+  timelyLagOnsetUs: number;
+  timelyLagEndUs: number;
+  /** delay / T series and the two gradients, for plotting */
+  delay: Series;
+  gradient: Series;
+  timely: Series;
+}
+
+/** Sliding least-squares slope of (t, y) over `w` samples ending at each sample. */
+export function slidingSlope(s: Series, w: number): Series {
+  const out: Series = { t: [], v: [] };
+  for (let i = w - 1; i < s.t.length; i++) {
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let sxy = 0;
+    for (let k = i - w + 1; k <= i; k++) {
+      const x = s.t[k]!;
+      const y = s.v[k]!;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+    }
+    const den = w * sxx - sx * sx;
+    out.t.push(s.t[i]!);
+    out.v.push(den === 0 ? 0 : (w * sxy - sx * sy) / den);
+  }
+  return out;
+}
+
+/**
+ * TIMELY's gradient computation (network-model.md §4.3) applied to a delay
+ * signal: one RTT sample per RTT (the next sample one measured RTT later),
+ * rttDiff = EWMA(alpha on the new difference), gradient = rttDiff / minRtt.
+ */
+export function timelyGradient(delayPs: Series, minRttPs: number, alpha = 0.875): Series {
+  const out: Series = { t: [], v: [] };
+  if (delayPs.t.length === 0) return out;
+  const at = (t: number): number => {
+    let lo = 0;
+    let hi = delayPs.t.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (delayPs.t[mid]! <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return delayPs.v[lo]!;
+  };
+  const end = delayPs.t[delayPs.t.length - 1]!;
+  let t = delayPs.t[0]!;
+  let last = at(t);
+  let diff = 0;
+  t += last;
+  while (t <= end) {
+    const d = at(t);
+    diff = (1 - alpha) * diff + alpha * (d - last);
+    last = d;
+    out.t.push(t);
+    out.v.push(diff / minRttPs);
+    t += d;
+  }
+  return out;
+}
+
+/** Value of a step series at time t (last sample at or before t). */
+function valueAt(s: Series, t: number): number {
+  let v = NaN;
+  for (let i = 0; i < s.t.length && s.t[i]! <= t; i++) v = s.v[i]!;
+  return v;
+}
+
+export function measureGradient(run: RunSeries, rateBps = 100e9, baseRttPs = 12 * US_PS): GradientMeasure {
+  const b = tagged(run, 'short');
+  const q = run.queue ?? { t: [], v: [] };
+  const T = baseRttPs;
+  const delayPs: Series = { t: q.t, v: q.v.map((x) => T + (x * 8) / rateBps / PS) };
+  const delay: Series = { t: q.t, v: delayPs.v.map((d) => d / T) };
+  const gradient = slidingSlope(delayPs, 5);
+  const timely = timelyGradient(delayPs, T);
+  const delayPeak = Math.max(...window(delay, b.start, b.start + 50 * US_PS));
+  const delayRiseUs = (firstTime(delay, b.start, (v) => v >= 0.9 * delayPeak) - b.start) / US_PS;
+  const gradOnset = Math.max(...window(gradient, b.start, b.start + 10 * US_PS));
+  const gradEnd = Math.min(...window(gradient, b.end, b.end + 15 * US_PS));
+  const wb = window(gradient, b.start + 30 * US_PS, b.start + 48 * US_PS);
+  const gradWindowBound = mean(wb.map(Math.abs));
+  const timelyOnset = valueAt(timely, b.start + 10 * US_PS);
+  const timelyEnd = valueAt(timely, b.end + 15 * US_PS);
+  const timelyLagOnsetUs = (firstTime(timely, b.start, (v) => v >= gradOnset / 2) - b.start) / US_PS;
+  const timelyLagEndUs = (firstTime(timely, b.end, (v) => v <= gradEnd / 2) - b.end) / US_PS;
+  return {
+    burstStartPs: b.start,
+    burstEndPs: b.end,
+    delayPeak,
+    delayRiseUs,
+    gradOnset,
+    gradEnd,
+    gradWindowBound,
+    timelyOnset,
+    timelyEnd,
+    timelyLagOnsetUs,
+    timelyLagEndUs,
+    delay,
+    gradient,
+    timely,
+  };
+}
+
+const fig3: FigureAnalysis = {
+  id: 'oscar-fig3',
+  paper: 'oscar',
+  title: 'OSCAR Fig. 3: delay and delay gradient under the oracle CC (1 long + 9 short flows)',
+  analyze(points) {
+    const rows: Cell[][] = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const m = measureGradient(loadRun(p.dir));
+      rows.push([
+        label(p),
+        r3(m.delayPeak),
+        r3(m.delayRiseUs),
+        r3(m.gradOnset),
+        r3(m.gradEnd),
+        r3(m.gradWindowBound),
+        r3(m.timelyOnset),
+        r3(m.timelyEnd),
+        r3(m.timelyLagOnsetUs),
+        r3(m.timelyLagEndUs),
+      ]);
+      claims.push(
+        { id: 'oscar.fig3.delay-peak-rtt', value: m.delayPeak },
+        { id: 'oscar.fig3.gradient-onset', value: m.gradOnset },
+        { id: 'oscar.fig3.gradient-end', value: m.gradEnd },
+        { id: 'oscar.fig3.gradient-window-bound', value: m.gradWindowBound },
+        { id: 'oscar.fig3.timely-lag-end-us', value: m.timelyLagEndUs, unit: 'us' },
+      );
+    }
+    return {
+      tables: [
+        {
+          title: this.title,
+          columns: ['cc', 'delay peak /T', 'rise us', 'grad onset', 'grad end', '|grad| window-bound', 'TIMELY +10us', 'TIMELY end+15us', 'TIMELY lag onset us', 'TIMELY lag end us'],
+          rows,
+          notes: [
+            'delay = T + q/C from the bottleneck queue sampled every 1 us; gradient = least-squares slope over 5 samples (the paper uses SWLS)',
+            "TIMELY's gradient: its per-RTT EWMA (0.875) of RTT differences / minRTT (= T) on the same delay signal; lag = time to reach half the oracle's gradient",
+          ],
+        },
+      ],
+      claims,
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// steady shares: parking lot (App. A.2) and RTT fairness (Fig. 13)
+
+/** Mean goodput of each sampled flow over the second half of its samples, bps. */
+export function steadyShares(run: RunSeries): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [id, s] of run.flows) out.set(id, mean(s.v.slice(Math.floor(s.v.length / 2))));
+  return out;
+}
+
+const parkingLot: FigureAnalysis = {
+  id: 'oscar-parking-lot',
+  paper: 'oscar',
+  title: 'OSCAR App. A.2 parking lot: three long flows, flow 3 crosses both bottlenecks',
+  analyze(points) {
+    const rows: Cell[][] = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const s = steadyShares(loadRun(p.dir));
+      const g = [0, 1, 2].map((i) => (s.get(i) ?? NaN) / 1e9);
+      rows.push([label(p), r3(g[0]!), r3(g[1]!), r3(g[2]!), r3(g[0]! + g[2]!), r3(g[1]! + g[2]!)]);
+      g.forEach((v, i) => claims.push({ id: `oscar.parking-lot.${ccName(p)}.flow${i + 1}-gbps`, value: v, unit: 'Gb/s' }));
+    }
+    return {
+      tables: [
+        {
+          title: this.title,
+          columns: ['cc', 'flow 1 Gb/s', 'flow 2 Gb/s', 'flow 3 Gb/s', 'bottleneck 1 Gb/s', 'bottleneck 2 Gb/s'],
+          rows,
+          notes: ['goodput (acknowledged payload) over the second half of the run; published (OSCAR): 73.5 / 73.5 / 25 Gb/s'],
+        },
+      ],
+      claims,
+    };
+  },
+};
+
+const rttFairness: FigureAnalysis = {
+  id: 'oscar-fig13',
+  paper: 'oscar',
+  title: 'OSCAR Fig. 13: RTT fairness, converged throughput ratio long-RTT / short-RTT flow',
+  analyze(points) {
+    const rows: Cell[][] = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const s = steadyShares(loadRun(p.dir));
+      const a = s.get(0) ?? NaN;
+      const b = s.get(1) ?? NaN;
+      const rtt = Object.entries(p.vars).find(([k]) => k !== 'cc')?.[1];
+      rows.push([label(p), rtt === undefined ? null : String(rtt), r3(a / 1e9), r3(b / 1e9), r3(b / a)]);
+      claims.push({ id: `oscar.fig13.${ccName(p)}.${String(rtt ?? 'x')}.ratio`, value: b / a });
+    }
+    return {
+      tables: [
+        {
+          title: this.title,
+          columns: ['cc', 'long RTT point', 'short-RTT flow Gb/s', 'long-RTT flow Gb/s', 'ratio long/short'],
+          rows,
+          notes: ['flow 0 has a 4 us base RTT, flow 1 the varied one; goodput over the second half of the run'],
+        },
+      ],
+      claims,
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// queue presence (App. A.2)
+
+/** Fraction of the bottleneck queue samples with a queue (more than `minBytes` waiting). */
+export function queuePresence(run: RunSeries, fromPs = 0, toPs = Infinity, minBytes = 0): number {
+  const q = run.queue;
+  if (q === undefined) return NaN;
+  const v = window(q, fromPs, toPs);
+  return v.filter((x) => x > minBytes).length / v.length;
+}
+
+/** Fraction of the bottleneck throughput samples above `busyFraction` of the rate (link busy). */
+export function busyFraction(run: RunSeries, rateBps = 100e9, fromPs = 0, toPs = Infinity): number {
+  const l = run.link;
+  if (l === undefined) return NaN;
+  const v = window(l, fromPs, toPs);
+  return v.filter((x) => x > 0.5 * rateBps).length / v.length;
+}
+
+const queuePresenceFig: FigureAnalysis = {
+  id: 'oscar-queue-presence',
+  paper: 'oscar',
+  title: 'OSCAR App. A.2: how often the bottleneck has a queue (10:1 star, WebSearch at 80% load)',
+  analyze(points) {
+    const rows: Cell[][] = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const run = loadRun(p.dir);
+      const end = run.queue === undefined ? 0 : run.queue.t[run.queue.t.length - 1]!;
+      const presence = queuePresence(run, 0, end);
+      rows.push([label(p), r3(presence), r3(busyFraction(run, 100e9, 0, end))]);
+      claims.push({ id: `oscar.queue-presence.${ccName(p)}`, value: presence });
+    }
+    return {
+      tables: [
+        {
+          title: this.title,
+          columns: ['cc', 'time with a queue', 'time link busy'],
+          rows,
+          notes: ['published: OSCAR 0.722, DCQCN 0.476 (80% offered load is the bound); queue sampled every 1 us, link busy = >50% of the rate in a 10-us sample'],
+        },
+      ],
+      claims,
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fig. 14: spraying with a halved spine link
+
+export interface FailureMeasure {
+  /** aggregate goodput (all sampled flows), Gb/s: before, during (second half), after (last 100 us) */
+  before: number;
+  during: number;
+  after: number;
+  /** minimum aggregate during the failure / half capacity (< 1: over-cut) */
+  minDuringVsTarget: number;
+  /** time from the failure until the aggregate is within 10% of its target during the failure, us */
+  settleFailUs: number;
+  /** time from recovery until the aggregate is back at 90% of its pre-failure level, us */
+  recoverUs: number;
+}
+
+export function measureFailure(run: RunSeries, failPs: number, recoverPs: number, targetDuringBps: number): FailureMeasure {
+  const ids = [...run.flows.keys()];
+  const first = run.flows.get(ids[0]!);
+  const agg: Series = { t: first?.t ?? [], v: (first?.t ?? []).map((_, i) => ids.reduce((s, id) => s + (run.flows.get(id)!.v[i] ?? 0), 0)) };
+  const before = mean(window(agg, failPs - 100 * US_PS, failPs));
+  const during = mean(window(agg, (failPs + recoverPs) / 2, recoverPs));
+  const endT = agg.t[agg.t.length - 1] ?? recoverPs;
+  const after = mean(window(agg, Math.max(recoverPs, endT - 100 * US_PS), endT + 1));
+  const minDuring = Math.min(...window(agg, failPs + 20 * US_PS, recoverPs));
+  const settle = firstTime(agg, failPs, (v) => Math.abs(v - targetDuringBps) <= 0.1 * targetDuringBps);
+  const rec = firstTime(agg, recoverPs, (v) => v >= 0.9 * before);
+  return {
+    before: before / 1e9,
+    during: during / 1e9,
+    after: after / 1e9,
+    minDuringVsTarget: minDuring / targetDuringBps,
+    settleFailUs: (settle - failPs) / US_PS,
+    recoverUs: (rec - recoverPs) / US_PS,
+  };
+}
+
+const spraying: FigureAnalysis = {
+  id: 'oscar-fig14',
+  paper: 'oscar',
+  title: 'OSCAR Fig. 14: packet spraying, one spine downlink at 50 Gb/s from 300 to 500 us',
+  analyze(points) {
+    const rows: Cell[][] = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const m = measureFailure(loadRun(p.dir), 300 * US_PS, 500 * US_PS, 200e9);
+      rows.push([label(p), r3(m.before), r3(m.during), r3(m.after), r3(m.minDuringVsTarget), r3(m.settleFailUs), r3(m.recoverUs)]);
+      claims.push({ id: `oscar.fig14.${ccName(p)}.recover-us`, value: m.recoverUs, unit: 'us' }, { id: `oscar.fig14.${ccName(p)}.min-during-vs-target`, value: m.minDuringVsTarget });
+    }
+    return {
+      tables: [
+        {
+          title: this.title,
+          columns: ['cc', 'before Gb/s', 'during Gb/s', 'after Gb/s', 'min during / 200G', 'settle us', 'recover us'],
+          rows,
+          notes: [
+            'aggregate goodput of the 4 flows in 10-us samples; with spraying the end-to-end target during the failure is half the aggregate (the paper: 200 Gb/s)',
+            'settle: failure until the aggregate is within 10% of 200 Gb/s; recover: repair until it is back at 90% of its pre-failure level',
+          ],
+        },
+      ],
+      claims,
+    };
+  },
+};
+
+export const OSCAR_BASELINE_FIGURES: readonly FigureAnalysis[] = [
+  burstFigure('oscar-fig1', 'OSCAR Fig. 1: a long flow through a 9-flow microburst (1-5 ms), DCQCN / Poseidon / HPCC', 'oscar.fig1'),
+  burstFigure('oscar-fig2', 'OSCAR Fig. 2: HPCC through a 9-flow microburst (0.5-1.5 ms): U from INT and goodput', 'oscar.fig2'),
+  fig3,
+  parkingLot,
+  queuePresenceFig,
+  rttFairness,
+  spraying,
+];

@@ -1,0 +1,143 @@
+/**
+ * HTML reports: the file is self-contained (no external resources), has the
+ * charts the results call for, and renders in headless Chromium with no
+ * console errors; a chart's "download SVG" button yields its SVG. A PNG
+ * screenshot is kept in ci-artifacts/ for CI.
+ *
+ * Chromium (Debian `chromium`, /usr/bin/chromium) is installed by .ci/run; the
+ * browser test is skipped with a message only when it is absent outside CI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runSweep } from '../src/experiment/sweep-run.js';
+import { writeReport } from '../src/report/html.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../../ci-artifacts/', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const dir = mkdtempSync(join(tmpdir(), 'ccsim-report-test-'));
+
+const SPEC = `name: rep
+topology: { type: spineLeaf, spines: 2, leaves: 2, hostsPerLeaf: 4, hostRate: 100Gbps, fabricRate: 100Gbps, delay: 1us }
+cc: hpcc
+workload:
+  - { type: poisson, cdf: websearch, load: 0.5, duration: 100us }
+  - { type: incast, fanIn: 4, size: 64KB, receiver: 0, at: [20us] }
+metrics:
+  queues: { ports: [{ link: [8, 0] }], interval: 2us }
+  throughput: { ports: [{ link: [8, 0] }, { link: [9, 4] }], interval: 10us }
+  flowThroughput: { flows: all, interval: 10us }
+sweep:
+  cc: [hpcc, dcqcn]
+`;
+
+let reportFile: string | undefined;
+
+async function sweepReport(): Promise<string> {
+  if (reportFile !== undefined) return reportFile;
+  const spec = join(dir, 'rep.yaml');
+  writeFileSync(spec, SPEC);
+  const r = await runSweep(spec, { out: join(dir, 'rep'), jobs: 2, quiet: true });
+  assert.equal(r.failed.length, 0);
+  reportFile = writeReport(r.dir).file;
+  return reportFile;
+}
+
+const EXPECTED_CHARTS = [
+  'slowdown-mean',
+  'slowdown-p99',
+  'slowdown-p999',
+  'slowdown-cdf',
+  'queues-n8-p0',
+  'throughput-n8-p0',
+  'throughput-n9-p0',
+  'flow-rate-0',
+  'flow-rate-1',
+  'pfc-per-layer',
+];
+
+test('report of a sweep: one self-contained file with the expected charts, each an inline SVG', async () => {
+  const file = await sweepReport();
+  const html = readFileSync(file, 'utf8');
+  const charts = [...html.matchAll(/<figure class="chart" data-chart="([^"]+)"><div class="svg"><svg /g)].map((m) => m[1]);
+  assert.deepEqual(charts, EXPECTED_CHARTS);
+  // nothing loaded from elsewhere: no external scripts, styles, images or fonts
+  assert.doesNotMatch(html, /<(script|link|img|iframe)[^>]+(src|href)=/i);
+  assert.doesNotMatch(html, /url\(\s*['"]?https?:/i);
+  // both runs appear in the grouped bars' legend and the summary table
+  assert.match(html, /<td>cc=hpcc<\/td><td>hpcc<\/td>/);
+  assert.match(html, /<td>cc=dcqcn<\/td><td>dcqcn<\/td>/);
+});
+
+test('report: bad input is a clear error (no results, missing folder), exit 2, no file written', () => {
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  for (const [target, msg] of [
+    [empty, /no results in .*expected a run folder/],
+    [join(dir, 'nope'), /not a result folder: .* does not exist/],
+  ] as const) {
+    const r = spawnSync(process.execPath, [CLI, 'report', target], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, msg);
+    assert.doesNotMatch(r.stderr, /^\s+at /m);
+  }
+  assert.ok(!existsSync(join(empty, 'report.html')));
+});
+
+test('report renders in headless Chromium: no console errors, every chart drawn, SVG download works, PNG kept', async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    if (process.env['CI']) assert.fail(`${CHROMIUM} is missing in CI: .ci/run must install the Debian chromium package`);
+    t.skip(`${CHROMIUM} not installed (apt-get install chromium); the browser check runs in CI`);
+    return;
+  }
+  const file = await sweepReport();
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+    await page.goto(`file://${file}`);
+    const drawn = await page.$$eval('figure.chart', (figs) =>
+      figs.map((f) => {
+        const svg = f.querySelector('svg');
+        const box = svg?.getBoundingClientRect();
+        return { id: f.getAttribute('data-chart'), w: box?.width ?? 0, h: box?.height ?? 0, paths: svg?.querySelectorAll('path').length ?? 0 };
+      }),
+    );
+    assert.deepEqual(
+      drawn.map((d) => d.id),
+      EXPECTED_CHARTS,
+    );
+    for (const d of drawn) {
+      assert.ok(d.w > 300 && d.h > 150, `chart ${d.id} has size ${d.w}x${d.h}`);
+      assert.ok(d.paths > 5, `chart ${d.id} draws ${d.paths} paths`);
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('figure.chart[data-chart="slowdown-cdf"] button').click()]);
+    assert.equal(download.suggestedFilename(), 'slowdown-cdf.svg');
+    const saved = join(dir, 'dl.svg');
+    await download.saveAs(saved);
+    assert.match(readFileSync(saved, 'utf8'), /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.deepEqual(errors, []);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const png = join(ARTIFACTS, 'report-sweep.png');
+    await page.screenshot({ path: png, fullPage: true });
+    assert.ok(statSync(png).size > 10_000);
+    console.log(`# report screenshot: ${png}`);
+  } finally {
+    await browser.close();
+  }
+});
