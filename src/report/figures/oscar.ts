@@ -350,7 +350,7 @@ const fig20: FigureAnalysis = {
           ip = i;
         }
       });
-      const drained = q.v.findIndex((v, i) => i > ip && v < 0.1 * peak && v < 1_000_000);
+      const drained = q.v.findIndex((v, i) => i > ip && v < 0.1 * peak);
       const end = lastFinish(p.dir);
       // steady: the middle of the time between the drain and the last completion (margins of
       // 10 % of it, at least 20 us, skip the post-drain oscillation and the tail of departures)
