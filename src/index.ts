@@ -51,8 +51,7 @@ export {
 // result files
 export {
   writeResults,
-  writeDirAtomically,
-  checkOutDir,
+  resultFileNames,
   buildManifest,
   ccsimVersion,
   formatNumber,
@@ -61,6 +60,17 @@ export {
   type ResultData,
   type RunInfo,
 } from './experiment/output.js';
+
+export {
+  prepareOutDir,
+  commitResultFiles,
+  readManifest,
+  manifestFiles,
+  isCompleteResultDir,
+  MANIFEST_FILE,
+  STAGING_PREFIX,
+  type OutDirPlan,
+} from './experiment/outdir.js';
 
 // metrics
 export { percentileLinear, percentileNearestRank, mean, jainIndex, sortedCopy } from './metrics/stats.js';

@@ -7,7 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { findCc } from '../src/cc/registry.js';
+import { parseSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/experiment/errors.js';
 import { simulate } from '../src/experiment/simulate.js';
 import { Scheduler } from '../src/engine/scheduler.js';
 import { Rng } from '../src/engine/rng.js';
@@ -134,6 +138,20 @@ test('hpcc-star is hpcc with eta 1.5: resolved default, and a byte-identical run
   assert.ok(a.events > 10_000);
 });
 
+test('`ccsim list ccs` shows the hpcc-star alias with its resolved default eta = 1.5', () => {
+  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [cli, 'list', 'ccs'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const from = r.stdout.indexOf('  hpcc-star:');
+  assert.ok(from >= 0, 'hpcc-star listed');
+  // its block: up to the next CC's line (two spaces, then a name)
+  const rest = r.stdout.slice(from + 1);
+  const next = rest.search(/\n  [a-z]/);
+  const block = next < 0 ? rest : rest.slice(0, next);
+  assert.match(block, /\n {6}eta = 1\.5 /);
+  for (const name of ['dctcp', 'timely', 'swift', 'poseidon', 'oracle']) assert.match(r.stdout, new RegExp(`^  ${name}: `, 'm'));
+});
+
 // ------------------------------------------------------------------ steady states
 
 for (const profile of ['hpcc', 'oscar'] as const) {
@@ -235,4 +253,44 @@ test('oracle (test instrument) converges in one step, one reaction delay after t
   assert.ok(Math.abs(mean(q.slice(235, 250)) - 4 * bdp) < 0.1 * bdp, `burst queue ${mean(q.slice(235, 250)) / bdp} BDP`);
   // then windows of 2 BDP / 4 and rates C / 4: the queue drains to the 1-BDP target in one step and stays there
   assert.ok(Math.abs(mean(q.slice(330, 400)) - bdp) < 0.05 * bdp, `queue after the step ${mean(q.slice(330, 400)) / bdp} BDP`);
+});
+
+test('bad parameters of the baseline CCs are spec errors naming the field and value', () => {
+  const base = {
+    name: 'x',
+    topology: { type: 'star', hosts: 2, rate: '100Gbps', delay: '1us' },
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 1000, start: 0 }] }],
+  };
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['swift', { maxMdf: 2 }, /cc\.params\.maxMdf: 2/],
+    ['swift', { scalingMin: 1 }, /cc\.params\.scalingMin: 1/],
+    ['poseidon', { m: -1 }, /cc\.params\.m: -1/],
+    ['timely', { beta: 0 }, /cc\.params\.beta: 0/],
+    ['timely', { variant: 'paper' }, /cc\.params\.variant: "paper"/],
+    ['dctcp', { g: 2 }, /cc\.params\.g: 2/],
+    ['hpcc-star', { eta: -1 }, /cc\.params\.eta: -1/],
+    ['hpcc-star', { bogus: 1 }, /cc\.params\.bogus: 1/],
+    ['oracle', { script: [{ atPs: 0, flows: 0 }] }, /cc\.params\.script\[0\]\.flows: 0/],
+  ];
+  for (const [name, params, re] of cases) {
+    assert.throws(
+      () => parseSpec({ ...base, cc: { name, params } }),
+      (e: unknown) => e instanceof SpecError && re.test(e.message),
+      `${name} ${JSON.stringify(params)}`,
+    );
+  }
+});
+
+test('Swift rate form (the older rate-based Swift, network-model.md §9.1): no window, an AIMD sawtooth cut at the same delay target, fills the link', () => {
+  assert.equal(findCc('swift')!.initialCwnd({ baseBdpBytes: 1000 } as never, { form: 'rate' } as never), Infinity);
+  const out = longFlows('oscar', 'swift', { form: 'rate' }, 12 * MS);
+  const maxUs = (Math.max(...tail(out.queues[0]!.v)) * 8) / C / 1e-6;
+  // each flow at u = 1/4: target = 25 us x (1 + 4·γ·(1/sqrt(0.25) - 1)) above the base RTT; the queue
+  // rises by AI until the delay passes it, then a cut of up to MaxMdf drains it
+  const gamma = 1 / (1 / Math.sqrt(0.1) - 1);
+  const target = 25 * (1 + 4 * gamma * (1 / Math.sqrt(0.25) - 1));
+  assert.ok(maxUs > target && maxUs < 1.6 * target, `queue peaks at ${maxUs} us vs target ${target} us`);
+  assert.ok(linkRate(out) > 0.95 * C, `link ${linkRate(out) / 1e9} Gb/s`);
+  const shares = out.flowThroughput.map((s) => mean(tail(s.v)));
+  assert.ok(jainIndex(shares) > 0.99, `Jain ${jainIndex(shares)}`);
 });

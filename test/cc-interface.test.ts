@@ -6,8 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CC_REGISTRY } from '../src/cc/registry.js';
@@ -19,6 +18,7 @@ import { MIB, US } from '../src/engine/units.js';
 import { spineLeafPreset, star } from '../src/net/topology/index.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
+import { tempDir } from './helpers/tmp.js';
 
 interface Seen {
   sendTs: number[];
@@ -136,7 +136,7 @@ test('retxMode none (D-OSCAR spraying runs): reordered packets are buffered, no 
   assert.ok(gbn.totals.retransmittedPackets > 0, 'spraying reorders packets');
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-cc-interface-'));
+const dir = tempDir('cc-interface');
 let k = 0;
 function specError(ccYaml: string, extra = ''): string {
   const p = join(dir, `s${k++}.yaml`);

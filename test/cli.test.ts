@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ccNames } from '../src/cc/registry.js';
 import { workloadNames } from '../src/workload/index.js';
+import { tempDir } from './helpers/tmp.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-cli-test-'));
+const dir = tempDir('cli-test');
 
 function ccsim(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
@@ -119,4 +119,44 @@ test('help and version exit 0', () => {
   const v = ccsim('--version');
   assert.equal(v.code, 0);
   assert.match(v.stdout, /^\d+\.\d+\.\d+/);
+});
+
+test('run: a folder with the user\'s own files is refused; a result folder keeps them on re-run', () => {
+  const spec = write('keep.yaml', GOOD.replace('name: good', 'name: keep'));
+  const mine = join(dir, 'mine');
+  mkdirSync(mine);
+  writeFileSync(join(mine, 'notebook.ipynb'), 'cells');
+  const r = ccsim('run', spec, '--out', mine, '--quiet');
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /not empty and is not a ccsim result folder/);
+  assertNoStack(r.stderr);
+  assert.deepEqual(readdirSync(mine), ['notebook.ipynb']);
+  const res = join(dir, 'res');
+  assert.equal(ccsim('run', spec, '--out', res, '--quiet').code, 0);
+  writeFileSync(join(res, 'plot.png'), 'png');
+  assert.equal(ccsim('run', spec, '--out', res, '--quiet', '--seed', '5').code, 0);
+  assert.equal(readFileSync(join(res, 'plot.png'), 'utf8'), 'png');
+  const m = JSON.parse(readFileSync(join(res, 'manifest.json'), 'utf8')) as { seed: number; spec: { seed: number } };
+  assert.equal(m.seed, 5);
+  assert.equal(m.spec.seed, 5);
+});
+
+test('run: default folders per seed coexist', () => {
+  const spec = write('seeds.yaml', GOOD.replace('name: good', 'name: seeds'));
+  assert.equal(ccsim('run', spec, '--quiet').code, 0);
+  assert.equal(ccsim('run', spec, '--quiet', '--seed', '2').code, 0);
+  assert.equal(ccsim('run', spec, '--quiet', '--seed', '3').code, 0);
+  for (const d of ['seeds', 'seeds-seed2', 'seeds-seed3']) assert.ok(existsSync(join(dir, 'results', d, 'fct.csv')), d);
+});
+
+test('run: an output location that cannot be written fails before simulating', () => {
+  const spec = write('late.yaml', GOOD.replace('name: good', 'name: late'));
+  writeFileSync(join(dir, 'existing.txt'), 'x');
+  for (const out of [join(dir, 'existing.txt', 'sub'), '/proc/ccsim-x']) {
+    const r = ccsim('run', spec, '--out', out);
+    assert.equal(r.code, 2, out);
+    assert.match(r.stderr, /cannot write results to/);
+    assert.equal(r.stdout, '', 'nothing was simulated, so no summary');
+    assertNoStack(r.stderr);
+  }
 });

@@ -5,13 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { UsageError } from '../src/experiment/errors.js';
 import { runExperiment } from '../src/experiment/runner.js';
+import { tempDir } from './helpers/tmp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-exp-test-'));
+const dir = tempDir('exp-test');
 
 const SPEC = `name: determinism
 seed: 7
@@ -65,4 +67,41 @@ test('the shipped demo runs and every flow finishes', async () => {
   assert.equal(r.output.totals.drops, 0);
   const fct = readFileSync(join(r.outDir, 'fct.csv'), 'utf8').trim().split('\n');
   assert.equal(fct.length, r.output.totals.flows + 1);
+});
+
+/** A writable that looks like a terminal and keeps what it is sent. */
+function fakeTty(): NodeJS.WritableStream & { text: () => string } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    write(chunk: Buffer | string, _enc, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  });
+  return Object.assign(w, { isTTY: true, columns: 200, text: () => chunks.join('') });
+}
+
+test('the progress bar leaves cursor and line wrap alone and measures delivered bytes', async () => {
+  const spec = join(dir, 'prog.yaml');
+  writeFileSync(spec, SPEC.replace('name: determinism', 'name: prog'));
+  const tty = fakeTty();
+  await runExperiment(spec, { out: join(dir, 'prog'), progress: true, progressStream: tty });
+  const text = tty.text();
+  assert.match(text, /% of bytes delivered/);
+  assert.match(text, /100% of bytes delivered/);
+  // no "hide cursor" (ESC[?25l) or "line wrap off" (ESC[?7l): an interrupted run cannot leave them set
+  assert.ok(!text.includes('\x1b[?25l'), 'cursor hidden');
+  assert.ok(!text.includes('\x1b[?7l'), 'line wrap turned off');
+});
+
+test('an output folder that cannot be written fails before anything is simulated', async () => {
+  const spec = join(dir, 'early.yaml');
+  writeFileSync(spec, SPEC.replace('name: determinism', 'name: early'));
+  writeFileSync(join(dir, 'a-file.txt'), 'x');
+  const tty = fakeTty();
+  await assert.rejects(
+    runExperiment(spec, { out: join(dir, 'a-file.txt', 'sub'), progress: true, progressStream: tty }),
+    (e: unknown) => e instanceof UsageError && /a-file\.txt is a file, not a folder/.test(e.message),
+  );
+  assert.equal(tty.text(), '', 'the simulation never started (no progress was shown)');
 });

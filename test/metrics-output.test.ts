@@ -1,16 +1,21 @@
 /** Result files (output.ts) from a hand-made SimOutput: no simulator needed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../src/experiment/errors.js';
-import { checkOutDir, formatNumber, writeDirAtomically, writeResults, type ResultData } from '../src/experiment/output.js';
+import { commitResultFiles, isCompleteResultDir, prepareOutDir } from '../src/experiment/outdir.js';
+import { formatNumber, writeResults as writeResultsTo, type ResultData } from '../src/experiment/output.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import type { SimOutput } from '../src/experiment/types.js';
 import { runSummary } from '../src/metrics/summary.js';
+import { tempDir } from './helpers/tmp.js';
 
-const root = mkdtempSync(join(tmpdir(), 'ccsim-output-test-'));
+const root = tempDir('output-test');
+
+function writeResults(dir: string, d: ResultData): string[] {
+  return writeResultsTo(prepareOutDir(dir), d);
+}
 
 function fakeOutput(): SimOutput {
   return {
@@ -139,40 +144,74 @@ test('jsonl format; flow_throughput only when requested', () => {
   });
 });
 
-test('a failed write leaves the previous result untouched and no temp dirs', () => {
+test('a failed write leaves the previous result untouched and no staging folders', () => {
   const out = join(root, 'atomic');
   writeResults(out, resultData('csv', false));
   const before = readFileSync(join(out, 'fct.csv'), 'utf8');
+  const manifestBefore = readFileSync(join(out, 'manifest.json'), 'utf8');
   assert.throws(
     () =>
-      writeDirAtomically(out, (tmp) => {
-        writeFileSync(join(tmp, 'fct.csv'), 'half');
-        throw new Error('boom');
-      }),
+      commitResultFiles(
+        prepareOutDir(out),
+        (tmp) => {
+          writeFileSync(join(tmp, 'fct.csv'), 'half');
+          throw new Error('boom');
+        },
+        () => ({ ccsim: 'x', files: [] }),
+      ),
     /boom/,
   );
   assert.equal(readFileSync(join(out, 'fct.csv'), 'utf8'), before);
-  assert.deepEqual(
-    readdirSync(root).filter((f) => f.startsWith('atomic.')),
-    [],
-  );
-  // a successful rewrite replaces the whole directory
-  writeDirAtomically(out, (tmp) => writeFileSync(join(tmp, 'manifest.json'), '{}'));
-  assert.deepEqual(readdirSync(out), ['manifest.json']);
+  assert.equal(readFileSync(join(out, 'manifest.json'), 'utf8'), manifestBefore);
+  assert.ok(!readdirSync(out).some((f) => f.startsWith('.ccsim')), readdirSync(out).join(' '));
+  assert.ok(isCompleteResultDir(out));
+  // a failed first write into a new folder leaves no folder behind
+  const fresh = join(root, 'fresh', 'deeper');
+  assert.throws(() => commitResultFiles(prepareOutDir(fresh), () => { throw new Error('boom'); }, () => ({ ccsim: 'x', files: [] })), /boom/);
+  assert.ok(!existsSync(join(root, 'fresh')));
 });
 
-test('refuses to replace a directory that is not a ccsim result', () => {
+test('re-running into a result folder replaces only the files ccsim wrote there', () => {
+  const out = join(root, 'mine');
+  writeResults(out, resultData('csv', true));
+  writeFileSync(join(out, 'analysis.ipynb'), '{"cells": []}');
+  mkdirSync(join(out, 'plots'));
+  writeFileSync(join(out, 'plots', 'fig.png'), 'png');
+  // the new run writes no flow_throughput.csv: the old one (ccsim's) goes, the user's files stay
+  const files = writeResults(out, resultData('csv', false));
+  assert.ok(!files.includes('flow_throughput.csv'));
+  assert.deepEqual(readdirSync(out).sort(), [...files, 'analysis.ipynb', 'plots'].sort());
+  assert.equal(readFileSync(join(out, 'analysis.ipynb'), 'utf8'), '{"cells": []}');
+  assert.equal(readFileSync(join(out, 'plots', 'fig.png'), 'utf8'), 'png');
+  const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { files: string[]; incomplete?: boolean };
+  assert.deepEqual(m.files, files);
+  assert.equal(m.incomplete, undefined);
+  // a user file with the name of a result file that ccsim did not write there is never overwritten
+  const other = join(root, 'collide');
+  writeResults(other, resultData('csv', false));
+  writeFileSync(join(other, 'flow_throughput.csv'), 'mine');
+  assert.throws(() => prepareOutDir(other, ['fct.csv', 'flow_throughput.csv']), /flow_throughput\.csv exists there and was not written by ccsim/);
+  assert.throws(() => writeResults(other, resultData('csv', true)), UsageError);
+  assert.equal(readFileSync(join(other, 'flow_throughput.csv'), 'utf8'), 'mine');
+});
+
+test('refuses a folder that is not a ccsim result, and unwritable locations before anything runs', () => {
   const other = join(root, 'precious');
   mkdirSync(other);
   writeFileSync(join(other, 'notes.txt'), 'keep me');
-  assert.throws(() => checkOutDir(other), UsageError);
-  assert.throws(() => writeResults(other, resultData('csv', false)), UsageError);
+  assert.throws(() => prepareOutDir(other), /not empty and is not a ccsim result folder/);
   assert.equal(readFileSync(join(other, 'notes.txt'), 'utf8'), 'keep me');
+  // a manifest.json that ccsim did not write does not make a folder ccsim's
+  writeFileSync(join(other, 'manifest.json'), '{"mine": true}');
+  assert.throws(() => prepareOutDir(other), UsageError);
   writeFileSync(join(root, 'afile'), 'x');
-  assert.throws(() => checkOutDir(join(root, 'afile')), /not a directory/);
-  // empty or missing directories are fine
+  assert.throws(() => prepareOutDir(join(root, 'afile')), /exists and is not a folder/);
+  assert.throws(() => prepareOutDir(join(root, 'afile', 'sub')), /is a file, not a folder/);
+  assert.throws(() => prepareOutDir('/proc/ccsim-out'), /cannot write results to \/proc\/ccsim-out/);
+  // empty or missing folders are fine, and checking leaves no trace
   mkdirSync(join(root, 'empty'));
-  checkOutDir(join(root, 'empty'));
-  checkOutDir(join(root, 'missing'));
+  prepareOutDir(join(root, 'empty'));
+  assert.deepEqual(readdirSync(join(root, 'empty')), []);
+  prepareOutDir(join(root, 'missing', 'a', 'b'));
   assert.ok(!existsSync(join(root, 'missing')));
 });

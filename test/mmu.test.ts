@@ -309,7 +309,7 @@ test('spec schema accepts dtMode alpha and the ptPools layouts, rejects unknown 
     workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1MB' }] }],
   });
   const spec = parseSpec(raw({ dtMode: 'alpha', ptPools: 'ptBurst', alphaIngress: 0.25, xonBytes: 1248, xonOffsetBytes: 2496 }));
-  assert.ok(spec !== undefined);
+  assert.deepEqual(spec.network?.switch, { dtMode: 'alpha', ptPools: 'ptBurst', alphaIngress: 0.25, xonBytes: 1248, xonOffsetBytes: 2496 });
   assert.throws(() => parseSpec(raw({ dtMode: 'alpha', ptPools: 'ptBurts' })), (e: unknown) => e instanceof SpecError && /ptPools/.test(e.message));
   assert.throws(() => parseSpec(raw({ dtMode: 'sonic' })), SpecError);
 });

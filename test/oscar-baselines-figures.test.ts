@@ -8,9 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simulate } from '../src/experiment/simulate.js';
-import { star } from '../src/net/topology/index.js';
-import { US } from '../src/engine/units.js';
-import { measureBurst, measureGradient, runSeries } from '../src/report/figures/oscar-baselines.js';
+import { parkingLot, parseCcsimTopology, spineLeafPreset, star } from '../src/net/topology/index.js';
+import { MS, US } from '../src/engine/units.js';
+import { measureBurst, measureFailure, measureGradient, queuePresence, runSeries, steadyShares } from '../src/report/figures/oscar-baselines.js';
+import { loadCdf } from '../src/workload/index.js';
+import { poissonFlows } from '../src/workload/index.js';
+import { Rng } from '../src/engine/rng.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
 
@@ -95,4 +98,110 @@ test('Fig. 3: under the oracle, delay ~10x RTT_base during the burst, gradient ~
   // TIMELY's per-RTT EWMA gradient is still far below the true 9 ten us into the burst
   assert.ok(m.timelyOnset < 3, `TIMELY gradient at +10 us ${m.timelyOnset}`);
   assert.ok(m.timelyLagOnsetUs > 15, `TIMELY reaches half the true gradient after ${m.timelyLagOnsetUs} us`);
+});
+
+test('Fig. 13 (reduced: 4 us vs 40 us base RTT, 5 ms): OSCAR\'s throughput ratio is closer to 1 than Swift\'s', () => {
+  const topo = parseCcsimTopology(
+    JSON.stringify({
+      nodes: [
+        { name: 'short', kind: 'host' },
+        { name: 'long', kind: 'host' },
+        { name: 'recv', kind: 'host' },
+        { name: 'sw', kind: 'switch' },
+      ],
+      links: [
+        { a: 'short', b: 'sw', rate: '100Gbps', delay: '1us' },
+        { a: 'long', b: 'sw', rate: '100Gbps', delay: '19us' },
+        { a: 'recv', b: 'sw', rate: '100Gbps', delay: '1us' },
+      ],
+    }),
+    'rtt-fairness-40us',
+  ).topology;
+  const ratio = (cc: string): number => {
+    const out = simulate(
+      input(
+        topo,
+        [
+          { src: 0, dst: 2, bytes: 1e12, startPs: 0 },
+          { src: 1, dst: 2, bytes: 1e12, startPs: 0 },
+        ],
+        { cc, stopAtPs: 5 * MS, metrics: { flowThroughput: [], flowThroughputIntervalPs: 100 * US } },
+      ),
+    );
+    const s = steadyShares(runSeries(out));
+    return s.get(1)! / s.get(0)!;
+  };
+  const oscar = ratio('oscar');
+  const swift = ratio('swift');
+  // both favour the long-RTT flow here; Swift by far more (its flow scaling normalises windows by each flow's BDP)
+  assert.ok(Math.abs(Math.log(oscar)) < Math.abs(Math.log(swift)), `OSCAR ${oscar} vs Swift ${swift}`);
+  assert.ok(swift > 2, `Swift ratio ${swift}`);
+});
+
+test('parking lot (reduced, 3 ms, 1-us links): OSCAR starves nobody and fills both bottlenecks; HPCC is max-min fair', () => {
+  const topo = parkingLot({ switches: 5, hostsPerSwitch: 1, rateBps: C, delayPs: 1 * US });
+  const flows: FlowSpec[] = [
+    { src: 0, dst: 1, bytes: 1e12, startPs: 0 },
+    { src: 1, dst: 2, bytes: 1e12, startPs: 0 },
+    { src: 0, dst: 2, bytes: 1e12, startPs: 0 },
+  ];
+  const shares = (cc: string): number[] => {
+    const s = steadyShares(runSeries(simulate(input(topo, flows, { cc, stopAtPs: 3 * MS, metrics: { flowThroughput: [], flowThroughputIntervalPs: 100 * US } }))));
+    return [0, 1, 2].map((i) => s.get(i)! / 1e9);
+  };
+  const [f1, f2, f3] = shares('oscar') as [number, number, number];
+  assert.ok(f3 > 15, `flow 3 ${f3} Gb/s`);
+  assert.ok(f1 > f3 && Math.abs(f1 - f2) < 1, `flows ${f1} ${f2} ${f3}`);
+  // goodput of a full 100 G link with 1054-B packets: 94.9 Gb/s
+  assert.ok(f1 + f3 > 93 && f2 + f3 > 93, `bottlenecks ${f1 + f3} ${f2 + f3}`);
+  const h = shares('hpcc');
+  assert.ok(Math.max(...h) - Math.min(...h) < 0.05 * Math.max(...h), `HPCC ${h.join(' ')}`);
+});
+
+test('queue presence (reduced: 10 ms of WebSearch at 80% into one port): OSCAR keeps a queue much more of the time than DCQCN', () => {
+  const topo = star({ hosts: 11, rateBps: C, delayPs: 3 * US });
+  const flows = poissonFlows({
+    sources: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    destinations: [10],
+    cdf: loadCdf('websearch'),
+    load: 0.08,
+    refRateBps: C,
+    startPs: 0,
+    durationPs: 10 * MS,
+    rng: new Rng(1).fork('workload/0'),
+    tag: '',
+  });
+  const presence = (cc: string): number =>
+    queuePresence(runSeries(simulate(input(topo, flows, { cc, stopAtPs: 10 * MS, metrics: { queuePorts: [{ node: 11, port: 10 }], queueIntervalPs: 1 * US } }))));
+  const oscar = presence('oscar');
+  const dcqcn = presence('dcqcn');
+  // published (full size): OSCAR 72.2 %, DCQCN 47.6 %
+  assert.ok(oscar > 0.5, `OSCAR ${oscar} (DCQCN ${dcqcn})`);
+  assert.ok(oscar > dcqcn + 0.1, `OSCAR ${oscar} vs DCQCN ${dcqcn}`);
+});
+
+test('Fig. 14 (reduced, 1 ms): with spraying and a halved spine link OSCAR is back in O(1) updates; DCQCN and TIMELY over-cut after the repair', () => {
+  const topo = spineLeafPreset('spraying44');
+  const flows: FlowSpec[] = [0, 1, 2, 3].map((i) => ({ src: i, dst: i + 4, bytes: 1e12, startPs: 0 }));
+  const run = (cc: string) => {
+    const inp = input(topo, flows, {
+      net: net('oscar', { switch: { loadBalancing: 'spray' }, transport: { retxMode: 'none' } }),
+      cc,
+      stopAtPs: 1 * MS,
+      metrics: { flowThroughput: [], flowThroughputIntervalPs: 10 * US },
+    });
+    inp.linkEvents = [
+      { atPs: 300 * US, a: 10, b: 9, rateBps: 50e9 },
+      { atPs: 500 * US, a: 10, b: 9, rateBps: 100e9 },
+    ];
+    return measureFailure(runSeries(simulate(inp)), 300 * US, 500 * US, 200e9);
+  };
+  const oscar = run('oscar');
+  assert.ok(oscar.settleFailUs <= 60, `OSCAR settles ${oscar.settleFailUs} us after the failure`);
+  assert.ok(oscar.recoverUs <= 60, `OSCAR recovers ${oscar.recoverUs} us after the repair`);
+  for (const cc of ['dcqcn', 'timely']) {
+    const m = run(cc);
+    assert.ok(m.troughAfterVsBefore < 0.4, `${cc} trough ${m.troughAfterVsBefore}`);
+    assert.ok(Number.isNaN(m.recoverUs) || m.recoverUs > 400, `${cc} recovers after ${m.recoverUs} us`);
+  }
 });

@@ -14,12 +14,12 @@ import { jainIndex, mean } from '../src/metrics/stats.js';
 import type { ProfileName } from '../src/net/config.js';
 import type { SimOutput } from '../src/experiment/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
-import type { Topology } from '../src/net/topology/types.js';
 import { input, net } from './helpers/sim.js';
+import { ptIncast } from './helpers/incast.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './helpers/tmp.js';
 import { join } from 'node:path';
 
 const C = 100e9;
@@ -64,7 +64,7 @@ const BETA_STAR = 0.006 * BDP_STAR;
 
 // ------------------------------------------------------------------------------- bad input
 
-const specDir = mkdtempSync(join(tmpdir(), 'ccsim-powertcp-test-'));
+const specDir = tempDir('powertcp-test');
 let specCount = 0;
 
 function specError(params: string, cc = 'powertcp'): string {
@@ -203,51 +203,10 @@ test('PowerTCP convergence after a flow joins (Thm 2): one step to the fair shar
 
 // ------------------------------------------------------------------------------- incast (Fig. 4)
 
-interface IncastResult {
-  peak: number;
-  /** us from the incast until the queue is below 10 KB */
-  backUs: number;
-  /** link throughput in 20-us bins after the incast */
-  tp: number[];
-  drops: number;
-}
-
-/** PowerTCP Fig. 4 (top row) on powertcp256 with the burst program's pools: host 0 → 16 long, hosts 1..10 → 16 join 500 us later. */
-function incast(topo: Topology, cc: string, params: Record<string, unknown>): IncastResult {
-  const dst = 16;
-  const t0 = 500 * US;
-  const flows: FlowSpec[] = [{ src: 0, dst, bytes: 1e12, startPs: 0 }];
-  for (let i = 1; i <= 10; i++) flows.push({ src: i, dst, bytes: 1e12, startPs: t0 });
-  // the ToR port toward host 16
-  const li = topo.links.findIndex((l) => l.a === dst || l.b === dst);
-  const tor = topo.links[li]!.a === dst ? topo.links[li]!.b : topo.links[li]!.a;
-  let port = 0;
-  for (let i = 0; i < li; i++) if (topo.links[i]!.a === tor || topo.links[i]!.b === tor) port++;
-  const out = simulate(
-    input(topo, flows, {
-      net: net('hpcc', { switch: { dtMode: 'alpha', bufferBytes: 4 * MIB, ptPools: 'ptBurst' } }),
-      cc,
-      params,
-      stopAtPs: t0 + 800 * US,
-      metrics: { queuePorts: [{ node: tor, port }], queueIntervalPs: 1 * US, throughputPorts: [{ node: tor, port }], throughputIntervalPs: 20 * US, flowThroughput: [], flowThroughputIntervalPs: 100 * US },
-    }),
-  );
-  const q = out.queues[0]!.v.slice(500);
-  const peak = max(q);
-  let back = -1;
-  for (let i = q.indexOf(peak); i < q.length; i++) {
-    if (q[i]! < 10_000) {
-      back = i;
-      break;
-    }
-  }
-  return { peak, backUs: back, tp: out.throughput[0]!.v.slice(25), drops: out.totals.drops };
-}
-
 test('10:1 incast on powertcp256 (Fig. 4a top): PowerTCP inetTub peaks at ~half of HPCC, drains to near zero, keeps the link full; HPCC loses throughput', () => {
   const topo = fatTreePreset('powertcp256');
-  const pt = incast(topo, 'powertcp', { profile: 'inetTub' });
-  const hp = incast(topo, 'hpcc', {});
+  const pt = ptIncast(topo, 'powertcp', { profile: 'inetTub' });
+  const hp = ptIncast(topo, 'hpcc', {});
   assert.equal(pt.drops, 0);
   assert.equal(hp.drops, 0);
   assert.ok(pt.peak < 0.6 * hp.peak, `peaks: PowerTCP ${pt.peak} B, HPCC ${hp.peak} B`);
@@ -259,7 +218,7 @@ test('10:1 incast on powertcp256 (Fig. 4a top): PowerTCP inetTub peaks at ~half 
 });
 
 test('10:1 incast, θ-PowerTCP inetTub (Fig. 4b top): fast MD to a near-empty queue, no loss of throughput', () => {
-  const th = incast(fatTreePreset('powertcp256'), 'theta-powertcp', { profile: 'inetTub' });
+  const th = ptIncast(fatTreePreset('powertcp256'), 'theta-powertcp', { profile: 'inetTub' });
   assert.equal(th.drops, 0);
   assert.ok(th.peak < 11 * 87_500, `peak ${th.peak} B below the 11 one-BDP windows`);
   assert.ok(th.backUs >= 0 && th.backUs < 350, `back under 10 KB after ${th.backUs} us`);

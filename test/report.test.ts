@@ -10,17 +10,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
+import { tempDir } from './helpers/tmp.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../../ci-artifacts/', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-report-test-'));
+const dir = tempDir('report-test');
 
 const SPEC = `name: rep
 topology: { type: spineLeaf, spines: 2, leaves: 2, hostsPerLeaf: 4, hostRate: 100Gbps, fabricRate: 100Gbps, delay: 1us }

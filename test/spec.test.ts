@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve, loadSpec, parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import type { SimInput } from '../src/experiment/types.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { profileDefaults } from '../src/net/config.js';
+import { tempDir } from './helpers/tmp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-spec-test-'));
+const dir = tempDir('spec-test');
 let counter = 0;
 
 function specFile(text: string, ext = 'yaml'): string {

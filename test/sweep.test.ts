@@ -7,8 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
@@ -16,16 +15,15 @@ import { planSweep } from '../src/experiment/sweep.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { loadSpec } from '../src/experiment/resolve.js';
 import { UsageError } from '../src/experiment/errors.js';
+import { tempDir } from './helpers/tmp.js';
+import { star9Incast } from './helpers/specs.js';
+import { parquetReadObjects } from 'hyparquet';
+import { PARQUET_FIXED_COLUMNS } from '../src/report/parquet.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'ccsim-sweep-test-'));
+const dir = tempDir('sweep-test');
 
-const BASE = `name: sw
-topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
-cc: hpcc
-workload:
-  - { type: incast, fanIn: 8, size: 64KB, receiver: 8, at: [0] }
-`;
+const BASE = star9Incast('sw');
 
 function write(name: string, text: string): string {
   const p = join(dir, name);
@@ -138,7 +136,7 @@ test('run / validate on a sweep spec: run points to `ccsim sweep`, validate chec
   assert.equal(rq.code, 0, rq.stderr);
 });
 
-test('sweep on 2 workers: every point in its folder with its manifest, index files, identical to a 1-worker run', async () => {
+test('sweep on 2 workers: every point in its folder with its manifest, index files, flows.parquet, identical to a 1-worker run', async () => {
   const p = write(
     'run.yaml',
     BASE.replace('name: sw', 'name: sw-run') + `sweep:\n  cc: [hpcc, dcqcn]\n  workload[0].fanIn: [4, 8]\n`,
@@ -160,6 +158,19 @@ test('sweep on 2 workers: every point in its folder with its manifest, index fil
   assert.equal(csv[0], 'index,id,status,cc,workload[0].fanIn,events,wall_s,error');
   assert.equal(csv.length, 5);
   assert.ok(csv.slice(1).every((l) => l.includes(',done,')));
+  // flows.parquet: one row per flow of every point, the varied fields as columns
+  const buf = readFileSync(join(a.dir, 'flows.parquet'));
+  const table = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) })) as Record<string, unknown>[];
+  const fctRows = index.points.map((pt) => readFileSync(join(a.dir, pt.dir, 'fct.csv'), 'utf8').trim().split('\n').length - 1);
+  assert.equal(table.length, fctRows.reduce((x, y) => x + y, 0));
+  assert.deepEqual(Object.keys(table[0]!), [...PARQUET_FIXED_COLUMNS, 'fanIn']);
+  const dcqcn8 = table.filter((r) => r['cc'] === 'dcqcn' && r['fanIn'] === 8);
+  assert.equal(dcqcn8.length, 8);
+  assert.ok(dcqcn8.every((r) => r['cc_name'] === 'dcqcn' && r['finished'] === true && r['tag'] === 'incast' && r['bytes'] === 64000n));
+  const csv8 = readFileSync(join(a.dir, 'points', 'cc=dcqcn,fanIn=8', 'fct.csv'), 'utf8').trim().split('\n').slice(1);
+  const meanCsv = csv8.reduce((s, l) => s + Number(l.split(',')[8]), 0) / csv8.length;
+  const meanPq = dcqcn8.reduce((s, r) => s + (r['slowdown'] as number), 0) / dcqcn8.length;
+  assert.ok(Math.abs(meanCsv - meanPq) < 1e-12, `${meanCsv} vs ${meanPq}`);
   const b = await runSweep(p, { out: join(dir, 'run-b'), jobs: 1, quiet: true });
   for (const pt of index.points) {
     assert.equal(readFileSync(join(b.dir, pt.dir, 'fct.csv'), 'utf8'), readFileSync(join(a.dir, pt.dir, 'fct.csv'), 'utf8'));
@@ -176,12 +187,12 @@ test('a failing point is reported with its error, the others finish, exit code 3
   writeFileSync(join(out, 'points', 'cc=dcqcn', 'notes.txt'), 'mine');
   const r = ccsim('sweep', p, '--out', out, '--jobs', '2');
   assert.equal(r.code, 3, r.stderr);
-  assert.match(r.stderr, /1 of 3 points failed:\n {2}point 1 \(cc=dcqcn\): output directory .* is not empty and is not a ccsim result/);
+  assert.match(r.stderr, /1 of 3 points failed:\n {2}point 1 \(cc=dcqcn\): cannot write results to .* is not empty and is not a ccsim result/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   assert.equal(readFileSync(join(out, 'points', 'cc=dcqcn', 'notes.txt'), 'utf8'), 'mine');
   assert.ok(existsSync(join(out, 'points', 'cc=hpcc', 'manifest.json')));
   assert.ok(existsSync(join(out, 'points', 'cc=none', 'manifest.json')));
-  assert.match(readFileSync(join(out, 'points.csv'), 'utf8'), /\n1,cc=dcqcn,failed,dcqcn,,,output directory/);
+  assert.match(readFileSync(join(out, 'points.csv'), 'utf8'), /\n1,cc=dcqcn,failed,dcqcn,,,cannot write results to/);
   const failed = JSON.parse(readFileSync(join(out, 'points', 'cc=dcqcn.failed.json'), 'utf8')) as { error: string };
   assert.match(failed.error, /not a ccsim result/);
   // fixed by the user: the re-run runs only that point and clears the failure record

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GBPS, NS, US } from '../src/engine/units.js';
 import {
@@ -32,6 +31,7 @@ import {
   type RouteTable,
   type Topology,
 } from '../src/net/topology/index.js';
+import { tempDir } from './helpers/tmp.js';
 
 /** Peer node ids of the next-hop ports of switch n toward host h. */
 function nextHopPeers(ports: PortMap, rt: RouteTable, n: number, h: number): number[] {
@@ -598,8 +598,8 @@ test('ccsim JSON format: names, indices, reordering, layers', () => {
 });
 
 test('loadTopologyFile reads from disk and reports a missing file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccsim-topo-'));
-  try {
+  const dir = tempDir('topo');
+  {
     const p = join(dir, 'fat-mini.txt');
     writeFileSync(p, HPCC_TEXT);
     const { topology } = loadTopologyFile(p, 'hpcc');
@@ -610,8 +610,6 @@ test('loadTopologyFile reads from disk and reports a missing file', () => {
     assert.throws(() => loadTopologyFile(p, 'oscar'), /needs a linkConfig/);
     writeFileSync(p, '5 2 4\n1 3\n0 1 100Gbps 1000ns 0\n');
     assert.throws(() => loadTopologyFile(p, 'hpcc'), new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: header says 4 links`));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../src/engine/rng.js';
 import { MS, NS, SEC, US } from '../src/engine/units.js';
@@ -21,6 +20,7 @@ import {
   type Cdf,
   type FlowSpec,
 } from '../src/workload/index.js';
+import { tempDir } from './helpers/tmp.js';
 
 /** README table: file → [points, min, max, linear mean, F(10 KB), F(1 MB)]. */
 const TABLE: Record<string, [number, number, number, number, number, number]> = {
@@ -214,8 +214,8 @@ test('sampleCdf: same seed, same sizes', () => {
 // Loading
 
 test('loadCdf: paths, bare shipped file names, and a clear error for a missing file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccsim-wl-'));
-  try {
+  const dir = tempDir('wl');
+  {
     const p = join(dir, 'mine.txt');
     writeFileSync(p, '# mine\n100 0\n200 100\n');
     const c = loadCdf(p);
@@ -226,8 +226,6 @@ test('loadCdf: paths, bare shipped file names, and a clear error for a missing f
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, '# bad\n100 0\n50 1\n');
     assert.throws(() => loadCdf(bad), (e: unknown) => e instanceof Error && e.message.includes(bad) && /line 3/.test(e.message));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
   assert.throws(
     () => loadCdf('foo.txt'),
@@ -241,7 +239,7 @@ test('loadCdf: paths, bare shipped file names, and a clear error for a missing f
 });
 
 test('CCSIM_DATA_DIR overrides the data directory', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ccsim-data-'));
+  const dir = tempDir('data');
   const old = process.env['CCSIM_DATA_DIR'];
   try {
     writeFileSync(join(dir, 'websearch_hpcc.txt'), '# fake\n0 0\n10 1\n');
@@ -250,7 +248,6 @@ test('CCSIM_DATA_DIR overrides the data directory', () => {
   } finally {
     if (old === undefined) delete process.env['CCSIM_DATA_DIR'];
     else process.env['CCSIM_DATA_DIR'] = old;
-    rmSync(dir, { recursive: true, force: true });
   }
   assert.equal(loadCdf('websearch').maxBytes, 30_000_000);
 });

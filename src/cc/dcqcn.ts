@@ -277,7 +277,7 @@ export const dcqcnCc: CcDefinition<typeof params> = {
   description: 'DCQCN: ECN/CNP-driven rate control (Mellanox-style or paper-style reaction point)',
   reference: 'Zhu et al. SIGCOMM\'15; network-model.md §4.1.A (OSCAR artifact), §4.1.B (HPCC simulator)',
   params,
-  needs: { ecn: true, cnp: true },
+  needs: { ecn: true, cnp: true, rateScaledWindow: true },
   dataHeaderBytes: () => 0,
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'bdp' ? flow.baseBdpBytes : Infinity),

@@ -72,16 +72,22 @@ class Dctcp implements CcInstance {
     }
     if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.p.rateAiBps));
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.f.rateBps;
+    out[1] = this.alpha;
+  }
 }
 
 export const dctcpCc: CcDefinition<typeof params> = {
   name: 'dctcp',
   description: 'DCTCP over RDMA (rate-based): ECN-fraction alpha, one cut per window, additive increase; step marking kmin = kmax',
-  reference: 'Alizadeh et al. SIGCOMM\'10; network-model.md §4.2 (HPCC simulator CC_MODE 8), §3.4 (DCTCP marking)',
+  reference: 'Alizadeh et al. SIGCOMM\'10; network-model.md §4.2 (HPCC simulator CC_MODE 8), §3.4 (DCTCP marking); docs/baselines.md',
   params,
   needs: { ecn: true, ecnMarking: { kminBytes: 30_000, kmaxBytes: 30_000, pmax: 1, refRateBps: 10e9 } },
   dataHeaderBytes: () => 0,
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'rate' ? flow.baseBdpBytes : Infinity),
   create: (flow, p) => new Dctcp(flow, p),
+  traceFields: ['rate_bps', 'alpha'],
 };

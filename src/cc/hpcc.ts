@@ -171,7 +171,7 @@ const starParams = params.extend({
 export const hpccStarCc: CcDefinition<typeof starParams> = {
   name: 'hpcc-star',
   description: 'HPCC* (alias): HPCC with eta = 1.5, the same 0.5-BDP target queue as OSCAR',
-  reference: 'OSCAR §6.1 (HPCC*); network-model.md §4.5 (= hpcc with eta 1.5)',
+  reference: 'OSCAR §6.1 (HPCC*); network-model.md §4.5 (= hpcc with eta 1.5); docs/baselines.md',
   params: starParams,
   needs: hpccCc.needs,
   dataHeaderBytes: () => INT_HEADER_BYTES,

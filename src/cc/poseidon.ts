@@ -36,6 +36,8 @@ class Poseidon implements CcInstance {
   private canDecrease = true;
   private readonly mptOp: number;
   private readonly skipNacks: boolean;
+  private lastMpt = 0;
+  private lastMpd = 0;
 
   constructor(
     private readonly f: CcFlow,
@@ -58,6 +60,8 @@ class Poseidon implements CcInstance {
     const a = Math.log(p.maxRateRatio / r);
     const mpt = a * this.mptOp + p.kUs;
     const g = Math.exp(((mpt - mpd) * a * p.m) / p.p);
+    this.lastMpt = mpt;
+    this.lastMpd = mpd;
     if (mpd <= mpt) {
       const pkt = f.dataWireBytes;
       cwnd *= 1 + (g - 1) / Math.ceil(cwnd / pkt);
@@ -73,16 +77,23 @@ class Poseidon implements CcInstance {
   onTimer(slot: number): void {
     if (slot === T_CAN_DECREASE) this.canDecrease = true;
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.cwnd;
+    out[1] = this.lastMpt;
+    out[2] = this.lastMpd;
+  }
 }
 
 export const poseidonCc: CcDefinition<typeof params> = {
   name: 'poseidon',
   description: 'Poseidon: window control from the max per-hop queueing delay (short INT, 12-B header)',
-  reference: 'Wang et al. SIGCOMM\'23; network-model.md §4.7 (OSCAR artifact RoCEv2Poseidon), §3.5 (short INT)',
+  reference: 'Wang et al. SIGCOMM\'23; network-model.md §4.7 (OSCAR artifact RoCEv2Poseidon), §3.5 (short INT); docs/baselines.md',
   params,
   needs: { mpd: true, ts: true },
   dataHeaderBytes: () => POSEIDON_HEADER_BYTES,
   ackHeaderBytes: () => POSEIDON_HEADER_BYTES,
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Poseidon(flow, p),
+  traceFields: ['cwnd_bytes', 'mpt_us', 'mpd_us'],
 };

@@ -127,16 +127,23 @@ class Timely implements CcInstance {
     this.rate = r;
     this.f.setRate(r);
   }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.rate;
+    out[1] = this.rttDiff / this.minRtt;
+    out[2] = this.lastRtt;
+  }
 }
 
 export const timelyCc: CcDefinition<typeof params> = {
   name: 'timely',
   description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
-  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact)',
+  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact); docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
   ackHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
   initialCwnd: () => Infinity,
   create: (flow, p) => new Timely(flow, p),
+  traceFields: ['rate_bps', 'gradient', 'rtt_ps'],
 };

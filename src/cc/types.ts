@@ -37,6 +37,8 @@ export interface CcNeeds {
   ts?: boolean;
   /** data packets carry the sender's in-flight bytes, ACKs echo it (OSCAR pktInfl) */
   inflight?: boolean;
+  /** the CC's window is a fixed limit `win` that a profile with `transport.rateScaledWindow` scales by rate/lineRate (D-HPCC VAR_WIN) */
+  rateScaledWindow?: boolean;
   /** ACKs carry the time the acknowledged data packet reached the receiver (one-way delay, OSCAR-OWD) */
   rxTs?: boolean;
   /**

@@ -14,8 +14,11 @@ import { SpecError, UsageError, errorMessage } from '../experiment/errors.js';
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { planSweep } from '../experiment/sweep.js';
 import { defaultJobs, runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
+import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
 import { writeReport } from '../report/html.js';
+import { PAPERS } from '../report/published.js';
+import { claimsView, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import type { FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -207,6 +210,26 @@ function printSweepOutcome(r: SweepOutcome): void {
   }
 }
 
+function printClaims(view: ClaimsView): void {
+  if (view.rows.length === 0) return;
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${formatCell(r.published)}${r.unit ?? ''}`, r.measured === null ? '-' : `${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`, r.verdict]);
+  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
+  for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
+}
+
+function printStatus(st: SweepStatus): void {
+  const c = st.counts;
+  out(
+    `sweep ${st.name} (${st.dir}): ${st.points.length} points: ${c.done} done, ${c.running} running, ${c.queued} queued, ${c.failed} failed, ${c['not started']} not started`,
+  );
+  if (st.squeue === 'unavailable') out('  (squeue is not available here: running / queued are unknown)');
+  for (const p of st.points) {
+    if (p.status === 'failed') out(`  failed: point ${p.index} (${p.label}): ${p.error ?? ''}`);
+    else if (p.status === 'running') out(`  running: point ${p.index} (${p.label})`);
+  }
+  if (st.completed.length > 0) out(`  all points done: wrote ${st.completed.join(', ')}`);
+}
+
 function parseSeed(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be an integer >= 0');
@@ -227,7 +250,7 @@ function buildProgram(): Command {
     .command('run')
     .description('run an experiment spec and write its result directory')
     .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
-    .option('-o, --out <dir>', 'result directory (default results/<spec name>)')
+    .option('-o, --out <dir>', 'result folder (default results/<spec name>, or results/<name>-seed<n> with --seed n)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('-q, --quiet', 'no progress bar and no summary')
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
@@ -238,7 +261,7 @@ function buildProgram(): Command {
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         quick: o.quick === true,
         quiet,
-        progress: !quiet && process.stdout.isTTY === true && !process.env['CI'],
+        progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],
       });
       if (!quiet) printRunSummary(r, r.input.cc.name);
     });
@@ -264,27 +287,64 @@ function buildProgram(): Command {
 
   program
     .command('sweep')
-    .description('run every point of a spec with a `sweep:` block on worker threads (resumes a killed sweep)')
-    .argument('<spec>', 'experiment spec with a sweep block (.yaml, .yml or .json)')
+    .description('run every point of a spec with a `sweep:` block on worker threads or as a Slurm job array (resumes a killed sweep)')
+    .argument('[spec]', 'experiment spec with a sweep block (.yaml, .yml or .json)')
     .option('-o, --out <dir>', 'sweep folder (default results/<spec name>, results/<spec name>-quick with --quick)')
     .option('-j, --jobs <n>', `worker threads (default cores - 1 = ${defaultJobs()})`, parsePositive)
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
     .option('-q, --quiet', 'print only the final summary')
-    .action(async (spec: string, o: { out?: string; jobs?: number; quick?: boolean; quiet?: boolean }) => {
-      const r = await runSweep(spec, {
-        ...(o.out !== undefined ? { out: o.out } : {}),
-        ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
-        quick: o.quick === true,
-        quiet: o.quiet === true,
-        progress: process.stdout.isTTY === true && !process.env['CI'],
-      });
-      printSweepOutcome(r);
-      if (r.failed.length > 0) {
-        process.stderr.write(`error: ${r.failed.length} of ${r.plan.points.length} points failed:\n`);
-        for (const f of r.failed) process.stderr.write(`  point ${f.index} (${f.label}): ${f.error}\n`);
-        throw new PointsFailed();
-      }
-    });
+    .option('--point <i>', 'run only point i, in this process (what each Slurm array task runs)', parseSeed)
+    .option('--slurm', 'submit the unfinished points as one Slurm job array (sbatch) instead of running them here')
+    .option('--partition <p>', 'with --slurm: sbatch --partition')
+    .option('--time <t>', 'with --slurm: sbatch --time per point, e.g. 2:00:00')
+    .option('--mem <m>', 'with --slurm: sbatch --mem per point, e.g. 8G')
+    .option('--status <dir>', 'show done / running / queued / failed points of a sweep folder')
+    .action(
+      async (
+        spec: string | undefined,
+        o: { out?: string; jobs?: number; quick?: boolean; quiet?: boolean; point?: number; slurm?: boolean; partition?: string; time?: string; mem?: string; status?: string },
+      ) => {
+        if (o.status !== undefined) {
+          if (spec !== undefined) throw new UsageError('--status takes a sweep folder, not a spec: ccsim sweep --status <dir>');
+          printStatus(sweepStatus(o.status));
+          return;
+        }
+        if (spec === undefined) throw new UsageError('missing <spec> (or --status <dir>)');
+        const slurmOnly = (['partition', 'time', 'mem'] as const).filter((k) => o[k] !== undefined);
+        if (o.slurm !== true && slurmOnly.length > 0) throw new UsageError(`--${slurmOnly[0]} needs --slurm`);
+        if (o.slurm === true) {
+          if (o.point !== undefined) throw new UsageError('--slurm and --point do not go together');
+          const r = submitSlurm(spec, {
+            quick: o.quick === true,
+            ...(o.out !== undefined ? { out: o.out } : {}),
+            ...(o.partition !== undefined ? { partition: o.partition } : {}),
+            ...(o.time !== undefined ? { time: o.time } : {}),
+            ...(o.mem !== undefined ? { mem: o.mem } : {}),
+          });
+          if (r.jobId === undefined) out(`nothing to submit: all ${r.skipped} points are finished (${r.dir})`);
+          else {
+            out(`submitted job array ${r.jobId}: ${r.points.length} point${r.points.length === 1 ? '' : 's'}${r.skipped > 0 ? ` (${r.skipped} already finished)` : ''}; script ${r.script}`);
+            out(`  follow it with: ccsim sweep --status ${r.dir}`);
+          }
+          return;
+        }
+        const r = await runSweep(spec, {
+          ...(o.out !== undefined ? { out: o.out } : {}),
+          ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+          ...(o.point !== undefined ? { only: [o.point], inline: true } : {}),
+          quick: o.quick === true,
+          quiet: o.quiet === true,
+          progress: o.point === undefined && process.stderr.isTTY === true && !process.env['CI'],
+        });
+        if (o.point === undefined) printSweepOutcome(r);
+        else if (r.failed.length === 0) out(`point ${o.point}: ${r.ran > 0 ? 'done' : 'already finished'} (${r.dir})`);
+        if (r.failed.length > 0) {
+          process.stderr.write(`error: ${r.failed.length} of ${o.point === undefined ? r.plan.points.length : 1} points failed:\n`);
+          for (const f of r.failed) process.stderr.write(`  point ${f.index} (${f.label}): ${f.error}\n`);
+          throw new PointsFailed();
+        }
+      },
+    );
 
   program
     .command('report')
@@ -294,6 +354,45 @@ function buildProgram(): Command {
     .action((dir: string, o: { out?: string }) => {
       const r = writeReport(dir, o.out);
       out(`report: ${r.file} (${r.charts} charts, ${r.set.runs.length} run${r.set.runs.length === 1 ? '' : 's'})`);
+    });
+
+  program
+    .command('reproduce')
+    .description(`run a paper's experiments (experiments/<paper>/) as one sweep and write a report with the published numbers and a verdict per claim`)
+    .argument('<paper>', PAPERS.join(' | '))
+    .option('--quick', 'reduced sizes (each spec\'s `quick:` block): minutes on 2 cores')
+    .option('-j, --jobs <n>', `worker threads (default cores - 1 = ${defaultJobs()})`, parsePositive)
+    .option('-o, --out <dir>', 'results root: sweep folders and reproduce-<paper>/ go under it (default results)')
+    .option('-q, --quiet', 'print only the final summary')
+    .action(async (paper: string, o: { quick?: boolean; jobs?: number; out?: string; quiet?: boolean }) => {
+      const r = await reproduce(paper, {
+        quick: o.quick === true,
+        ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+        ...(o.out !== undefined ? { out: o.out } : {}),
+        quiet: o.quiet === true,
+        progress: process.stdout.isTTY === true && !process.env['CI'],
+      });
+      if (r.message !== undefined) out(r.message);
+      printClaims(r.view);
+      if (r.report !== undefined) out(`report: ${r.report}`);
+      if (r.failed > 0) {
+        process.stderr.write(`error: ${r.failed} point${r.failed === 1 ? '' : 's'} failed (listed above and in the report)\n`);
+        throw new PointsFailed();
+      }
+    });
+
+  program
+    .command('claims')
+    .description("a paper's published numbers next to the latest results on disk (runs nothing); --write-readme regenerates the table in experiments/<paper>/README.md")
+    .argument('<paper>', PAPERS.join(' | '))
+    .option('--quick', 'use the --quick results')
+    .option('-o, --out <dir>', 'results root (default results)')
+    .option('--write-readme', 'rewrite the generated table in experiments/<paper>/README.md')
+    .action((paper: string, o: { quick?: boolean; out?: string; writeReadme?: boolean }) => {
+      const view = claimsView(paper, { quick: o.quick === true, ...(o.out !== undefined ? { out: o.out } : {}) });
+      if (view.data === undefined) out(`no published numbers for ${view.paper} yet (data/published/${view.paper}.yaml)`);
+      printClaims(view);
+      if (o.writeReadme === true) out(`updated ${writeClaimsReadme(view)}`);
     });
 
   program

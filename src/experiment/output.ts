@@ -1,18 +1,17 @@
 /**
- * Result files of one run, written atomically: everything goes to a temporary
- * directory next to the target, which then replaces the target in one rename,
- * so a failed run never leaves a half-written result directory.
+ * Result files of one run, written through outdir.ts: staged, then renamed
+ * into the result folder with the manifest last, so a failed run never leaves
+ * half-written files and never touches files ccsim did not write.
  *
  * Every file except manifest.json depends only on the spec and the seed and is
  * byte-identical across runs; wall time, versions, timestamps and memory use
  * are kept in manifest.json alone.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../metrics/summary.js';
-import { UsageError } from './errors.js';
+import { commitResultFiles, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
 import type { SimInput, SimOutput } from './types.js';
 
@@ -134,61 +133,6 @@ export function ccsimVersion(): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// output directory handling
-
-/**
- * Checks that `outDir` can be (re)placed: it must not be an existing file, and
- * an existing directory must be empty or a previous result (has manifest.json),
- * so a mistyped --out never deletes unrelated files. Call before simulating.
- */
-export function checkOutDir(outDir: string): void {
-  const abs = resolvePath(outDir);
-  if (!existsSync(abs)) return;
-  const st = statSync(abs);
-  if (!st.isDirectory()) throw new UsageError(`output path exists and is not a directory: ${outDir}`);
-  const entries = readdirSync(abs);
-  if (entries.length > 0 && !entries.includes('manifest.json')) {
-    throw new UsageError(`output directory ${outDir} is not empty and is not a ccsim result (no manifest.json); refusing to replace it`);
-  }
-}
-
-function tmpSibling(abs: string, kind: string): string {
-  return join(dirname(abs), `${basename(abs)}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`);
-}
-
-/**
- * Builds a directory with `fill` in a temporary sibling of `outDir`, then
- * swaps it in place of `outDir`. On failure the temporary directory is removed
- * and `outDir` is left as it was.
- */
-export function writeDirAtomically(outDir: string, fill: (tmpDir: string) => void): void {
-  const abs = resolvePath(outDir);
-  checkOutDir(abs);
-  mkdirSync(dirname(abs), { recursive: true });
-  const tmp = tmpSibling(abs, 'tmp');
-  mkdirSync(tmp);
-  try {
-    fill(tmp);
-  } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw e;
-  }
-  let old: string | undefined;
-  try {
-    if (existsSync(abs)) {
-      old = tmpSibling(abs, 'old');
-      renameSync(abs, old);
-    }
-    renameSync(tmp, abs);
-  } catch (e) {
-    if (old !== undefined && !existsSync(abs)) renameSync(old, abs);
-    rmSync(tmp, { recursive: true, force: true });
-    throw e;
-  }
-  if (old !== undefined) rmSync(old, { recursive: true, force: true });
-}
-
-// ---------------------------------------------------------------------------------------------
 // result files
 
 export interface RunInfo {
@@ -236,14 +180,25 @@ function* ccTraceRows(trace: NonNullable<SimOutput['ccTrace']>): Iterable<Cell[]
   }
 }
 
+/** The names of the files a run of `spec` may write (manifest.json included), known before it runs. */
+export function resultFileNames(spec: Spec, input: SimInput): string[] {
+  const f = spec.output.format;
+  const names = [`fct.${f}`, `unfinished.${f}`, 'summary.json', `counters_nodes.${f}`, `counters_ports.${f}`, `queues.${f}`, `throughput.${f}`];
+  if (input.metrics.flowThroughput !== null) names.push(`flow_throughput.${f}`);
+  if (input.metrics.ccTrace !== null) names.push(`cc_trace.${f}`);
+  names.push('manifest.json');
+  return names;
+}
+
 /**
- * Writes all result files of a run into `outDir` (atomically, replacing a
- * previous result there). Returns the file names written.
+ * Writes all result files of a run into the folder checked by prepareOutDir,
+ * replacing only files an earlier ccsim run wrote there. Returns the file names
+ * written.
  */
-export function writeResults(outDir: string, d: ResultData): string[] {
+export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
   const format: OutputFormat = d.spec.output.format;
-  const files: string[] = [];
-  writeDirAtomically(outDir, (dir) => {
+  return commitResultFiles(plan, (dir) => {
+    const files: string[] = [];
     const out = d.output;
     files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
     files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));
@@ -300,10 +255,8 @@ export function writeResults(outDir: string, d: ResultData): string[] {
     if (d.input.metrics.ccTrace !== null && out.ccTrace !== undefined) {
       files.push(writeTable(dir, 'cc_trace', format, ['flow', 't_ps', ...out.ccTrace.fields], ccTraceRows(out.ccTrace)));
     }
-    files.push('manifest.json');
-    writeJson(dir, 'manifest.json', buildManifest(d, files));
-  });
-  return files;
+    return files;
+  }, (files) => JSON.parse(JSON.stringify(buildManifest(d, files), jsonReplacer)) as Record<string, unknown>);
 }
 
 /** The manifest: everything needed to know what ran, plus the non-deterministic facts of this run. */
@@ -318,7 +271,9 @@ export function buildManifest(d: ResultData, files: readonly string[]): Record<s
     startedAt: d.info.startedAt.toISOString(),
     specPath: d.info.specPath ?? null,
     name: d.spec.name,
+    /** the seed the run used (`--seed` overrides the spec's; spec.seed below is this one too) */
     seed: input.seed,
+    seedFrom: input.seed === d.spec.seed ? 'spec' : 'override',
     run: {
       wallMs: Math.round(simWallMs * 10) / 10,
       totalWallMs: d.info.totalWallMs,
@@ -338,7 +293,7 @@ export function buildManifest(d: ResultData, files: readonly string[]): Record<s
       metrics: input.metrics,
     },
     ...(d.info.sweep !== undefined ? { sweep: d.info.sweep } : {}),
-    spec: d.spec,
+    spec: { ...d.spec, seed: input.seed },
     raw: d.raw,
     files: [...files],
   };

@@ -447,9 +447,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
         }
         const flows: FlowSpec[] = [];
         for (const [refRateBps, sources] of groups) {
-          appendAll(
-            flows,
-            issues.guard(at, () =>
+          const generated = issues.guard(at, () =>
               poissonFlows({
                 sources,
                 destinations: e.destinations,
@@ -462,11 +460,12 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
                 tag: w.tag,
                 ...(w.prio !== undefined ? { prio: w.prio } : {}),
               }),
-            ),
-          );
+            );
+          for (const f of generated) flows.push(f);
         }
         if (groups.size > 1) flows.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
-        appendAll(all, flows);
+        // a loop, not push(...flows): long workloads have more flows than the call-stack argument limit
+        for (const f of flows) all.push(f);
         break;
       }
       case 'incast': {
@@ -484,10 +483,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           const load = w.load;
           o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
         }
-        appendAll(
-          all,
-          issues.guard(at, () => incastFlows(o)),
-        );
+        for (const f of issues.guard(at, () => incastFlows(o))) all.push(f);
         break;
       }
       case 'flows': {
@@ -497,10 +493,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           if (f.tag !== undefined) x.tag = f.tag;
           return x;
         });
-        appendAll(
-          all,
-          issues.guard(at, () => explicitFlows(list, ti.hostCount)),
-        );
+        for (const f of issues.guard(at, () => explicitFlows(list, ti.hostCount))) all.push(f);
         break;
       }
     }
@@ -663,7 +656,3 @@ export function loadAndResolve(path: string, overrides: ResolveOverrides = {}, o
   return { loaded, input };
 }
 
-/** out.push(...xs) without spreading (a spread of >~100 k flows overflows the call stack). */
-function appendAll<T>(out: T[], xs: readonly T[]): void {
-  for (const x of xs) out.push(x);
-}

@@ -7,14 +7,15 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
 import { DEFAULT_BINS, runSummary, type RunSummary, type SizeBin } from '../metrics/summary.js';
-import { checkOutDir, writeResults } from './output.js';
+import { prepareOutDir, type OutDirPlan } from './outdir.js';
+import { resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from './simulate.js';
 import type { Spec } from './spec.js';
 import type { SimInput, SimOutput } from './types.js';
 
 export interface RunOptions {
-  /** result directory; default results/<spec name> */
+  /** result folder; default results/<spec name> (results/<name>-seed<n> with another seed) */
   out?: string;
   /** overrides the spec's seed */
   seed?: number;
@@ -22,6 +23,8 @@ export interface RunOptions {
   progress?: boolean;
   /** no progress output at all */
   quiet?: boolean;
+  /** where the progress bar goes (default process.stderr) */
+  progressStream?: NodeJS.WritableStream;
   /** apply the spec's `quick:` block */
   quick?: boolean;
 }
@@ -46,45 +49,56 @@ export function specBins(spec: Spec): readonly SizeBin[] {
   });
 }
 
-/** Default result directory of a spec. */
-export function defaultOutDir(spec: Spec): string {
-  return join('results', spec.name);
+/**
+ * Default result folder of a spec run with `seed`: results/<name> for the
+ * spec's own seed, results/<name>-seed<n> for any other, so runs that differ
+ * only in their seed keep their own results.
+ */
+export function defaultOutDir(spec: Spec, seed: number = spec.seed): string {
+  return join('results', seed === spec.seed ? spec.name : `${spec.name}-seed${seed}`);
 }
 
 interface Progress {
-  onProgress: (nowPs: number, endPs: number, events: number) => void;
-  /** the run completed: show 100% and release the terminal */
+  onProgress: NonNullable<SimInput['onProgress']>;
+  /** the run completed: show 100% */
   finish: (endPs: number, events: number) => void;
   /** the run failed: leave the bar where it stood */
   abort: () => void;
 }
 
 /**
- * A progress bar over simulated time. With a hard stop the bar runs to the
- * stop time; when running until every flow finished it runs to the last flow
- * arrival (the end is unknown), and jumps to 100% when the run completes.
+ * A progress bar. With a hard stop (`stop.at`) it measures simulated time
+ * against the stop time; when running until every flow has finished it
+ * measures the work done: payload bytes acknowledged out of all flows' bytes
+ * (flows not yet started count as outstanding), so it does not sit near the
+ * end while the last flows drain. The bar changes no terminal modes (cursor
+ * and line wrap stay as they are), so an interrupted run (Ctrl-C) leaves the
+ * terminal as it found it.
  */
-function makeProgress(input: SimInput): Progress {
+function makeProgress(input: SimInput, stream: NodeJS.WritableStream): Progress {
   const untilDone = input.stopAtPs === null;
-  const lastArrival = input.flows.reduce((m, f) => Math.max(m, f.startPs), 0);
   const bar = new cliProgress.SingleBar(
     {
       format: untilDone
-        ? 'simulating {bar} {percentage}% | {sim} simulated (last arrival at {end}) | {eps} events/s'
+        ? 'simulating {bar} {percentage}% of bytes delivered | {sim} simulated | {flows} flows left | {eps} events/s'
         : 'simulating {bar} {percentage}% | {sim} / {end} simulated | {eps} events/s',
-      hideCursor: true,
+      hideCursor: false,
+      linewrap: true,
       clearOnComplete: false,
       barsize: 30,
+      stream,
     },
     cliProgress.Presets.shades_classic,
   );
   const t0 = performance.now();
   let started = false;
-  const show = (nowPs: number, refPs: number, events: number, value: number): void => {
+  let lastFlowsLeft = input.flows.length;
+  const show = (nowPs: number, endPs: number, events: number, flowsLeft: number, value: number): void => {
     const secs = (performance.now() - t0) / 1000;
     const payload = {
       sim: formatTime(nowPs),
-      end: formatTime(refPs),
+      end: formatTime(endPs),
+      flows: flowsLeft.toLocaleString('en-US'),
       eps: secs > 0 ? Math.round(events / secs).toLocaleString('en-US') : '-',
     };
     if (!started) {
@@ -93,15 +107,16 @@ function makeProgress(input: SimInput): Progress {
     } else bar.update(value, payload);
   };
   return {
-    onProgress(nowPs, endPs, events) {
-      const ref = untilDone ? Math.max(lastArrival, 1) : endPs;
+    onProgress(nowPs, endPs, events, finished, total, ackedBytes, totalBytes) {
+      lastFlowsLeft = total - finished;
+      const frac = untilDone ? (totalBytes > 0 ? ackedBytes / totalBytes : 0) : endPs > 0 ? nowPs / endPs : 0;
       // until done: never show 100% before the run has actually finished
       const cap = untilDone ? 999 : 1000;
-      show(nowPs, ref, events, ref > 0 ? Math.min(cap, Math.round((nowPs / ref) * 1000)) : 0);
+      show(nowPs, endPs, events, lastFlowsLeft, Math.min(cap, Math.round(frac * 1000)));
     },
     finish(endPs, events) {
       if (!started) return;
-      show(endPs, untilDone ? lastArrival : (input.stopAtPs ?? endPs), events, 1000);
+      show(endPs, input.stopAtPs ?? endPs, events, lastFlowsLeft, 1000);
       bar.stop();
     },
     abort() {
@@ -119,13 +134,15 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   const startedAt = new Date();
   const t0 = performance.now();
   const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
-  const outDir = opts.out ?? defaultOutDir(loaded.spec);
-  checkOutDir(outDir);
+  const spec = loaded.spec;
+  const outDir = opts.out ?? defaultOutDir(spec, input.seed);
+  // before simulating: the folder can be created and written, and nothing there is someone else's
+  const plan = prepareOutDir(outDir, resultFileNames(spec, input));
 
-  const progress = opts.progress === true && opts.quiet !== true ? makeProgress(input) : undefined;
+  const progress = opts.progress === true && opts.quiet !== true ? makeProgress(input, opts.progressStream ?? process.stderr) : undefined;
   let ok = false;
   try {
-    const r = runResolved(loaded.spec, loaded.raw, input, outDir, {
+    const r = runResolved(spec, loaded.raw, input, plan, {
       specPath,
       startedAt,
       t0,
@@ -149,11 +166,17 @@ export interface ResolvedRunOptions {
   sweep?: Record<string, unknown>;
 }
 
-/** Simulates a resolved spec, summarizes it and writes its result directory (atomically). */
-export function runResolved(spec: Spec, raw: unknown, input: SimInput, outDir: string, o: ResolvedRunOptions): RunResult {
+/**
+ * Simulates a resolved spec, summarizes it and writes its result folder
+ * (outdir.ts rules). A folder path is checked before simulating; a plan from
+ * prepareOutDir has been checked already.
+ */
+export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
+  const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
+  const outDir = plan.shown;
   const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
   const summary = runSummary(output, specBins(spec), { percentile: spec.metrics.percentile });
-  const files = writeResults(outDir, {
+  const files = writeResults(plan, {
     spec,
     raw,
     input,

@@ -89,7 +89,14 @@ export function simulate(input: SimInput): SimOutput {
   // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown
   let chunk = 10 * US;
   let lastProgress = performance.now();
-  const report = (): void => input.onProgress?.(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total);
+  let totalBytes = 0;
+  for (const f of flows) totalBytes += f.sizeBytes;
+  const report = (): void => {
+    if (input.onProgress === undefined) return;
+    let acked = 0;
+    for (const f of flows) acked += f.finished ? f.sizeBytes : f.sndUna;
+    input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total, acked, totalBytes);
+  };
   while (!done || !untilDone) {
     const t0 = performance.now();
     const emptied = sched.run(Math.min(sched.now + chunk, endPs));

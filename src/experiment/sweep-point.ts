@@ -9,8 +9,9 @@
  *   points/<id>.failed.json  the error of a point whose last attempt failed
  *
  * A point is finished when points/<id>/manifest.json exists with the point's
- * hash: the folder is written to a temporary sibling and renamed into place
- * (experiment/output.ts), so a killed run leaves no half point behind.
+ * hash and is not marked `incomplete`: files are staged and renamed into place
+ * with the manifest last (experiment/outdir.ts), so a killed run leaves no
+ * half point that looks finished.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,26 +19,23 @@ import { join } from 'node:path';
 import { errorMessage, SpecError } from './errors.js';
 import { parseSpec, resolveSpec } from './resolve.js';
 import { runResolved } from './runner.js';
+import type { SweepPoint } from './sweep.js';
 
 /** What a worker needs to run one point. */
-export interface PointJob {
-  index: number;
-  id: string;
-  hash: string;
-  vars: Record<string, unknown>;
-  label: string;
-  raw: Record<string, unknown>;
+export type PointJob = Pick<SweepPoint, 'index' | 'id' | 'hash' | 'vars' | 'label' | 'raw'> & {
+  /** unique within one pool (several sweeps may share a pool) */
+  key: number;
   specPath: string;
   specDir: string;
   sweepName: string;
   /** the sweep folder */
   sweepDir: string;
-}
+};
 
 export type WorkerReply =
-  | { type: 'progress'; index: number; events: number; finishedFlows: number }
-  | { type: 'done'; index: number; events: number; wallMs: number; simulatedPs: number }
-  | { type: 'failed'; index: number; error: string };
+  | { type: 'progress'; key: number; events: number; finishedFlows: number }
+  | { type: 'done'; key: number; events: number; wallMs: number; simulatedPs: number }
+  | { type: 'failed'; key: number; error: string };
 
 export function pointDir(sweepDir: string, id: string): string {
   return join(sweepDir, 'points', id);
@@ -66,8 +64,13 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
   const manifest = join(pointDir(sweepDir, id), 'manifest.json');
   if (existsSync(manifest)) {
     try {
-      const m = JSON.parse(readFileSync(manifest, 'utf8')) as { sweep?: { hash?: unknown }; run?: { events?: unknown; wallMs?: unknown } };
-      if (m.sweep?.hash === hash) {
+      const m = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        sweep?: { hash?: unknown };
+        run?: { events?: unknown; wallMs?: unknown };
+        incomplete?: unknown;
+      };
+      // an `incomplete` manifest is the one outdir.ts writes before moving the files in: not finished
+      if (m.sweep?.hash === hash && m.incomplete !== true) {
         const events = typeof m.run?.events === 'number' ? m.run.events : null;
         const wallMs = typeof m.run?.wallMs === 'number' ? m.run.wallMs : null;
         return { status: 'done', events, wallMs };
@@ -121,7 +124,7 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
       sweep: { name: job.sweepName, index: job.index, id: job.id, label: job.label, vars: job.vars, hash: job.hash },
     });
     rmSync(failedFile(job.sweepDir, job.id), { force: true });
-    return { type: 'done', index: job.index, events: r.output.events, wallMs: r.output.wallMs, simulatedPs: r.output.endPs };
+    return { type: 'done', key: job.key, events: r.output.events, wallMs: r.output.wallMs, simulatedPs: r.output.endPs };
   } catch (e) {
     const error = e instanceof SpecError ? e.lines().join('; ') : errorMessage(e);
     try {
@@ -132,6 +135,6 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
     } catch {
       // the error is still returned
     }
-    return { type: 'failed', index: job.index, error };
+    return { type: 'failed', key: job.key, error };
   }
 }

@@ -10,6 +10,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { findFigure } from '../report/figures/index.js';
+import { writeSweepParquet } from '../report/parquet.js';
 import type { FigureResult, PointResult } from '../report/figures/types.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
@@ -121,8 +122,9 @@ export function writePointsCsv(dir: string, plan: SweepPlan, states: ReadonlyMap
   writeFileAtomic(join(dir, 'points.csv'), lines.join('\n') + '\n');
 }
 
-function jobOf(plan: SweepPlan, p: SweepPoint, dir: string): PointJob {
+function jobOf(key: number, plan: SweepPlan, p: SweepPoint, dir: string): PointJob {
   return {
+    key,
     index: p.index,
     id: p.id,
     hash: p.hash,
@@ -197,18 +199,27 @@ function makeReporter(opts: SweepOptions, todo: number, totalFlows: number): Rep
   };
 }
 
+/** A planned sweep bound to its folder, with the state of its points. */
+export interface SweepTarget {
+  plan: SweepPlan;
+  dir: string;
+  states: Map<number, PointState>;
+  /** points to run now */
+  todo: SweepPoint[];
+  /** selected points already finished */
+  skipped: number;
+  /** `--point`: only these points, and the index files are left alone */
+  partial: boolean;
+}
+
 /**
- * Runs the sweep of the experiment file at `specPath`. Spec problems throw
- * SpecError before anything runs or is written. Failed points do not stop the
- * others; they are listed in the outcome.
+ * Checks the sweep folder, writes its plan (sweep.json) and reads which points
+ * are finished. Throws UsageError for a folder that is not a sweep's.
  */
-export async function runSweep(specPath: string, opts: SweepOptions = {}): Promise<SweepOutcome> {
-  const t0 = performance.now();
-  const plan = planSweep(specPath, { quick: opts.quick === true });
-  const dir = opts.out ?? defaultSweepDir(plan);
+export function prepareSweep(plan: SweepPlan, dir: string, only?: readonly number[]): SweepTarget {
   checkSweepDir(dir);
-  if (opts.only !== undefined) {
-    for (const i of opts.only) {
+  if (only !== undefined) {
+    for (const i of only) {
       if (!Number.isInteger(i) || i < 0 || i >= plan.points.length) {
         throw new UsageError(`point ${i} does not exist (the sweep has points 0..${plan.points.length - 1})`);
       }
@@ -216,31 +227,44 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
   }
   mkdirSync(join(dir, 'points'), { recursive: true });
   writeSweepIndex(dir, plan);
-
   const states = new Map<number, PointState>();
   for (const p of plan.points) states.set(p.index, pointState(dir, p.id, p.hash));
-  const selected = opts.only !== undefined ? plan.points.filter((p) => opts.only!.includes(p.index)) : plan.points;
+  const selected = only !== undefined ? plan.points.filter((p) => only.includes(p.index)) : plan.points;
   const todo = selected.filter((p) => states.get(p.index)!.status !== 'done');
-  const skipped = selected.length - todo.length;
-  const jobs = Math.max(1, Math.min(opts.jobs ?? defaultJobs(), todo.length));
-  const totalFlows = todo.reduce((s, p) => s + p.flows, 0);
-  const rep = makeReporter(opts, todo.length, totalFlows);
-  if (opts.quiet !== true && opts.only === undefined) {
-    const parts = [`${plan.points.length} point${plan.points.length === 1 ? '' : 's'}`];
-    if (skipped > 0) parts.push(`${skipped} already finished`);
-    rep.line(`sweep ${plan.name}: ${parts.join(', ')}; running ${todo.length} on ${opts.inline === true ? 'this thread' : `${jobs} worker thread${jobs === 1 ? '' : 's'}`} -> ${dir}`);
-  }
+  return { plan, dir, states, todo, skipped: selected.length - todo.length, partial: only !== undefined };
+}
 
-  const failed: FailedPoint[] = [];
-  let ran = 0;
+export interface TargetOutcome {
+  ran: number;
+  failed: FailedPoint[];
+  events: number;
+}
+
+/**
+ * Runs the points to do of one or more sweeps in one pool of worker threads
+ * (or inline), with one progress display; updates each sweep's points.csv as
+ * points end. Failures are collected, never thrown.
+ */
+export async function executeSweeps(targets: readonly SweepTarget[], opts: SweepOptions & { jobs: number }): Promise<TargetOutcome[]> {
+  const jobs: PointJob[] = [];
+  const owner: { t: number; point: SweepPoint }[] = [];
+  targets.forEach((t, ti) => {
+    for (const p of t.todo) {
+      owner.push({ t: ti, point: p });
+      jobs.push(jobOf(jobs.length, t.plan, p, t.dir));
+    }
+  });
+  const outcomes: TargetOutcome[] = targets.map(() => ({ ran: 0, failed: [], events: 0 }));
+  const totalFlows = owner.reduce((s, o) => s + o.point.flows, 0);
+  const rep = makeReporter(opts, jobs.length, totalFlows);
+  const many = targets.length > 1;
   let doneEvents = 0;
   let doneFlows = 0;
-  const live = new Map<number, { events: number; flows: number }>();
-  const byIndex = new Map(plan.points.map((p) => [p.index, p]));
   let ended = 0;
+  const live = new Map<number, { events: number; flows: number }>();
 
-  const onProgress = (index: number, events: number, flows: number): void => {
-    live.set(index, { events, flows });
+  const onProgress = (key: number, events: number, flows: number): void => {
+    live.set(key, { events, flows });
     let e = doneEvents;
     let f = doneFlows;
     for (const v of live.values()) {
@@ -250,63 +274,93 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
     rep.progress(f, e);
   };
   const onEnd = (r: Exclude<WorkerReply, { type: 'progress' }>): void => {
-    const p = byIndex.get(r.index)!;
-    live.delete(r.index);
+    const { t, point: p } = owner[r.key]!;
+    const target = targets[t]!;
+    const out = outcomes[t]!;
+    live.delete(r.key);
     ended++;
-    const tag = `[${ended}/${todo.length}]`;
+    doneFlows += p.flows;
+    const tag = `[${ended}/${jobs.length}]`;
+    const name = many ? `${target.plan.name} ` : '';
     if (r.type === 'done') {
-      ran++;
+      out.ran++;
+      out.events += r.events;
       doneEvents += r.events;
-      doneFlows += p.flows;
-      states.set(p.index, { status: 'done', events: r.events, wallMs: r.wallMs });
+      target.states.set(p.index, { status: 'done', events: r.events, wallMs: r.wallMs });
       const secs = r.wallMs / 1000;
-      rep.line(`${tag} done   point ${p.index} (${p.label}): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`);
+      rep.line(`${tag} done   ${name}point ${p.index} (${p.label}): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`);
     } else {
-      doneFlows += p.flows;
-      failed.push({ index: p.index, label: p.label, error: r.error });
-      states.set(p.index, { status: 'failed', error: r.error });
-      rep.line(`${tag} FAILED point ${p.index} (${p.label}): ${r.error}`);
+      out.failed.push({ index: p.index, label: p.label, error: r.error });
+      target.states.set(p.index, { status: 'failed', error: r.error });
+      rep.line(`${tag} FAILED ${name}point ${p.index} (${p.label}): ${r.error}`);
     }
     rep.pointEnded(r.type === 'done');
     rep.progress(doneFlows, doneEvents);
-    if (opts.only === undefined) writePointsCsv(dir, plan, states);
+    if (!target.partial) writePointsCsv(target.dir, target.plan, target.states);
   };
 
   try {
     if (opts.inline === true) {
-      for (const p of todo) {
-        onEnd(runPoint(jobOf(plan, p, dir), (events, flows) => onProgress(p.index, events, flows)) as Exclude<WorkerReply, { type: 'progress' }>);
+      for (const job of jobs) {
+        onEnd(runPoint(job, (events, flows) => onProgress(job.key, events, flows)) as Exclude<WorkerReply, { type: 'progress' }>);
       }
     } else {
-      await runOnWorkers(
-        todo.map((p) => jobOf(plan, p, dir)),
-        jobs,
-        onProgress,
-        onEnd,
-      );
+      await runOnWorkers(jobs, opts.jobs, onProgress, onEnd);
     }
   } finally {
     rep.stop();
   }
-  if (opts.only === undefined) writePointsCsv(dir, plan, states);
+  for (const t of targets) {
+    if (t.partial) continue;
+    writePointsCsv(t.dir, t.plan, t.states);
+    try {
+      writeSweepParquet(t.dir, t.plan);
+    } catch (e) {
+      rep.line(`warning: ${t.plan.name}: flows.parquet not written: ${errorMessage(e)}`);
+    }
+  }
+  return outcomes;
+}
 
+/** Worker threads to use for `todo` points. */
+export function jobsFor(todo: number, requested?: number): number {
+  return Math.max(1, Math.min(requested ?? defaultJobs(), todo));
+}
+
+/**
+ * Runs the sweep of the experiment file at `specPath`. Spec problems throw
+ * SpecError before anything runs or is written. Failed points do not stop the
+ * others; they are listed in the outcome.
+ */
+export async function runSweep(specPath: string, opts: SweepOptions = {}): Promise<SweepOutcome> {
+  const t0 = performance.now();
+  const plan = planSweep(specPath, { quick: opts.quick === true });
+  const target = prepareSweep(plan, opts.out ?? defaultSweepDir(plan), opts.only);
+  const jobs = jobsFor(target.todo.length, opts.jobs);
+  if (opts.quiet !== true && opts.only === undefined) {
+    const parts = [`${plan.points.length} point${plan.points.length === 1 ? '' : 's'}`];
+    if (target.skipped > 0) parts.push(`${target.skipped} already finished`);
+    const where = opts.inline === true ? 'this thread' : `${jobs} worker thread${jobs === 1 ? '' : 's'}`;
+    process.stdout.write(`sweep ${plan.name}: ${parts.join(', ')}; running ${target.todo.length} on ${where} -> ${target.dir}\n`);
+  }
+  const [r] = await executeSweeps([target], { ...opts, jobs });
   const outcome: SweepOutcome = {
     plan,
-    dir,
-    ran,
-    skipped,
-    failed,
-    finished: [...states.values()].filter((s) => s.status === 'done').length,
-    events: doneEvents,
+    dir: target.dir,
+    ran: r!.ran,
+    skipped: target.skipped,
+    failed: r!.failed,
+    finished: [...target.states.values()].filter((s) => s.status === 'done').length,
+    events: r!.events,
     wallMs: performance.now() - t0,
     jobs,
   };
-  if (plan.figure !== undefined && opts.only === undefined) outcome.figure = analyzeSweep(dir, plan, states);
+  if (plan.figure !== undefined && !target.partial) outcome.figure = analyzeSweep(target.dir, plan, target.states);
   return outcome;
 }
 
 /** Runs the sweep's figure analysis on its finished points and writes figure.json. */
-function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): { id: string; result?: FigureResult; error?: string } {
+export function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): { id: string; result?: FigureResult; error?: string } {
   const id = plan.figure!;
   const fig = findFigure(id);
   if (fig === undefined) return { id, error: `unknown figure analysis ${id}` };
@@ -327,7 +381,7 @@ function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, 
 function runOnWorkers(
   queue: PointJob[],
   jobs: number,
-  onProgress: (index: number, events: number, flows: number) => void,
+  onProgress: (key: number, events: number, flows: number) => void,
   onEnd: (r: Exclude<WorkerReply, { type: 'progress' }>) => void,
 ): Promise<void> {
   const pending = [...queue];
@@ -354,7 +408,7 @@ function runOnWorkers(
         }
       };
       w.on('message', (r: WorkerReply) => {
-        if (r.type === 'progress') onProgress(r.index, r.events, r.finishedFlows);
+        if (r.type === 'progress') onProgress(r.key, r.events, r.finishedFlows);
         else {
           onEnd(r);
           next();
@@ -362,14 +416,14 @@ function runOnWorkers(
       });
       w.on('error', (e) => {
         if (current !== undefined) {
-          onEnd({ type: 'failed', index: current.index, error: `worker crashed: ${errorMessage(e)}` });
+          onEnd({ type: 'failed', key: current.key, error: `worker crashed: ${errorMessage(e)}` });
           current = undefined;
         }
       });
       w.on('exit', () => {
         active--;
         if (current !== undefined) {
-          onEnd({ type: 'failed', index: current.index, error: 'worker exited unexpectedly' });
+          onEnd({ type: 'failed', key: current.key, error: 'worker exited unexpectedly' });
           current = undefined;
         }
         // a crashed worker's queue share goes to a fresh worker

@@ -10,7 +10,7 @@ if (port === null) throw new Error('sweep-worker must run as a worker thread');
 
 port.on('message', (job: PointJob) => {
   const reply = runPoint(job, (events, finishedFlows) => {
-    const msg: WorkerReply = { type: 'progress', index: job.index, events, finishedFlows };
+    const msg: WorkerReply = { type: 'progress', key: job.key, events, finishedFlows };
     port.postMessage(msg);
   });
   port.postMessage(reply);

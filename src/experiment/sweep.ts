@@ -89,11 +89,20 @@ export function hashOf(v: unknown): string {
 }
 
 /** Value text in labels and folder names. */
+export function pointValueText(v: unknown): string {
+  return showVar(v);
+}
+
 function showVar(v: unknown): string {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string') {
+    // a CC with parameters: oscar[uAi=0.0012] (a hash when the parameters are long)
     const o = v as { name: string; params?: unknown };
-    return o.params === undefined ? o.name : `${o.name}~${hashOf(o.params).slice(0, 6)}`;
+    if (o.params === undefined || o.params === null || typeof o.params !== 'object') return o.name;
+    const inner = Object.entries(o.params as Record<string, unknown>)
+      .map(([k, x]) => `${k}=${typeof x === 'object' && x !== null ? hashOf(x).slice(0, 6) : String(x)}`)
+      .join(',');
+    return inner === '' ? o.name : inner.length <= 40 ? `${o.name}[${inner}]` : `${o.name}[${hashOf(o.params).slice(0, 8)}]`;
   }
   return hashOf(v).slice(0, 8);
 }
@@ -156,37 +165,46 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   const sweep = meta.sweep;
   if (sweep !== undefined) {
     const { zip, ...single } = sweep;
-    for (const [path, values] of Object.entries(single)) {
-      const where = `sweep.${path}`;
-      const segs = addField(path, where);
-      if (segs !== undefined) axes.push({ fields: [{ path, segments: segs, key: '' }], steps: values.map((v) => [v]) });
-    }
-    const groups: [string, Record<string, unknown[]>][] =
-      zip === undefined ? [] : Array.isArray(zip) ? zip.map((g, i) => [`zip[${i}]`, g]) : Object.entries(zip).map(([n, g]) => [`zip.${n}`, g]);
-    for (const [gname, group] of groups) {
-      const entries = Object.entries(group);
-      if (entries.length === 0) {
-        issues.push({ path: `sweep.${gname}`, value: group, message: 'an empty zip group: list the fields that vary together' });
+    // axes in the order written: a zip block stands where it is in the file
+    const rawSweep = (raw as { sweep?: unknown }).sweep;
+    const order = rawSweep !== null && typeof rawSweep === 'object' ? Object.keys(rawSweep) : [];
+    const keysInOrder = [...order.filter((k) => k === 'zip' || k in single), ...Object.keys(single).filter((k) => !order.includes(k))];
+    if (zip !== undefined && !keysInOrder.includes('zip')) keysInOrder.push('zip');
+    for (const key of keysInOrder) {
+      if (key !== 'zip') {
+        const path = key;
+        const values = single[key]!;
+        const segs = addField(path, `sweep.${path}`);
+        if (segs !== undefined) axes.push({ fields: [{ path, segments: segs, key: '' }], steps: values.map((v) => [v]) });
         continue;
       }
-      const len = entries[0]![1].length;
-      const bad = entries.find(([, v]) => v.length !== len);
-      if (bad !== undefined) {
-        issues.push({
-          path: `sweep.${gname}`,
-          value: undefined,
-          showValue: false,
-          message: `the lists of a zip group must have equal lengths (${entries.map(([p, v]) => `${p}: ${v.length}`).join(', ')})`,
-        });
-        continue;
+      const groups: [string, Record<string, unknown[]>][] =
+        zip === undefined ? [] : Array.isArray(zip) ? zip.map((g, i) => [`zip[${i}]`, g]) : Object.entries(zip).map(([n, g]) => [`zip.${n}`, g]);
+      for (const [gname, group] of groups) {
+        const entries = Object.entries(group);
+        if (entries.length === 0) {
+          issues.push({ path: `sweep.${gname}`, value: group, message: 'an empty zip group: list the fields that vary together' });
+          continue;
+        }
+        const len = entries[0]![1].length;
+        const bad = entries.find(([, v]) => v.length !== len);
+        if (bad !== undefined) {
+          issues.push({
+            path: `sweep.${gname}`,
+            value: undefined,
+            showValue: false,
+            message: `the lists of a zip group must have equal lengths (${entries.map(([p, v]) => `${p}: ${v.length}`).join(', ')})`,
+          });
+          continue;
+        }
+        const gf: SweepField[] = [];
+        for (const [path] of entries) {
+          const segs = addField(path, `sweep.${gname}.${path}`);
+          if (segs !== undefined) gf.push({ path, segments: segs, key: '' });
+        }
+        if (gf.length !== entries.length) continue;
+        axes.push({ fields: gf, steps: Array.from({ length: len }, (_, i) => entries.map(([, v]) => v[i])) });
       }
-      const gf: SweepField[] = [];
-      for (const [path] of entries) {
-        const segs = addField(path, `sweep.${gname}.${path}`);
-        if (segs !== undefined) gf.push({ path, segments: segs, key: '' });
-      }
-      if (gf.length !== entries.length) continue;
-      axes.push({ fields: gf, steps: Array.from({ length: len }, (_, i) => entries.map(([, v]) => v[i])) });
     }
     if (axes.length === 0 && issues.length === 0) {
       issues.push({ path: 'sweep', value: sweep, message: 'an empty sweep: vary at least one field (e.g. `cc: [hpcc, dcqcn]`)' });
@@ -297,7 +315,6 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     issues.push({ ...issue, path: `${where}: ${issue.path === '' ? '(spec)' : issue.path}` });
   }
   if (issues.length > 0) fail();
-  void raw;
   return {
     name,
     specPath: abs,

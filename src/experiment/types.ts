@@ -61,8 +61,20 @@ export interface SimInput {
   maxTimePs: number;
   linkEvents: LinkEvent[];
   metrics: MetricsRequest;
-  /** called now and then with simulated-time progress (never per packet) */
-  onProgress?: (nowPs: number, endPs: number, events: number, finishedFlows: number, totalFlows: number) => void;
+  /**
+   * Called now and then (every ~0.2 s of wall time, never per packet) with
+   * simulated time, events so far, finished flows, and the payload bytes
+   * acknowledged so far out of all flows' bytes (the work done).
+   */
+  onProgress?: (
+    nowPs: number,
+    endPs: number,
+    events: number,
+    finishedFlows: number,
+    totalFlows: number,
+    ackedBytes: number,
+    totalBytes: number,
+  ) => void;
 }
 
 export interface FctRow {

@@ -150,6 +150,12 @@ export interface TransportConfig {
   baseRtt: BaseRttMode;
   /** fraction of line rate below which no CC may set the rate */
   minRateRatio: number;
+  /**
+   * D-HPCC `VAR_WIN 1` (network-model.md §2.2 window test): the fixed window of a
+   * CC that declares `needs.rateScaledWindow` gates at max(1, floor(win·rate/lineRate))
+   * bytes, so it shrinks with the rate; false keeps it fixed (D-OSCAR, OSCAR App. C.6)
+   */
+  rateScaledWindow: boolean;
 }
 
 export interface MetricsDefaults {
@@ -236,6 +242,7 @@ function oscarProfile(): NetworkConfig {
       portRule: 'sequential',
       baseRtt: 'perFlowOscar',
       minRateRatio: 0.001,
+      rateScaledWindow: false,
     },
     metrics: { idealFct: 'oscar', clampSlowdownAt1: false, oscarIdealIndexOffset: 1 },
   };
@@ -308,6 +315,7 @@ function hpccProfile(): NetworkConfig {
       portRule: 'hpcc',
       baseRtt: 'globalMaxHpcc',
       minRateRatio: 0.001,
+      rateScaledWindow: true,
     },
     metrics: { idealFct: 'hpcc', clampSlowdownAt1: true, oscarIdealIndexOffset: 0 },
   };

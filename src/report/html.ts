@@ -27,7 +27,7 @@ export interface ReportSection {
   html: string;
 }
 
-export function chartHtml(c: Chart): string {
+export function chartHtmlOf(c: Chart): string {
   return (
     `<figure class="chart" data-chart="${esc(c.id)}">` +
     `<div class="svg">${c.svg}</div>` +
@@ -95,8 +95,9 @@ export function figureResult(set: ResultSet): { id: string; result?: FigureResul
 }
 
 /** Every section of the standard report of a result set. */
-export function standardSections(set: ResultSet): ReportSection[] {
+export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[] {
   const runs = set.runs;
+  const chartHtml = (c: Chart): string => chartHtmlOf({ ...c, id: idPrefix + c.id });
   const sections: ReportSection[] = [];
   const fig = figureResult(set);
   if (fig !== undefined) {
@@ -111,33 +112,33 @@ export function standardSections(set: ResultSet): ReportSection[] {
                 rows: fig.result!.claims.map((c) => [c.id, c.value, c.unit ?? '']),
               })
             : '');
-    sections.push({ id: 'figure', title: `Figure analysis: ${fig.id}`, html: body });
+    sections.push({ id: `${idPrefix}figure`, title: `Figure analysis: ${fig.id}`, html: body });
   }
-  sections.push({ id: 'summary', title: 'Summary', html: tableHtml(summaryTable(runs), 'summary-table') });
+  sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: tableHtml(summaryTable(runs), 'summary-table') });
   sections.push({
-    id: 'slowdown',
+    id: `${idPrefix}slowdown`,
     title: 'FCT slowdown by flow size',
     html: [slowdownBars(runs, 'meanSlowdown'), slowdownBars(runs, 'p99Slowdown'), slowdownBars(runs, 'p999Slowdown')].map(chartHtml).join(''),
   });
   const cdf = slowdownCdf(runs);
-  if (cdf) sections.push({ id: 'cdf', title: 'Slowdown distribution', html: chartHtml(cdf) });
+  if (cdf) sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: chartHtml(cdf) });
   const q = portSeries(runs, 'queues');
-  if (q.length > 0) sections.push({ id: 'queues', title: 'Queue length', html: q.map(chartHtml).join('') });
+  if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: q.map(chartHtml).join('') });
   const th = portSeries(runs, 'throughput');
-  if (th.length > 0) sections.push({ id: 'throughput', title: 'Throughput', html: th.map(chartHtml).join('') });
+  if (th.length > 0) sections.push({ id: `${idPrefix}throughput`, title: 'Throughput', html: th.map(chartHtml).join('') });
   const fr = flowRates(runs);
   if (fr.length > 0) {
     sections.push({
-      id: 'flow-rates',
+      id: `${idPrefix}flow-rates`,
       title: 'Per-flow rates',
       html: fr.map(chartHtml).join('') + '<p class="note">goodput (acknowledged payload per sampling interval); window traces are not recorded by ccsim</p>',
     });
   }
   const pfc = pfcByLayer(runs);
-  if (pfc) sections.push({ id: 'pfc', title: 'PFC pauses', html: chartHtml(pfc) });
+  if (pfc) sections.push({ id: `${idPrefix}pfc`, title: 'PFC pauses', html: chartHtml(pfc) });
   if (set.missing.length > 0) {
     sections.push({
-      id: 'missing',
+      id: `${idPrefix}missing`,
       title: 'Points without results',
       html: tableHtml({ title: 'Not finished', columns: ['point', 'status', 'error'], rows: set.missing.map((m) => [m.label, m.status, m.error ?? '']) }),
     });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../experiment/errors.js';
+import { pointState } from '../experiment/sweep-point.js';
 import type { RunSummary } from '../metrics/summary.js';
 import type { PointResult } from './figures/types.js';
 
@@ -84,15 +85,7 @@ export function loadResults(dir: string): ResultSet {
     const missing: ResultSet['missing'] = [];
     for (const p of index.points ?? []) {
       const pdir = join(dir, p.dir);
-      const mf = join(pdir, 'manifest.json');
-      let done = false;
-      if (existsSync(mf)) {
-        try {
-          done = (readJson(mf)['sweep'] as { hash?: string } | undefined)?.hash === p.hash;
-        } catch {
-          done = false;
-        }
-      }
+      const done = pointState(dir, p.id, p.hash).status === 'done';
       if (done) runs.push(loadRun(pdir, p.label, p.vars));
       else {
         const failed = join(dir, 'points', `${p.id}.failed.json`);

@@ -45,6 +45,7 @@ export class Transport {
   onFinish: ((f: Flow) => void) | null = null;
 
   private readonly windowPackets: boolean;
+  private readonly scaleWindow: boolean;
   private readonly ccFirst: boolean;
   private readonly cnpFlag: boolean;
   private readonly cnpPacket: boolean;
@@ -80,6 +81,7 @@ export class Transport {
     const c = this.cfg;
     this.adjustPacing = c.pacingUpdate === 'adjustOnRateChange';
     this.windowPackets = c.windowUnit === 'packets';
+    this.scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     this.ccFirst = c.ackOrder === 'ccFirst';
     this.cnpFlag = c.cnpMode === 'ackFlag';
     this.cnpPacket = c.cnpMode === 'cnpPacket';
@@ -167,8 +169,13 @@ export class Transport {
 
   /** May flow f put another packet in flight? (window test, §2.2 / §2.3) */
   windowOpen(f: Flow): boolean {
-    const w = f.cwndBytes;
+    let w = f.cwndBytes;
     if (w === Infinity) return true;
+    if (this.scaleWindow) {
+      // D-HPCC VAR_WIN: max(1, floor(win·rate/maxRate)) (network-model.md §2.2)
+      w = Math.floor((w * f.rateBps) / f.lineRateBps);
+      if (w < 1) w = 1;
+    }
     const infl = f.sndNxt - f.sndUna;
     if (this.windowPackets) return Math.ceil(infl / f.mtuBytes) < Math.ceil(w / f.dataWireBytes);
     return infl < w;

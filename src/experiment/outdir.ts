@@ -1,0 +1,271 @@
+/**
+ * Result folders: where a run's files go, checked before anything is
+ * simulated, and how they are put in place.
+ *
+ * Rules (the same for `ccsim run` and every point of a sweep):
+ * - ccsim never deletes or overwrites a file it did not write. A folder that is
+ *   not empty is accepted only if it is a ccsim result folder (it has a
+ *   manifest.json written by ccsim); its manifest lists the files ccsim wrote
+ *   there, and only those are replaced or removed. Everything else (notebooks,
+ *   plots, notes) stays.
+ * - The location is checked for being creatable and writable before the
+ *   simulation starts (`prepareOutDir`), so a bad `--out` fails in
+ *   milliseconds, not after the run.
+ * - Files are written into a staging folder inside the result folder and
+ *   renamed into place; the manifest is written first marked `incomplete`
+ *   (listing old and new files, so an interrupted write is still recognised as
+ *   ccsim's) and last as the final record. A folder is a finished result only
+ *   when its manifest is final and every file it lists exists
+ *   (`isCompleteResultDir`).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { UsageError, errorMessage } from './errors.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+/** Prefix of the staging folders and probe files ccsim creates inside a result folder. */
+export const STAGING_PREFIX = '.ccsim-staging-';
+
+/** A result folder checked by `prepareOutDir`. */
+export interface OutDirPlan {
+  /** absolute path */
+  readonly dir: string;
+  /** as the user wrote it, for messages */
+  readonly shown: string;
+  /** files a previous ccsim run wrote there (its manifest's list); empty for a new or empty folder */
+  readonly owned: readonly string[];
+  /** the previous manifest, if any */
+  readonly previousManifest: Record<string, unknown> | undefined;
+}
+
+/** A plain file name (no folder part), as manifests list them. */
+function isPlainName(n: unknown): n is string {
+  return typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
+}
+
+/**
+ * The manifest of a ccsim result folder, or undefined if `dir` has none or its
+ * manifest.json was not written by ccsim (not JSON, no `ccsim` version, no
+ * `files` list).
+ */
+export function readManifest(dir: string): Record<string, unknown> | undefined {
+  const p = join(dir, MANIFEST_FILE);
+  try {
+    if (!lstatSync(p).isFile()) return undefined;
+    const v = JSON.parse(readFileSync(p, 'utf8')) as unknown;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    const m = v as Record<string, unknown>;
+    if (typeof m['ccsim'] !== 'string' || !Array.isArray(m['files'])) return undefined;
+    return m;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files a manifest says ccsim wrote (plain names only; the manifest itself included). */
+export function manifestFiles(m: Record<string, unknown>): string[] {
+  const files = (m['files'] as unknown[]).filter(isPlainName);
+  return files.includes(MANIFEST_FILE) ? files : [...files, MANIFEST_FILE];
+}
+
+/** True when `dir` holds a finished ccsim result: a final manifest and every file it lists. */
+export function isCompleteResultDir(dir: string): boolean {
+  const m = readManifest(dir);
+  if (m === undefined || m['incomplete'] === true) return false;
+  return manifestFiles(m).every((f) => existsSync(join(dir, f)));
+}
+
+function probeName(): string {
+  return `${STAGING_PREFIX}probe-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Creates and removes a file in `dir`; throws the OS error if that is impossible. */
+function probeWrite(dir: string): void {
+  const p = join(dir, probeName());
+  closeSync(openSync(p, 'wx'));
+  unlinkSync(p);
+}
+
+function cannot(shown: string, why: string): UsageError {
+  return new UsageError(`cannot write results to ${shown}: ${why}`);
+}
+
+/**
+ * Checks an output folder before a run: it must be creatable and writable, and
+ * if it exists and is not empty it must be a ccsim result folder; none of
+ * `names` (the files the run will write) may be a file ccsim did not write.
+ * Leaves no trace: a folder created to test writability is removed again.
+ * Throws UsageError naming the folder and the reason.
+ */
+export function prepareOutDir(outDir: string, names: readonly string[] = []): OutDirPlan {
+  const dir = resolvePath(outDir);
+  const shown = outDir;
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw cannot(shown, 'it exists and is not a folder');
+    const entries = readdirSync(dir).filter((e) => !e.startsWith(STAGING_PREFIX));
+    const manifest = readManifest(dir);
+    if (entries.length > 0 && manifest === undefined) {
+      throw cannot(
+        shown,
+        'the folder is not empty and is not a ccsim result folder (no manifest.json written by ccsim); ' +
+          'ccsim never replaces files it did not write: choose an empty or new folder',
+      );
+    }
+    const owned = manifest === undefined ? [] : manifestFiles(manifest);
+    for (const n of names) {
+      if (entries.includes(n) && !owned.includes(n)) {
+        throw cannot(shown, `${n} exists there and was not written by ccsim (not in its manifest); move it away first`);
+      }
+    }
+    try {
+      probeWrite(dir);
+    } catch (e) {
+      throw cannot(shown, `the folder is not writable (${errorMessage(e)})`);
+    }
+    return { dir, shown, owned, previousManifest: manifest };
+  }
+  // a new folder: the nearest existing ancestor must be a folder we can create it in
+  let anc = dirname(dir);
+  while (!existsSync(anc) && dirname(anc) !== anc) anc = dirname(anc);
+  if (existsSync(anc) && !statSync(anc).isDirectory()) throw cannot(shown, `${anc} is a file, not a folder`);
+  let created: string | undefined;
+  try {
+    created = makeDirs(dir);
+    probeWrite(dir);
+  } catch (e) {
+    throw cannot(shown, errorMessage(e));
+  } finally {
+    if (created !== undefined) removeCreated(dir, created);
+  }
+  return { dir, shown, owned: [], previousManifest: undefined };
+}
+
+/**
+ * mkdir -p without `recursive: true` (which spins forever on some paths, e.g.
+ * under /proc): creates the missing folders top-down and returns the topmost
+ * one it created, or undefined if `dir` existed.
+ */
+function makeDirs(dir: string): string | undefined {
+  const missing: string[] = [];
+  let d = dir;
+  while (!existsSync(d)) {
+    missing.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  const created: string[] = [];
+  try {
+    for (let i = missing.length - 1; i >= 0; i--) {
+      mkdirSync(missing[i]!);
+      created.push(missing[i]!);
+    }
+  } catch (e) {
+    for (let i = created.length - 1; i >= 0; i--) rmdirSync(created[i]!);
+    throw e;
+  }
+  const top = created[0];
+  return top;
+}
+
+/** Removes the empty folders from `dir` up to and including `top` (what one makeDirs created). */
+function removeCreated(dir: string, top: string): void {
+  let d = dir;
+  for (;;) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top || dirname(d) === d) return;
+    d = dirname(d);
+  }
+}
+
+function writeJsonFile(path: string, value: unknown): void {
+  writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * Writes a run's files into a folder checked by `prepareOutDir`. `fill`
+ * writes the files into the staging folder it is given and returns their names
+ * (manifest.json excluded); `manifest` builds the manifest from the final file
+ * list (manifest.json included) and must contain `ccsim` (version) and
+ * `files`. Files of the previous ccsim result that the new one does not
+ * contain are removed; any other file in the folder is left alone. Returns the
+ * names written, manifest last.
+ */
+export function commitResultFiles(
+  plan: OutDirPlan,
+  fill: (stagingDir: string) => string[],
+  manifest: (files: readonly string[]) => Record<string, unknown>,
+): string[] {
+  const { dir, shown } = plan;
+  let createdTop: string | undefined;
+  try {
+    createdTop = makeDirs(dir);
+  } catch (e) {
+    throw cannot(shown, errorMessage(e));
+  }
+  const staging = mkdtempSync(join(dir, STAGING_PREFIX));
+  let moved = false;
+  try {
+    const names = fill(staging);
+    for (const n of names) {
+      if (!isPlainName(n) || n === MANIFEST_FILE) throw new Error(`internal: bad result file name ${JSON.stringify(n)}`);
+    }
+    // the folder may have changed since prepareOutDir: re-check ownership now
+    const current = readManifest(dir);
+    const owned = current === undefined ? [] : manifestFiles(current);
+    for (const n of names) {
+      if (existsSync(join(dir, n)) && !owned.includes(n)) {
+        throw cannot(shown, `${n} exists there and was not written by ccsim (not in its manifest); move it away first`);
+      }
+    }
+    const files = [...names, MANIFEST_FILE];
+    const union = [...new Set([...owned, ...files])];
+    // 1. an incomplete manifest that claims old and new files: a crash from here on leaves a folder that is
+    //    still recognisably ccsim's, and not mistaken for a finished result
+    const interim = { ...manifest(files), incomplete: true, files: union };
+    writeJsonFile(join(staging, MANIFEST_FILE), interim);
+    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    moved = true;
+    // 2. the new files
+    for (const n of names) renameSync(join(staging, n), join(dir, n));
+    // 3. files of the previous result that this one does not have
+    for (const n of owned) {
+      if (files.includes(n)) continue;
+      const p = join(dir, n);
+      try {
+        if (lstatSync(p).isFile()) unlinkSync(p);
+      } catch {
+        // already gone
+      }
+    }
+    // 4. the final manifest
+    writeJsonFile(join(staging, MANIFEST_FILE), manifest(files));
+    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    rmSync(staging, { recursive: true, force: true });
+    return files;
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!moved && createdTop !== undefined) removeCreated(dir, createdTop);
+    throw e;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Published numbers of a paper (data/published/<paper>.yaml) and their
+ * comparison with measured claims.
+ *
+ * A data file lists claims: the id a figure analysis gives the measured value
+ * (MeasuredClaim.id in report/figures), the experiment (spec file stem under
+ * experiments/<paper>/) that measures it, the published value, a tolerance,
+ * and where the paper states it. The verdict per claim is
+ * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),
+ * - deviates: measured, outside the tolerance,
+ * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value).
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { UsageError } from '../experiment/errors.js';
+import { readSpecFile } from '../experiment/resolve.js';
+import { specErrorMap } from '../experiment/spec.js';
+import { zodToSpecError } from '../experiment/errors.js';
+import type { MeasuredClaim } from './figures/types.js';
+
+/** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
+export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
+export type Paper = (typeof PAPERS)[number];
+
+const claimSchema = z
+  .object({
+    /** MeasuredClaim.id produced by the experiment's figure analysis */
+    id: z.string().min(1),
+    /** spec file stem under experiments/<paper>/ */
+    experiment: z.string().min(1),
+    /** what is measured, in words */
+    metric: z.string().min(1),
+    published: z.number(),
+    unit: z.string().optional(),
+    /** allowed distance from the published value, in the claim's unit */
+    tolerance: z.number().min(0),
+    /** within: |m - p| <= tol; atLeast: m >= p - tol; atMost: m <= p + tol */
+    compare: z.enum(['within', 'atLeast', 'atMost']).default('within'),
+    /** section / figure of the paper */
+    source: z.string().min(1),
+    note: z.string().optional(),
+  })
+  .strict();
+
+export const publishedSchema = z
+  .object({
+    paper: z.enum(PAPERS as unknown as [string, ...string[]]),
+    title: z.string().min(1),
+    claims: z.array(claimSchema),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    const seen = new Set<string>();
+    d.claims.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['claims', i, 'id'], message: 'duplicate claim id' });
+      seen.add(c.id);
+    });
+  });
+
+export type PublishedClaim = z.output<typeof claimSchema>;
+export type PublishedData = z.output<typeof publishedSchema>;
+
+/** The installed package's root (holds package.json, data/, experiments/). */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const p = join(dir, 'package.json');
+    if (existsSync(p)) {
+      try {
+        if ((JSON.parse(readFileSync(p, 'utf8')) as { name?: unknown }).name === 'ccsim') return dir;
+      } catch {
+        // keep looking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return process.cwd();
+}
+
+export function checkPaper(paper: string): Paper {
+  if (!(PAPERS as readonly string[]).includes(paper)) throw new UsageError(`unknown paper "${paper}" (known: ${PAPERS.join(', ')})`);
+  return paper as Paper;
+}
+
+/** The published-numbers file of a paper, or undefined when the paper has none yet. */
+export function loadPublished(file: string): PublishedData | undefined {
+  if (!existsSync(file)) return undefined;
+  const raw = readSpecFile(file);
+  const r = publishedSchema.safeParse(raw, { error: specErrorMap });
+  if (!r.success) throw zodToSpecError(r.error, raw, file);
+  return r.data;
+}
+
+/** Spec files of a paper's experiments (sorted), [] when the folder is missing. */
+export function experimentFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.(ya?ml|json)$/i.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export function experimentName(file: string): string {
+  return file.replace(/^.*[\\/]/, '').replace(/\.(ya?ml|json)$/i, '');
+}
+
+export type Verdict = 'holds' | 'deviates' | 'not run';
+
+export interface ClaimRow extends PublishedClaim {
+  measured: number | null;
+  verdict: Verdict;
+}
+
+export function verdictOf(c: PublishedClaim, measured: number | null): Verdict {
+  if (measured === null || !Number.isFinite(measured)) return 'not run';
+  const d = measured - c.published;
+  const ok = c.compare === 'atLeast' ? d >= -c.tolerance : c.compare === 'atMost' ? d <= c.tolerance : Math.abs(d) <= c.tolerance;
+  return ok ? 'holds' : 'deviates';
+}
+
+/** Joins published claims with measured ones (by experiment, then claim id). */
+export function compareClaims(data: PublishedData, measured: ReadonlyMap<string, readonly MeasuredClaim[]>): ClaimRow[] {
+  return data.claims.map((c) => {
+    const m = measured.get(c.experiment)?.find((x) => x.id === c.id);
+    const value = m === undefined ? null : m.value;
+    return { ...c, measured: value, verdict: verdictOf(c, value) };
+  });
+}
+
+/** Claims the data file names for experiments that do not exist (a typo or a missing spec). */
+export function unknownExperiments(data: PublishedData, experiments: readonly string[]): string[] {
+  return [...new Set(data.claims.map((c) => c.experiment))].filter((e) => !experiments.includes(e));
+}
+

@@ -1,0 +1,297 @@
+/**
+ * `ccsim reproduce <paper>`: runs every experiment spec of a paper
+ * (experiments/<paper>/*.yaml) as one sweep, i.e. all their points in one pool
+ * under one progress bar, then writes one report that shows each figure's
+ * tables and charts next to the paper's published numbers
+ * (data/published/<paper>.yaml) with a verdict per claim.
+ *
+ * `ccsim claims <paper>` builds the same published-vs-measured table from the
+ * latest results on disk without running anything, and with `--write-readme`
+ * regenerates the table in experiments/<paper>/README.md.
+ *
+ * Each experiment's sweep folder is the one `ccsim sweep` uses
+ * (results/<spec name>, results/<spec name>-quick), so points finished by an
+ * earlier `ccsim sweep` or `reproduce` are reused.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
+import { planSweep, type SweepPlan } from '../experiment/sweep.js';
+import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepOptions } from '../experiment/sweep-run.js';
+import { pointState, writeFileAtomic } from '../experiment/sweep-point.js';
+import type { FigureResult, MeasuredClaim } from './figures/types.js';
+import { esc, renderPage, standardSections, type ReportSection } from './html.js';
+import { loadResults } from './load.js';
+import {
+  checkPaper,
+  compareClaims,
+  experimentFiles,
+  experimentName,
+  loadPublished,
+  packageRoot,
+  unknownExperiments,
+  type ClaimRow,
+  type Paper,
+  type PublishedData,
+} from './published.js';
+import { formatCell } from './text.js';
+
+export interface ReproduceOptions {
+  quick?: boolean;
+  jobs?: number;
+  /** results root (sweep folders and the report go under it); default results */
+  out?: string;
+  /** experiment specs folder; default <package>/experiments/<paper> */
+  experiments?: string;
+  /** published numbers file; default <package>/data/published/<paper>.yaml */
+  published?: string;
+  progress?: boolean;
+  quiet?: boolean;
+}
+
+export interface ExperimentState {
+  name: string;
+  file: string;
+  plan: SweepPlan;
+  dir: string;
+  finished: number;
+  total: number;
+  figure?: { id: string; result?: FigureResult; error?: string };
+  failed: FailedPoint[];
+}
+
+export interface ClaimsView {
+  paper: Paper;
+  data: PublishedData | undefined;
+  experiments: ExperimentState[];
+  rows: ClaimRow[];
+  /** experiments named by the data file that have no spec */
+  unknown: string[];
+  quick: boolean;
+}
+
+function paths(paper: Paper, opts: ReproduceOptions): { expDir: string; publishedFile: string; root: string } {
+  const pkg = packageRoot();
+  return {
+    expDir: opts.experiments ?? join(pkg, 'experiments', paper),
+    publishedFile: opts.published ?? join(pkg, 'data', 'published', `${paper}.yaml`),
+    root: opts.out ?? 'results',
+  };
+}
+
+/** Plans every experiment of the paper; all spec problems at once, each prefixed with its file. */
+function planAll(files: readonly string[], quick: boolean): SweepPlan[] {
+  const plans: SweepPlan[] = [];
+  const issues: SpecIssue[] = [];
+  for (const f of files) {
+    try {
+      plans.push(planSweep(f, { quick }));
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      for (const i of e.issues) issues.push({ ...i, path: `${experimentName(f)}: ${i.path === '' ? '(spec)' : i.path}` });
+    }
+  }
+  if (issues.length > 0) throw new SpecError(issues);
+  return plans;
+}
+
+function sweepDirOf(plan: SweepPlan, root: string): string {
+  return join(root, defaultSweepDir(plan).replace(/^results[\\/]/, ''));
+}
+
+/** Measured claims of one experiment from its sweep folder (figure.json, or the analysis run now). */
+function experimentState(file: string, plan: SweepPlan, dir: string, failed: FailedPoint[] = []): ExperimentState {
+  const states = new Map(plan.points.map((p) => [p.index, existsSync(dir) ? pointState(dir, p.id, p.hash) : ({ status: 'pending' } as const)]));
+  const finished = [...states.values()].filter((s) => s.status === 'done').length;
+  const st: ExperimentState = { name: experimentName(file), file, plan, dir, finished, total: plan.points.length, failed };
+  if (plan.figure !== undefined && finished > 0) st.figure = analyzeSweep(dir, plan, states);
+  return st;
+}
+
+function measuredMap(exps: readonly ExperimentState[]): Map<string, MeasuredClaim[]> {
+  return new Map(exps.map((e) => [e.name, e.figure?.result?.claims ?? []]));
+}
+
+/** The published-vs-measured view from the latest results on disk (runs nothing). */
+export function claimsView(paperName: string, opts: ReproduceOptions = {}): ClaimsView {
+  const paper = checkPaper(paperName);
+  const quick = opts.quick === true;
+  const { expDir, publishedFile, root } = paths(paper, opts);
+  const data = loadPublished(publishedFile);
+  const files = experimentFiles(expDir);
+  const plans = planAll(files, quick);
+  const experiments = plans.map((plan, i) => experimentState(files[i]!, plan, sweepDirOf(plan, root)));
+  const rows = data ? compareClaims(data, measuredMap(experiments)) : [];
+  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick };
+}
+
+export interface ReproduceOutcome {
+  view: ClaimsView;
+  /** report file, or undefined when the paper has neither experiments nor published numbers */
+  report: string | undefined;
+  failed: number;
+  ran: number;
+  /** a message for papers without experiments */
+  message?: string;
+}
+
+/** Runs the paper's experiments as one sweep and writes the report. */
+export async function reproduce(paperName: string, opts: ReproduceOptions = {}): Promise<ReproduceOutcome> {
+  const paper = checkPaper(paperName);
+  const quick = opts.quick === true;
+  const { expDir, publishedFile, root } = paths(paper, opts);
+  const data = loadPublished(publishedFile);
+  const files = experimentFiles(expDir);
+  const reportDir = join(root, `reproduce-${paper}${quick ? '-quick' : ''}`);
+  if (files.length === 0) {
+    const message = `no experiments for ${paper} yet: ${expDir} has no experiment specs${data ? `; its ${data.claims.length} published claims are all "not run"` : ''}`;
+    const view: ClaimsView = { paper, data, experiments: [], rows: data ? compareClaims(data, new Map()) : [], unknown: [], quick };
+    const report = data ? writeReproduceReport(view, reportDir, [message]) : undefined;
+    return { view, report, failed: 0, ran: 0, message };
+  }
+  const plans = planAll(files, quick);
+  const targets = plans.map((plan) => prepareSweep(plan, sweepDirOf(plan, root)));
+  const todo = targets.reduce((s, t) => s + t.todo.length, 0);
+  const jobs = jobsFor(todo, opts.jobs);
+  const sweepOpts: SweepOptions & { jobs: number } = { jobs, ...(opts.progress !== undefined ? { progress: opts.progress } : {}), ...(opts.quiet !== undefined ? { quiet: opts.quiet } : {}) };
+  if (opts.quiet !== true) {
+    const total = plans.reduce((s, p) => s + p.points.length, 0);
+    process.stdout.write(
+      `reproduce ${paper}${quick ? ' (quick)' : ''}: ${plans.length} experiment${plans.length === 1 ? '' : 's'}, ${total} points, ${total - todo} already finished; running ${todo} on ${jobs} worker thread${jobs === 1 ? '' : 's'}\n`,
+    );
+  }
+  const outcomes = await executeSweeps(targets, sweepOpts);
+  const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
+  const rows = data ? compareClaims(data, measuredMap(experiments)) : [];
+  const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick };
+  const notes = data ? [] : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
+  const report = writeReproduceReport(view, reportDir, notes);
+  return { view, report, failed: outcomes.reduce((s, o) => s + o.failed.length, 0), ran: outcomes.reduce((s, o) => s + o.ran, 0) };
+}
+
+function fmtMeasured(r: ClaimRow): string {
+  return r.measured === null ? '-' : formatCell(Math.round(r.measured * 1000) / 1000);
+}
+
+function band(r: ClaimRow): string {
+  const u = r.unit ?? '';
+  if (r.compare === 'atLeast') return `>= ${formatCell(r.published - r.tolerance)}${u}`;
+  if (r.compare === 'atMost') return `<= ${formatCell(r.published + r.tolerance)}${u}`;
+  return `±${formatCell(r.tolerance)}${u}`;
+}
+
+const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'tolerance', 'measured', 'verdict', 'source'];
+
+function claimCells(r: ClaimRow): string[] {
+  return [r.id, r.experiment, r.metric, `${formatCell(r.published)}${r.unit ?? ''}`, band(r), `${fmtMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict, r.source];
+}
+
+function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {
+  const head = `<thead><tr>${CLAIM_COLUMNS.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead>`;
+  const body = rows
+    .map((r) => {
+      const cells = claimCells(r);
+      return `<tr class="verdict-${r.verdict.replace(' ', '-')}">${cells.map((c, i) => `<td${i === 3 || i === 5 ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
+    })
+    .join('');
+  return `<table class="claims-table" data-claims="${rows.length}"><caption>${esc(title)}</caption>${head}<tbody>${body}</tbody></table>`;
+}
+
+function verdictCounts(rows: readonly ClaimRow[]): string {
+  const n = (v: string): number => rows.filter((r) => r.verdict === v).length;
+  return `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${n('not run')} not run`;
+}
+
+function writeClaimFiles(dir: string, view: ClaimsView): void {
+  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'verdict', 'source'];
+  const cell = (v: unknown): string => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [cols.join(','), ...view.rows.map((r) => cols.map((c) => cell((r as unknown as Record<string, unknown>)[c])).join(','))];
+  writeFileAtomic(join(dir, 'claims.csv'), lines.join('\n') + '\n');
+  writeFileAtomic(join(dir, 'claims.json'), JSON.stringify({ paper: view.paper, quick: view.quick, claims: view.rows }, null, 2) + '\n');
+}
+
+/** The reproduction report: verdict table, then per experiment its figure, claims and charts. */
+export function writeReproduceReport(view: ClaimsView, dir: string, notes: readonly string[] = []): string {
+  mkdirSync(dir, { recursive: true });
+  const sections: ReportSection[] = [];
+  const title = view.data?.title ?? view.paper;
+  if (view.data !== undefined) {
+    const unknown = view.unknown.length > 0 ? `<p class="error">the data file names experiments without a spec: ${esc(view.unknown.join(', '))}</p>` : '';
+    sections.push({
+      id: 'claims',
+      title: 'Published vs measured',
+      html: `<div><p>${esc(verdictCounts(view.rows))}${view.quick ? ' (quick run: reduced sizes, verdicts are indicative only)' : ''}</p>${unknown}${claimsTableHtml(view.rows, `${title}: published numbers (data/published/${view.paper}.yaml) and this run`)}</div>`,
+    });
+  }
+  for (const e of view.experiments) {
+    const pre = `${e.name}-`;
+    const parts: string[] = [`<p class="meta">${esc(`${relative(process.cwd(), e.file)}: ${e.finished}/${e.total} points finished${e.failed.length > 0 ? `, ${e.failed.length} failed` : ''}; results in ${e.dir}`)}</p>`];
+    for (const f of e.failed) parts.push(`<p class="error">${esc(`point ${f.index} (${f.label}) failed: ${f.error}`)}</p>`);
+    const mine = view.rows.filter((r) => r.experiment === e.name);
+    if (mine.length > 0) parts.push(claimsTableHtml(mine, `${e.name}: published vs measured`));
+    let inner = '';
+    if (e.finished > 0) {
+      const set = loadResults(e.dir);
+      inner = standardSections(set, pre)
+        .map((s) => `<h3 id="${esc(s.id)}">${esc(s.title)}</h3><div class="charts">${s.html}</div>`)
+        .join('');
+    } else parts.push('<p class="note">no finished points: not run</p>');
+    sections.push({ id: `exp-${e.name}`, title: `${e.name}: ${e.plan.meta.figure ?? 'no figure analysis'}`, html: `<div>${parts.join('')}${inner}</div>` });
+  }
+  const meta = [`reproduction of ${title}${view.quick ? ' with --quick (reduced sizes)' : ''}`, ...notes];
+  const file = join(dir, 'report.html');
+  writeFileAtomic(file, renderPage(`ccsim reproduce: ${title}`, meta, sections));
+  writeClaimFiles(dir, view);
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// README tables
+
+const BEGIN = '<!-- ccsim:claims:begin -->';
+const END = '<!-- ccsim:claims:end -->';
+
+/** The generated Markdown block: published vs measured with verdicts. */
+export function claimsMarkdown(view: ClaimsView): string {
+  const md = (s: string): string => s.replace(/\|/g, '\\|');
+  const cmd = `npm run ccsim -- claims ${view.paper}${view.quick ? ' --quick' : ''} --write-readme`;
+  const run = view.experiments.map((e) => `${e.name} ${e.finished}/${e.total}`).join(', ');
+  const lines = [
+    BEGIN,
+    `<!-- generated by \`${cmd}\` from data/published/${view.paper}.yaml and the latest results; do not edit by hand -->`,
+    '',
+    `Published numbers vs the latest ${view.quick ? '`--quick` (reduced-size)' : 'full-size'} results: ${verdictCounts(view.rows)}.`,
+    `Points finished per experiment: ${run === '' ? 'no experiments yet' : run}.`,
+    '',
+    `| ${CLAIM_COLUMNS.join(' | ')} |`,
+    `|${CLAIM_COLUMNS.map(() => '---').join('|')}|`,
+    ...view.rows.map((r) => `| ${claimCells(r).map(md).join(' | ')} |`),
+    '',
+    END,
+  ];
+  return lines.join('\n');
+}
+
+/** Rewrites the generated block of experiments/<paper>/README.md (created or appended when missing). */
+export function writeClaimsReadme(view: ClaimsView, opts: ReproduceOptions = {}): string {
+  if (view.data === undefined) throw new UsageError(`no published numbers for ${view.paper} (data/published/${view.paper}.yaml): nothing to tabulate`);
+  const { expDir } = paths(view.paper, opts);
+  mkdirSync(expDir, { recursive: true });
+  const file = join(expDir, 'README.md');
+  const block = claimsMarkdown(view);
+  let text: string;
+  if (!existsSync(file)) {
+    text = `# ${view.data.title}: experiments\n\n## Published vs measured\n\n${block}\n`;
+  } else {
+    const cur = readFileSync(file, 'utf8');
+    const a = cur.indexOf(BEGIN);
+    const b = cur.indexOf(END);
+    if (a >= 0 && b > a) text = cur.slice(0, a) + block + cur.slice(b + END.length);
+    else text = `${cur.replace(/\s*$/, '')}\n\n## Published vs measured\n\n${block}\n`;
+  }
+  writeFileSync(file, text);
+  return file;
+}

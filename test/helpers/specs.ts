@@ -1,0 +1,11 @@
+/** Small experiment specs shared by the sweep, Slurm and reproduction tests. */
+
+/** 8 senders x 64 KB into one receiver on a 9-host star: finishes in milliseconds of wall time. */
+export function star9Incast(name: string): string {
+  return `name: ${name}
+topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
+cc: hpcc
+workload:
+  - { type: incast, fanIn: 8, size: 64KB, receiver: 8, at: [0] }
+`;
+}

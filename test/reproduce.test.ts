@@ -1,0 +1,171 @@
+/**
+ * Paper reproduction: a paper's experiments run as one sweep, the report puts
+ * the published numbers (from the data file, not from code) next to the
+ * measured ones with a verdict per claim; the README table is generated from
+ * the same data; papers without experiments say so; the shipped data files
+ * are valid.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SpecError } from '../src/experiment/errors.js';
+import { PAPERS, loadPublished } from '../src/report/published.js';
+import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';
+import { tempDir } from './helpers/tmp.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = tempDir('repro-test');
+const exp = join(dir, 'experiments');
+mkdirSync(exp);
+
+const A = `name: repro-a
+topology: { type: star, hosts: 9, rate: 100Gbps, delay: 1us }
+cc: hpcc
+workload:
+  - { type: incast, fanIn: 8, size: 256KB, receiver: 8, at: [0] }
+sweep:
+  cc: [hpcc, dcqcn]
+figure: slowdown-table
+quick:
+  workload[0].size: 64KB
+`;
+const B = `name: repro-b
+topology: { type: star, hosts: 5, rate: 100Gbps, delay: 1us }
+cc: hpcc
+workload:
+  - { type: incast, fanIn: 4, size: 64KB, receiver: 4, at: [0] }
+`;
+writeFileSync(join(exp, 'a.yaml'), A);
+writeFileSync(join(exp, 'b.yaml'), B);
+
+const published = join(dir, 'published.yaml');
+writeFileSync(
+  published,
+  `paper: oscar
+title: Test paper
+claims:
+  - { id: "cc=hpcc.mean", experiment: a, metric: mean slowdown of HPCC, published: 2, unit: x, tolerance: 100, source: "§1" }
+  - { id: "cc=dcqcn.p99", experiment: a, metric: p99 slowdown of DCQCN, published: 1000, tolerance: 1, compare: atLeast, source: "§2" }
+  - { id: "never.measured", experiment: b, metric: not measured by b, published: 1, tolerance: 1, source: "§3" }
+  - { id: "cc=hpcc.p50", experiment: zzz, metric: experiment without a spec, published: 1, tolerance: 1, source: "§4" }
+`,
+);
+
+test('reproduce: experiments as one sweep, report with published vs measured and verdicts from the data file', async () => {
+  const out = join(dir, 'results');
+  const r = await reproduce('oscar', { quick: true, out, experiments: exp, published, jobs: 2, quiet: true });
+  assert.equal(r.failed, 0);
+  assert.equal(r.ran, 3);
+  // each experiment is an ordinary sweep folder (reused by `ccsim sweep`)
+  assert.ok(existsSync(join(out, 'repro-a-quick', 'sweep.json')));
+  assert.ok(existsSync(join(out, 'repro-b-quick', 'points')));
+  const rows = r.view.rows;
+  assert.deepEqual(
+    rows.map((x) => [x.id, x.verdict]),
+    [
+      ['cc=hpcc.mean', 'holds'],
+      ['cc=dcqcn.p99', 'deviates'],
+      ['never.measured', 'not run'],
+      ['cc=hpcc.p50', 'not run'],
+    ],
+  );
+  assert.deepEqual(r.view.unknown, ['zzz']);
+  // measured = the point's own summary.json
+  const hpccDir = join(out, 'repro-a-quick', 'points', 'cc=hpcc');
+  const summary = JSON.parse(readFileSync(join(hpccDir, 'summary.json'), 'utf8')) as { fct: { overall: { meanSlowdown: number } } };
+  assert.equal(rows[0]!.measured, summary.fct.overall.meanSlowdown);
+  assert.ok(r.report !== undefined);
+  const html = readFileSync(r.report, 'utf8');
+  assert.match(html, /4 claims: 1 hold, 1 deviate, 2 not run \(quick run/);
+  assert.match(html, /<tr class="verdict-holds"><td>cc=hpcc\.mean<\/td><td>a<\/td><td>mean slowdown of HPCC<\/td><td class="num">2x<\/td><td>±100x<\/td>/);
+  assert.match(html, /<tr class="verdict-deviates"><td>cc=dcqcn\.p99<\/td>.*?<td>&gt;= 999<\/td>/);
+  assert.match(html, /names experiments without a spec: zzz/);
+  // figure tables and charts of each experiment, with chart ids unique across experiments
+  assert.match(html, /Overall FCT slowdown/);
+  const ids = [...html.matchAll(/data-chart="([^"]+)"/g)].map((m) => m[1]!);
+  assert.ok(ids.includes('a-slowdown-mean') && ids.includes('b-slowdown-mean'), ids.join(' '));
+  assert.equal(new Set(ids).size, ids.length);
+  const csv = readFileSync(join(out, 'reproduce-oscar-quick', 'claims.csv'), 'utf8').split('\n');
+  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,verdict,source');
+  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,holds,§1$/);
+
+  // the second run reuses every finished point
+  const again = await reproduce('oscar', { quick: true, out, experiments: exp, published, jobs: 2, quiet: true });
+  assert.equal(again.ran, 0);
+  assert.deepEqual(
+    again.view.rows.map((x) => x.measured),
+    rows.map((x) => x.measured),
+  );
+
+  // README table: generated from the data file and the latest results, rewritten in place
+  const readme = join(exp, 'README.md');
+  writeFileSync(readme, '# Test experiments\n\nHand-written text stays.\n');
+  const view = claimsView('oscar', { quick: true, out, experiments: exp, published });
+  writeClaimsReadme(view, { experiments: exp });
+  writeClaimsReadme(view, { experiments: exp });
+  const md = readFileSync(readme, 'utf8');
+  assert.match(md, /^# Test experiments\n\nHand-written text stays\.\n\n## Published vs measured\n\n<!-- ccsim:claims:begin -->/);
+  assert.equal(md.split('<!-- ccsim:claims:begin -->').length, 2, 'one generated block');
+  assert.match(md, /\| cc=hpcc\.mean \| a \| mean slowdown of HPCC \| 2x \| ±100x \| [\d.]+x \| holds \| §1 \|/);
+  assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1\./);
+});
+
+test('reproduce: a paper without experiments says so; bad specs are named by file before anything runs', async () => {
+  const empty = join(dir, 'none');
+  const r = await reproduce('acc', { experiments: empty, published: join(dir, 'nope.yaml'), out: join(dir, 'r0'), quiet: true });
+  assert.match(r.message ?? '', /^no experiments for acc yet: .* has no experiment specs$/);
+  assert.equal(r.report, undefined);
+  // with published numbers but no experiments: a report where every claim is "not run"
+  const r2 = await reproduce('oscar', { experiments: empty, published, out: join(dir, 'r1'), quiet: true });
+  assert.ok(r2.report !== undefined && existsSync(r2.report));
+  assert.ok(r2.view.rows.every((x) => x.verdict === 'not run'));
+
+  const bad = join(dir, 'bad');
+  mkdirSync(bad);
+  writeFileSync(join(bad, 'good.yaml'), A);
+  writeFileSync(join(bad, 'worse.yaml'), A.replace('sweep:\n  cc: [hpcc, dcqcn]', 'sweep:\n  workload[0].lod: [1]'));
+  const out = join(dir, 'r2');
+  await assert.rejects(
+    reproduce('oscar', { experiments: bad, published, out, quiet: true }),
+    (e: unknown) => e instanceof SpecError && e.lines().some((l) => l.startsWith('worse: sweep.workload[0].lod: does not exist in the spec')),
+  );
+  assert.ok(!existsSync(out), 'nothing written');
+  await assert.rejects(reproduce('nosuchpaper', { quiet: true }), /unknown paper "nosuchpaper" \(known: oscar, powertcp, acc, ccc, sqcc\)/);
+});
+
+test('shipped published-number files are valid and name their paper', () => {
+  const files = readdirSync(join(ROOT, 'data', 'published'));
+  assert.ok(files.includes('oscar.yaml'));
+  for (const f of files) {
+    const d = loadPublished(join(ROOT, 'data', 'published', f));
+    assert.ok(d !== undefined);
+    assert.equal(`${d.paper}.yaml`, f);
+    assert.ok((PAPERS as readonly string[]).includes(d.paper));
+    assert.ok(d.claims.length > 0);
+  }
+  const oscar = loadPublished(join(ROOT, 'data', 'published', 'oscar.yaml'))!;
+  // the headline numbers of OSCAR §6.4 (Fig. 10a)
+  const byId = new Map(oscar.claims.map((c) => [c.id, c]));
+  assert.equal(byId.get('fig10a.oscar-vs-hpcc.all.mean')?.published, 48.1);
+  assert.equal(byId.get('fig10a.oscar-vs-hpcc.all.p99')?.published, 74.1);
+  assert.equal(byId.get('fig10a.oscar-vs-hpcc.small.mean')?.published, -7.6);
+});
+
+test('published-number files: bad input names the field', () => {
+  const f = join(dir, 'badpub.yaml');
+  writeFileSync(f, 'paper: oscar\ntitle: t\nclaims:\n  - { id: x, experiment: a, metric: m, published: "big", tolerance: -1, source: s }\n');
+  assert.throws(
+    () => loadPublished(f),
+    (e: unknown) =>
+      e instanceof SpecError &&
+      e.lines().includes('claims[0].published: "big" — expected a number, got a string') &&
+      e.lines().includes('claims[0].tolerance: -1 — must be >= 0'),
+  );
+  writeFileSync(f, 'paper: oscar\ntitle: t\nclaims:\n  - { id: x, experiment: a, metric: m, published: 1, tolerance: 1, source: s }\n  - { id: x, experiment: a, metric: m, published: 1, tolerance: 1, source: s }\n');
+  assert.throws(
+    () => loadPublished(f),
+    (e: unknown) => e instanceof SpecError && e.lines().includes('claims[1].id: "x" — duplicate claim id'),
+  );
+});
