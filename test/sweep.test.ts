@@ -245,13 +245,18 @@ sweep:
   });
   await new Promise((r) => child.once('exit', r));
   const points = join(out, 'points');
-  const finished = readdirSync(points).filter((e) => existsSync(join(points, e, 'manifest.json')));
+  // a point looks finished only with a final manifest, and then every file it lists is there
+  const finalManifest = (e: string): { files: string[] } | undefined => {
+    try {
+      const m = JSON.parse(readFileSync(join(points, e, 'manifest.json'), 'utf8')) as { files: string[]; incomplete?: boolean };
+      return m.incomplete === true ? undefined : m;
+    } catch {
+      return undefined;
+    }
+  };
+  const finished = readdirSync(points).filter((e) => finalManifest(e) !== undefined);
   assert.ok(finished.length >= 1 && finished.length < 6, `finished before the kill: ${finished.join(', ')}`);
-  // every point folder is complete: anything else is a temporary sibling that a re-run clears
-  for (const e of readdirSync(points)) {
-    if (/\.(tmp|old)-\d+-[0-9a-f]{8}$/.test(e)) continue;
-    assert.ok(finished.includes(e), `half-written point folder ${e}`);
-  }
+  for (const e of finished) for (const f of finalManifest(e)!.files) assert.ok(existsSync(join(points, e, f)), `${e}/${f} listed but missing`);
   const before = new Map(finished.map((f) => [f, readFileSync(join(points, f, 'manifest.json'), 'utf8')]));
 
   const r = ccsim('sweep', spec, '--out', out, '--jobs', '2');
@@ -264,5 +269,7 @@ sweep:
     readdirSync(points).filter((e) => /\.(tmp|old)-/.test(e)),
     [],
   );
+  // no staging folder of the killed attempt is left inside any point
+  for (const e of readdirSync(points)) assert.deepEqual(readdirSync(join(points, e)).filter((f) => f.startsWith('.ccsim-staging-')), [], e);
   assert.equal(readFileSync(join(out, 'my-notes.md'), 'utf8'), 'keep me');
 });

@@ -37,6 +37,9 @@ const params = z
   .strict();
 type Params = z.infer<typeof params>;
 
+/** sampled state (metrics ccTrace): rate, reference rate Rc, EWMA utilisation u, AI stage */
+const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage'] as const;
+
 /** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (network-model.md §1.4, §3.5). */
 const INT_HEADER_BYTES = 42;
 
@@ -138,6 +141,13 @@ class Hpcc implements CcInstance {
     }
   }
 
+  traceState(out: Float64Array): void {
+    out[0] = this.f.rateBps;
+    out[1] = this.rc;
+    out[2] = this.u;
+    out[3] = this.incStage;
+  }
+
   private copyHops(ack: AckInfo, n: number): void {
     for (let i = 0; i < n; i++) {
       this.ts[i] = ack.intTsPs[i]!;
@@ -158,6 +168,7 @@ export const hpccCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => INT_HEADER_BYTES,
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Hpcc(flow, p, flow.net),
+  traceFields: HPCC_TRACE_FIELDS,
 };
 
 const starParams = params.extend({
@@ -178,4 +189,5 @@ export const hpccStarCc: CcDefinition<typeof starParams> = {
   ackHeaderBytes: () => INT_HEADER_BYTES,
   initialCwnd: (flow) => flow.baseBdpBytes,
   create: (flow, p) => new Hpcc(flow, p, flow.net),
+  traceFields: HPCC_TRACE_FIELDS,
 };

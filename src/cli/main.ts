@@ -20,7 +20,7 @@ import { writeReport } from '../report/html.js';
 import { PAPERS } from '../report/published.js';
 import { claimsView, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
-import type { FctStats } from '../metrics/summary.js';
+import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { ccsimVersion } from '../experiment/output.js';
@@ -77,6 +77,7 @@ function printRunSummary(r: RunResult, cc: string): void {
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
       (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
   );
+  for (const w of lossWarnings(output, summary)) out(`  ${w}`);
   out(`  results: ${r.outDir}`);
 }
 
@@ -212,7 +213,7 @@ function printSweepOutcome(r: SweepOutcome): void {
 
 function printClaims(view: ClaimsView): void {
   if (view.rows.length === 0) return;
-  const rows = view.rows.map((r) => [r.id, r.experiment, `${formatCell(r.published)}${r.unit ?? ''}`, r.measured === null ? '-' : `${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`, r.verdict]);
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, r.measured === null ? '-' : `${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`, r.verdict]);
   for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
 }

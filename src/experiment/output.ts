@@ -173,6 +173,10 @@ function* flowSeriesRows(series: SimOutput['flowThroughput']): Iterable<Cell[]> 
   for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.flow, s.t[i]!, s.v[i]!];
 }
 
+function* switchBufferRows(series: NonNullable<SimOutput['switchBuffer']>): Iterable<Cell[]> {
+  for (const s of series) for (let i = 0; i < s.t.length; i++) yield [s.node, s.t[i]!, s.v[i]!];
+}
+
 function* ccTraceRows(trace: NonNullable<SimOutput['ccTrace']>): Iterable<Cell[]> {
   const k = trace.fields.length;
   for (const s of trace.series) {
@@ -186,6 +190,7 @@ export function resultFileNames(spec: Spec, input: SimInput): string[] {
   const names = [`fct.${f}`, `unfinished.${f}`, 'summary.json', `counters_nodes.${f}`, `counters_ports.${f}`, `queues.${f}`, `throughput.${f}`];
   if (input.metrics.flowThroughput !== null) names.push(`flow_throughput.${f}`);
   if (input.metrics.ccTrace !== null) names.push(`cc_trace.${f}`);
+  if (input.metrics.switchBuffer !== undefined) names.push(`switch_buffer.${f}`);
   names.push('manifest.json');
   return names;
 }
@@ -254,6 +259,9 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
     }
     if (d.input.metrics.ccTrace !== null && out.ccTrace !== undefined) {
       files.push(writeTable(dir, 'cc_trace', format, ['flow', 't_ps', ...out.ccTrace.fields], ccTraceRows(out.ccTrace)));
+    }
+    if (d.input.metrics.switchBuffer !== undefined && out.switchBuffer !== undefined) {
+      files.push(writeTable(dir, 'switch_buffer', format, ['node', 't_ps', 'max_bytes'], switchBufferRows(out.switchBuffer)));
     }
     return files;
   }, (files) => JSON.parse(JSON.stringify(buildManifest(d, files), jsonReplacer)) as Record<string, unknown>);

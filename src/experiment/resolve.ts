@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
+import { MS, SEC, US } from '../engine/units.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
   accCbd,
@@ -37,10 +38,15 @@ import {
   incastFlows,
   loadCdf,
   poissonFlows,
+  ptBackgroundGroups,
+  ptQueryFlows,
+  racksOf,
+  uplinkShareBps,
   workloadNames,
   type Cdf,
   type FlowSpec,
   type IncastOptions,
+  type Racks,
 } from '../workload/index.js';
 import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
 import { splitExperiment } from './meta.js';
@@ -311,6 +317,12 @@ class TopoIndex {
     return this.newIds === undefined ? `nodes are 0..${this.nodeCount - 1}` : `the file has ${this.nodeCount} nodes`;
   }
 
+  private racksCache: Racks | undefined;
+  /** hosts grouped by ToR (PowerTCP generators), computed once */
+  racks(): Racks {
+    return (this.racksCache ??= racksOf(this.topo));
+  }
+
   allHosts(): number[] {
     return Array.from({ length: this.hostCount }, (_, i) => i);
   }
@@ -351,17 +363,29 @@ function mapHost(id: number, path: readonly PathSegment[], ti: TopoIndex, issues
 type PreparedEntry =
   | { kind: 'poisson'; spec: Extract<WorkloadSpec, { type: 'poisson' }>; sources: number[]; destinations: number[] }
   | { kind: 'incast'; spec: Extract<WorkloadSpec, { type: 'incast' }>; pool: number[]; receiver?: number; senders?: number[] }
-  | { kind: 'flows'; spec: Extract<WorkloadSpec, { type: 'flows' }>; ends: { src: number; dst: number }[] };
+  | { kind: 'flows'; spec: Extract<WorkloadSpec, { type: 'flows' }>; ends: { src: number; dst: number }[] }
+  | { kind: 'query'; spec: Extract<WorkloadSpec, { type: 'query' }> };
 
 function prepareWorkload(spec: Spec, ti: TopoIndex, issues: Issues): PreparedEntry[] {
   return spec.workload.map((w, i): PreparedEntry => {
     const at: PathSegment[] = ['workload', i];
     switch (w.type) {
       case 'poisson': {
+        if (w.ptGenerator !== undefined) {
+          // PowerTCP's generator picks sources and destinations from the racks
+          const mode = w.ptGenerator;
+          const groups = issues.guard([...at, 'ptGenerator'], () => ptBackgroundGroups(ti.topo, mode));
+          return { kind: 'poisson', spec: w, sources: groups.flatMap((g) => g.sources), destinations: [] };
+        }
         const sources = mapHostSelection(w.hosts, [...at, 'hosts'], ti, issues);
         const destinations = mapHostSelection(w.destinations, [...at, 'destinations'], ti, issues);
         if (ti.hostCount < 2) issues.add([...at, 'type'], 'needs at least 2 hosts in the topology');
         return { kind: 'poisson', spec: w, sources, destinations };
+      }
+      case 'query': {
+        const racks = racksOf(ti.topo).tors.length;
+        if (racks < 2) issues.add([...at, 'type'], `needs at least 2 racks (hosts under different switches); the topology has ${racks}`);
+        return { kind: 'query', spec: w };
       }
       case 'incast': {
         const pool = mapHostSelection(w.hosts, [...at, 'hosts'], ti, issues);
@@ -401,7 +425,7 @@ function checkOfferedLoad(entries: readonly PreparedEntry[], ti: TopoIndex, issu
   for (const e of entries) {
     if (e.kind === 'poisson') {
       for (const h of e.sources) {
-        const ref = e.spec.refRate ?? ti.hostRate[h]!;
+        const ref = poissonRefRate(e.spec, h, ti);
         perHost[h]! += (e.spec.load * ref) / (ti.hostRate[h]! || ref);
       }
     } else if (e.kind === 'incast' && e.spec.load !== undefined) {
@@ -414,6 +438,13 @@ function checkOfferedLoad(entries: readonly PreparedEntry[], ti: TopoIndex, issu
     const total = perHost[worst]! + incastLoad;
     issues.addNoValue(['workload'], `offered load at host ${worst} adds up to ${+total.toFixed(6)} of its link rate; it must be <= 1`);
   }
+}
+
+/** The rate a Poisson entry's load refers to at source h: refRate, the ToR-uplink share (ptGenerator), or the host link. */
+function poissonRefRate(w: Extract<WorkloadSpec, { type: 'poisson' }>, h: number, ti: TopoIndex): number {
+  if (w.refRate !== undefined) return w.refRate;
+  if (w.ptGenerator !== undefined) return uplinkShareBps(ti.racks(), h);
+  return ti.hostRate[h]!;
 }
 
 function resolveCdf(name: string, specDir: string, path: readonly PathSegment[], issues: Issues): Cdf {
@@ -438,19 +469,24 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
         const w = e.spec;
         const cdf = resolveCdf(w.cdf, specDir, [...at, 'cdf'], issues);
         // sources grouped by the rate their load refers to (one group unless host links differ)
-        const groups = new Map<number, number[]>();
-        for (const h of e.sources) {
-          const ref = w.refRate ?? ti.hostRate[h]!;
-          let g = groups.get(ref);
-          if (g === undefined) groups.set(ref, (g = []));
-          g.push(h);
-        }
+        // per destination set (one unless ptGenerator: artifact), per reference rate
+        const sets = w.ptGenerator !== undefined ? ptBackgroundGroups(ti.topo, w.ptGenerator) : [{ sources: e.sources, destinations: e.destinations }];
+        const groups = new Map<string, { sources: number[]; destinations: number[]; refRateBps: number }>();
+        sets.forEach((set, si) => {
+          for (const h of set.sources) {
+            const ref = poissonRefRate(w, h, ti);
+            const key = `${si}/${ref}`;
+            let g = groups.get(key);
+            if (g === undefined) groups.set(key, (g = { sources: [], destinations: set.destinations, refRateBps: ref }));
+            g.sources.push(h);
+          }
+        });
         const flows: FlowSpec[] = [];
-        for (const [refRateBps, sources] of groups) {
+        for (const { sources, destinations, refRateBps } of groups.values()) {
           const generated = issues.guard(at, () =>
               poissonFlows({
                 sources,
-                destinations: e.destinations,
+                destinations,
                 cdf,
                 load: w.load,
                 refRateBps,
@@ -484,6 +520,27 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           o.eventRatePerSec = issues.guard([...at, 'load'], () => incastEventRateForLoad(load, pool.length, meanRate, w.fanIn, w.size));
         }
         for (const f of issues.guard(at, () => incastFlows(o))) all.push(f);
+        break;
+      }
+      case 'query': {
+        const w = e.spec;
+        const startPs = w.start ?? (w.ptGenerator === 'artifact' ? 0 : 100 * MS);
+        const queries = issues.guard(at, () =>
+            ptQueryFlows({
+              topology: ti.topo,
+              mode: w.ptGenerator,
+              requestRatePerSec: w.requestRate,
+              requestBytes: w.requestSize,
+              fan: w.fan,
+              startPs,
+              durationPs: w.duration,
+              rng,
+              tag: w.tag,
+              ...(w.prio !== undefined ? { prio: w.prio } : {}),
+            }),
+        );
+        // a loop, not push(...): long runs have more flows than the call-stack argument limit
+        for (const f of queries) all.push(f);
         break;
       }
       case 'flows': {
@@ -553,7 +610,28 @@ function resolveEvents(spec: Spec, ti: TopoIndex, issues: Issues): LinkEvent[] {
 }
 
 /** The metrics request, ports checked against the topology; flow ids are checked in checkFlowIds. */
-function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues): MetricsRequest {
+/**
+ * Smallest base RTT between two hosts of one rack: 2 x (both host links' delays) plus one
+ * MTU's serialization on each host link (4 640 ns on powertcp256 with 1000 B packets, the
+ * artifact's minRtt; network-model.md §6.5).
+ */
+function minBaseRttPs(ti: TopoIndex, racks: Racks, mtuBytes: number): number {
+  const delay = new Float64Array(ti.hostCount);
+  for (const l of ti.topo.links) {
+    if (l.a < ti.hostCount && delay[l.a] === 0) delay[l.a] = l.delayPs;
+    if (l.b < ti.hostCount && delay[l.b] === 0) delay[l.b] = l.delayPs;
+  }
+  let best = Infinity;
+  for (const hs of racks.hosts) {
+    if (hs.length < 2) continue;
+    const ser = (h: number): number => (mtuBytes * 8 * SEC) / ti.hostRate[h]!;
+    const [a, b] = [hs[0]!, hs[1]!];
+    best = Math.min(best, 2 * (delay[a]! + delay[b]!) + ser(a) + ser(b));
+  }
+  return Number.isFinite(best) ? best : 10 * US;
+}
+
+function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues, mtuBytes: number): MetricsRequest {
   const m = spec.metrics;
   const ports = (list: readonly PortRefSpec[] | undefined, key: string): PortRef[] =>
     (list ?? []).flatMap((r, i) => {
@@ -565,7 +643,28 @@ function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues): MetricsReque
     const sel = m.flowThroughput.flows;
     flowThroughput = sel === 'all' ? [] : [...sel];
   }
+  let switchBuffer: MetricsRequest['switchBuffer'];
+  if (m.switchBuffer !== undefined) {
+    const sb = m.switchBuffer;
+    const at: PathSegment[] = ['metrics', 'switchBuffer'];
+    const racks = ti.racks();
+    let nodes: number[] = [];
+    if (sb.switches === 'firstTor' || sb.switches === 'allTors') {
+      if (racks.tors.length === 0) issues.add([...at, 'switches'], 'the topology has no switch with hosts attached');
+      nodes = sb.switches === 'firstTor' ? racks.tors.slice(0, 1) : [...racks.tors];
+    } else {
+      sb.switches.forEach((id, i) => {
+        const n = ti.node(id);
+        if (n === undefined) issues.add([...at, 'switches', i], `no such node (${ti.nodeRangeText()})`, id);
+        else if (n < ti.hostCount) issues.add([...at, 'switches', i], 'is a host, not a switch', id);
+        else nodes.push(n);
+      });
+    }
+    const intervalPs = sb.interval ?? Math.round(1.5 * minBaseRttPs(ti, racks, mtuBytes));
+    switchBuffer = { nodes, intervalPs, block: sb.block };
+  }
   return {
+    ...(switchBuffer !== undefined ? { switchBuffer } : {}),
     queuePorts: ports(m.queues?.ports, 'queues'),
     queueIntervalPs: m.queues?.interval ?? SPEC_DEFAULTS.queueIntervalPs,
     throughputPorts: ports(m.throughput?.ports, 'throughput'),
@@ -624,7 +723,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
 
   const entries = prepareWorkload(spec, ti, issues);
   const events = resolveEvents(spec, ti, issues);
-  const metrics = resolveMetrics(spec, ti, issues);
+  const metrics = resolveMetrics(spec, ti, issues, net.transport.mtuBytes);
   checkOfferedLoad(entries, ti, issues);
   issues.throwIfAny();
 

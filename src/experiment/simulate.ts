@@ -117,6 +117,7 @@ export function simulate(input: SimInput): SimOutput {
     throughput: samplers.throughput,
     flowThroughput: samplers.flows,
     ccTrace: samplers.ccTrace,
+    ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
     endPs: sched.now,
     events: sched.eventsProcessed,
     wallMs: performance.now() - wallStart,

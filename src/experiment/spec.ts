@@ -427,10 +427,48 @@ const poissonWorkload = z
     destinations: hostSelection.default('all'),
     /** the link rate `load` is relative to; default each source's host link rate */
     refRate: rateField().optional(),
+    /**
+     * PowerTCP's generator (PowerTCP §4.1; docs/network-model.md §5.2): `paper` = every
+     * server, destinations uniform over the others; `artifact` = the artifact's hosts of
+     * the first two racks with its destination rule. Load is then relative to a server's
+     * share of its ToR uplinks (6.25 Gb/s on powertcp256) unless `refRate` is given.
+     */
+    ptGenerator: z.enum(['paper', 'artifact']).optional(),
     prio: prio.optional(),
     tag: z.string().default('background'),
   })
-  .strict();
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.ptGenerator === undefined) return;
+    for (const k of ['hosts', 'destinations'] as const) {
+      if (w[k] !== 'all') ctx.addIssue({ code: 'custom', path: [k], message: `must be "all" (or left out) with ptGenerator ${w.ptGenerator}, which chooses sources and destinations itself` });
+    }
+  });
+
+/**
+ * PowerTCP's query (incast) generator (PowerTCP §4.1; docs/network-model.md §5.3): every
+ * requesting server issues Poisson requests at `requestRate`/s; each request asks `fan`
+ * servers of another rack (drawn with replacement) for requestSize/fan bytes each.
+ */
+const queryWorkload = z
+  .object({
+    type: z.literal('query'),
+    /** requests per second per requesting server */
+    requestRate: z.number().gt(0),
+    requestSize: sizeField(),
+    fan: posInt.default(10),
+    /** who requests: `paper` every server (from start, default 0.1 s); `artifact` the first two racks, from 0 */
+    ptGenerator: z.enum(['paper', 'artifact']).default('paper'),
+    /** default 100 ms (`paper`) or 0 (`artifact`, QUERY_START_TIME 0) */
+    start: durationField().optional(),
+    duration: durationField({ positive: true }),
+    prio: prio.optional(),
+    tag: z.string().default('query'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.requestSize < w.fan) ctx.addIssue({ code: 'custom', path: ['requestSize'], message: `must be at least fan (${w.fan}) bytes` });
+  });
 
 const incastWorkload = z
   .object({
@@ -486,7 +524,7 @@ const explicitFlow = z
 
 const flowsWorkload = z.object({ type: z.literal('flows'), flows: z.array(explicitFlow).min(1) }).strict();
 
-export const workloadEntrySchema = z.discriminatedUnion('type', [poissonWorkload, incastWorkload, flowsWorkload]);
+export const workloadEntrySchema = z.discriminatedUnion('type', [poissonWorkload, incastWorkload, flowsWorkload, queryWorkload]);
 
 // ---------------------------------------------------------------------------------------------
 // stop, events, metrics, output
@@ -548,6 +586,22 @@ const metricsSchema = z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
         interval: durationField({ positive: true }).default(US),
+      })
+      .strict()
+      .optional(),
+    /**
+     * Switch buffer sampler (network-model.md §6.5, PowerTCP Fig. 7g/h): total egress bytes
+     * of each chosen switch every `interval` (default 1.5 x the minimum base RTT, 6.96 us on
+     * powertcp256), reported as the max of each block of `block` samples -> switch_buffer.csv.
+     * `firstTor` = the ToR of host 0 (the artifact's ToR 256), `allTors`, or switch node ids.
+     */
+    switchBuffer: z
+      .object({
+        switches: z
+          .union([z.literal('firstTor'), z.literal('allTors'), z.array(nodeId).min(1)], { error: 'expected "firstTor", "allTors" or a list of switch node ids' })
+          .default('firstTor'),
+        interval: durationField({ positive: true }).optional(),
+        block: posInt.default(100),
       })
       .strict()
       .optional(),

@@ -18,6 +18,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { errorMessage, SpecError } from './errors.js';
 import { parseSpec, resolveSpec } from './resolve.js';
+import { STAGING_PREFIX } from './outdir.js';
 import { runResolved } from './runner.js';
 import type { SweepPoint } from './sweep.js';
 
@@ -92,16 +93,21 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
 }
 
 /**
- * Removes what a killed attempt at this point left behind: temporary siblings
- * of the point folder (`<id>.tmp-<pid>-<hex>`, `<id>.old-...`, written by
- * output.ts) and of its files. Only names ccsim generates are touched.
+ * Removes what a killed attempt at this point left behind: staging folders
+ * inside the point folder (`.ccsim-staging-*`, experiment/outdir.ts) and
+ * temporary siblings of its failure record (`<id>.failed.json.tmp-<pid>-<hex>`).
+ * Only names ccsim generates are touched; a point is run by one process at a
+ * time (one worker, or one Slurm array task).
  */
 export function removeStaleTemp(sweepDir: string, id: string): void {
   const dir = join(sweepDir, 'points');
   if (!existsSync(dir)) return;
   const esc = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re = new RegExp(`^${esc}(\\.failed\\.json)?\\.(tmp|old)-\\d+-[0-9a-f]{8}$`);
-  for (const e of readdirSync(dir)) if (re.test(e)) rmSync(join(dir, e), { recursive: true, force: true });
+  const re = new RegExp(`^${esc}\\.failed\\.json\\.tmp-\\d+-[0-9a-f]{8}$`);
+  for (const e of readdirSync(dir)) if (re.test(e)) rmSync(join(dir, e), { force: true });
+  const pdir = pointDir(sweepDir, id);
+  if (!existsSync(pdir)) return;
+  for (const e of readdirSync(pdir)) if (e.startsWith(STAGING_PREFIX)) rmSync(join(pdir, e), { recursive: true, force: true });
 }
 
 /**

@@ -34,6 +34,12 @@ export interface MetricsRequest {
   /** sampled CC state (CcDefinition.traceFields) per flow; null = off, [] = all flows */
   ccTrace: number[] | null;
   ccTraceIntervalPs: number;
+  /**
+   * Switch buffer sampler (network-model.md §6.5, PowerTCP's printBuffer): every
+   * intervalPs the egress bytes summed over all ports of each switch, reported as
+   * the maximum of each block of `block` samples. Absent = off.
+   */
+  switchBuffer?: { nodes: number[]; intervalPs: number; block: number };
 }
 
 /** A metrics request that samples nothing (intervals at 10 us). */
@@ -168,6 +174,8 @@ export interface SimOutput {
   queues: PortSeries[];
   throughput: PortSeries[];
   flowThroughput: FlowSeries[];
+  /** per switch, max-of-block total egress bytes (metrics.switchBuffer); t = end of the block */
+  switchBuffer?: { node: number; t: number[]; v: number[] }[];
   /** sampled CC state, when metrics.ccTrace asked for it */
   ccTrace?: CcTrace;
   nodes: NodeCounters[];

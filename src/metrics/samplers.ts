@@ -16,6 +16,7 @@ const QUEUE = 0;
 const THROUGHPUT = 1;
 const GOODPUT = 2;
 const CC_STATE = 3;
+const SWITCH_BUFFER = 4;
 
 export class Samplers {
   readonly queues: PortSeries[];
@@ -30,6 +31,11 @@ export class Samplers {
   readonly ccTrace: CcTrace;
   private readonly tracedFlows: Flow[];
   private readonly traceRow: Float64Array;
+  /** switch buffer sampler: ports per sampled switch, running block max, ticks in the block */
+  readonly switchBuffer: { node: number; t: number[]; v: number[] }[] = [];
+  private readonly sbPorts: Port[][] = [];
+  private readonly sbMax: Float64Array;
+  private sbTicks = 0;
 
   constructor(
     private readonly sched: Scheduler,
@@ -71,11 +77,39 @@ export class Samplers {
         this.ccTrace.series.push({ flow: id, t: [], v: [] });
       }
     }
+    const sb = m.switchBuffer;
+    if (sb !== undefined) {
+      for (const n of sb.nodes) {
+        const ports = network.nodePorts[n];
+        if (ports === undefined) throw new Error(`metrics.switchBuffer: there is no node ${n}`);
+        this.sbPorts.push(ports);
+        this.switchBuffer.push({ node: n, t: [], v: [] });
+      }
+    }
+    this.sbMax = new Float64Array(this.sbPorts.length);
     this.kind = sched.register({ fire: (_id, tag) => this.sample(tag) });
     if (this.qPorts.length > 0) sched.schedule(0, this.kind, 0, QUEUE);
     if (this.tPorts.length > 0) sched.after(m.throughputIntervalPs, this.kind, 0, THROUGHPUT);
     if (this.flows.length > 0) sched.after(m.flowThroughputIntervalPs, this.kind, 0, GOODPUT);
     if (this.tracedFlows.length > 0) sched.schedule(0, this.kind, 0, CC_STATE);
+    if (this.sbPorts.length > 0) sched.schedule(0, this.kind, 0, SWITCH_BUFFER);
+  }
+
+  /** One tick of the switch buffer sampler; every `block` ticks the block maxima are recorded. */
+  private sampleSwitchBuffer(now: number, block: number): void {
+    for (let i = 0; i < this.sbPorts.length; i++) {
+      const ports = this.sbPorts[i]!;
+      let sum = 0;
+      for (let j = 0; j < ports.length; j++) sum += ports[j]!.totalBytes;
+      if (sum > this.sbMax[i]!) this.sbMax[i] = sum;
+    }
+    if (++this.sbTicks < block) return;
+    for (let i = 0; i < this.sbPorts.length; i++) {
+      this.switchBuffer[i]!.t.push(now);
+      this.switchBuffer[i]!.v.push(this.sbMax[i]!);
+      this.sbMax[i] = 0;
+    }
+    this.sbTicks = 0;
   }
 
   /** One sample of the CC state of every traced flow that is running. */
@@ -110,6 +144,10 @@ export class Samplers {
         this.tLast[i] = b;
       }
       interval = m.throughputIntervalPs;
+    } else if (tag === SWITCH_BUFFER) {
+      const sb = m.switchBuffer!;
+      this.sampleSwitchBuffer(now, sb.block);
+      interval = sb.intervalPs;
     } else if (tag === CC_STATE) {
       this.sampleCcState(now);
       interval = m.ccTraceIntervalPs;

@@ -112,10 +112,51 @@ export interface RunSummary {
   fct: FctSummary;
   totals: SimOutput['totals'];
   unfinished: number;
+  /** bytes of the unfinished flows, and how many of them were acknowledged (network-model.md §3.9) */
+  unfinishedBytes: number;
+  unfinishedAckedBytes: number;
   /** simulated time reached, ps */
   endPs: number;
 }
 
 export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BINS, opts: SummarizeOptions = {}): RunSummary {
-  return { fct: summarize(out.fct, bins, opts), totals: { ...out.totals }, unfinished: out.unfinished.length, endPs: out.endPs };
+  let unfinishedBytes = 0;
+  let unfinishedAckedBytes = 0;
+  for (const u of out.unfinished) {
+    unfinishedBytes += u.bytes;
+    unfinishedAckedBytes += u.ackedBytes;
+  }
+  return {
+    fct: summarize(out.fct, bins, opts),
+    totals: { ...out.totals },
+    unfinished: out.unfinished.length,
+    unfinishedBytes,
+    unfinishedAckedBytes,
+    endPs: out.endPs,
+  };
+}
+
+/**
+ * Plain warnings about a run's losses (network-model.md §3.9): packets dropped (by
+ * reason) and flows left unfinished with the bytes they got acknowledged. A profile
+ * without a retransmission timeout (the PowerTCP MMU can drop at egress) leaves a flow
+ * whose dropped packet is never NACKed unfinished, so the FCT tables then cover only
+ * the flows that finished. Empty when nothing was lost.
+ */
+export function lossWarnings(out: SimOutput, s: RunSummary): string[] {
+  const lines: string[] = [];
+  const fmt = (x: number): string => Math.round(x).toLocaleString('en-US');
+  if (out.totals.drops > 0) {
+    const reasons = new Map<string, number>();
+    for (const n of out.nodes) for (const [r, v] of Object.entries(n.dropsByReason)) reasons.set(r, (reasons.get(r) ?? 0) + v);
+    const by = [...reasons.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([r, v]) => `${r} ${fmt(v)}`);
+    lines.push(`WARNING: ${fmt(out.totals.drops)} packets dropped in the network${by.length > 0 ? ` (${by.join(', ')})` : ''}`);
+  }
+  if (s.unfinished > 0) {
+    lines.push(
+      `WARNING: ${fmt(s.unfinished)} of ${fmt(out.totals.flows)} flows unfinished at the end of the run; ` +
+        `${fmt(s.unfinishedAckedBytes)} of their ${fmt(s.unfinishedBytes)} bytes acknowledged (unfinished.csv); FCT statistics cover finished flows only`,
+    );
+  }
+  return lines;
 }

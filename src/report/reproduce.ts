@@ -175,15 +175,17 @@ function fmtMeasured(r: ClaimRow): string {
 
 function band(r: ClaimRow): string {
   const u = r.unit ?? '';
-  if (r.compare === 'atLeast') return `>= ${formatCell(r.published - r.tolerance)}${u}`;
-  if (r.compare === 'atMost') return `<= ${formatCell(r.published + r.tolerance)}${u}`;
-  return `±${formatCell(r.tolerance)}${u}`;
+  // published values and tolerances are shown as written in the data file
+  const n = (x: number): string => String(Math.round(x * 1e9) / 1e9);
+  if (r.compare === 'atLeast') return `>= ${n(r.published - r.tolerance)}${u}`;
+  if (r.compare === 'atMost') return `<= ${n(r.published + r.tolerance)}${u}`;
+  return `±${n(r.tolerance)}${u}`;
 }
 
 const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'tolerance', 'measured', 'verdict', 'source'];
 
 function claimCells(r: ClaimRow): string[] {
-  return [r.id, r.experiment, r.metric, `${formatCell(r.published)}${r.unit ?? ''}`, band(r), `${fmtMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict, r.source];
+  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), `${fmtMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict, r.source];
 }
 
 function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {

@@ -8,3 +8,5 @@ export type { IncastOptions } from './incast.js';
 export { incastFlows, incastEventRateForLoad } from './incast.js';
 export type { ExplicitFlow } from './flows.js';
 export { explicitFlows } from './flows.js';
+export type { PtGenerator, PtQueryOptions, Racks, SourceGroup } from './powertcp.js';
+export { PT_GENERATORS, racksOf, uplinkShareBps, ptBackgroundGroups, ptQueryFlows } from './powertcp.js';

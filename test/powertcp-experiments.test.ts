@@ -1,0 +1,259 @@
+/**
+ * The PowerTCP paper's workloads and experiments (PowerTCP NSDI'22 §4;
+ * docs/network-model.md §5.2 ptGenerator, §5.3 queries, §6.5 buffer sampler), at
+ * reduced sizes: generators through the spec API, the switch buffer sampler, the
+ * loss warnings, and the Fig. 4 / Fig. 5 claims on the experiment specs' quick points.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { Rng } from '../src/engine/rng.js';
+import { MS, US } from '../src/engine/units.js';
+import { SpecError } from '../src/experiment/errors.js';
+import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { simulate } from '../src/experiment/simulate.js';
+import { planSweep } from '../src/experiment/sweep.js';
+import type { SimOutput } from '../src/experiment/types.js';
+import { lossWarnings, runSummary } from '../src/metrics/summary.js';
+import { fatTreePreset } from '../src/net/topology/index.js';
+import { gainPct, jain, measureFairness, measureIncastOutput, tailByBucket } from '../src/report/figures/powertcp.js';
+import { runSeries } from '../src/report/figures/oscar-baselines.js';
+import { findFigure } from '../src/report/figures/index.js';
+import { ptQueryFlows, racksOf, uplinkShareBps } from '../src/workload/index.js';
+
+const EXP = fileURLToPath(new URL('../../experiments/powertcp/', import.meta.url));
+
+function spec(workload: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 't',
+    profile: 'hpcc',
+    topology: { type: 'preset', preset: 'powertcp256' },
+    network: { switch: { dtMode: 'alpha', bufferBytes: 4194304, ptPools: 'ptWorkload' } },
+    cc: 'hpcc',
+    workload,
+    ...extra,
+  };
+}
+
+function resolveRaw(raw: Record<string, unknown>): ReturnType<typeof resolveSpec> {
+  return resolveSpec(parseSpec(raw), '.', {}, { raw });
+}
+
+function specErrorText(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof SpecError, `expected a SpecError, got ${String(e)}`);
+    return e.message;
+  }
+  assert.fail('expected a spec error');
+}
+
+test('racks of powertcp256: 8 ToRs of 32 hosts, uplink share 6.25 Gb/s per server', () => {
+  const r = racksOf(fatTreePreset('powertcp256'));
+  assert.equal(r.tors.length, 8);
+  assert.equal(r.tors[0], 256);
+  assert.ok(r.hosts.every((h) => h.length === 32));
+  assert.equal(uplinkShareBps(r, 0), 6.25e9);
+});
+
+test('ptGenerator paper: all 256 servers generate, load on the ToR uplinks (6.25 Gb/s per server)', () => {
+  const load = 0.6;
+  const dur = 20 * MS;
+  const input = resolveRaw(spec([{ type: 'poisson', cdf: 'websearch_powertcp', load, duration: '20ms', ptGenerator: 'paper' }]));
+  const srcs = new Set(input.flows.map((f) => f.src));
+  assert.ok(srcs.size > 200, `sources: ${srcs.size}`);
+  assert.ok(input.flows.some((f) => f.src < 32 && f.dst >= 128), 'paper mode crosses pods');
+  assert.ok(input.flows.every((f) => f.src !== f.dst));
+  // offered bytes ~ 256 x load x 6.25 Gb/s x duration
+  const bytes = input.flows.reduce((a, f) => a + f.bytes, 0);
+  const expect = (256 * load * 6.25e9 * (dur / 1e12)) / 8;
+  assert.ok(Math.abs(bytes / expect - 1) < 0.25, `offered ${bytes} vs ${expect}`);
+});
+
+test('ptGenerator artifact: only hosts 0-63 send; rack 1 stays inside its rack, rack 0 sends to 0-63', () => {
+  const input = resolveRaw(spec([{ type: 'poisson', cdf: 'websearch_powertcp', load: 0.8, duration: '20ms', ptGenerator: 'artifact' }]));
+  assert.ok(input.flows.length > 50);
+  for (const f of input.flows) {
+    assert.ok(f.src < 64, `src ${f.src}`);
+    assert.ok(f.dst < 64 && f.dst !== f.src, `dst ${f.dst}`);
+    if (f.src >= 32) assert.ok(f.dst >= 32, `rack-1 host ${f.src} sent to ${f.dst}`);
+  }
+  assert.ok(input.flows.some((f) => f.src < 32 && f.dst < 32) && input.flows.some((f) => f.src < 32 && f.dst >= 32));
+});
+
+test('query generator: FAN responders of another rack each send requestSize/FAN to the requester', () => {
+  const topo = fatTreePreset('powertcp256');
+  const racks = racksOf(topo);
+  const flows = ptQueryFlows({ topology: topo, mode: 'paper', requestRatePerSec: 1000, requestBytes: 2_000_000, fan: 10, startPs: 100 * MS, durationPs: 10 * MS, rng: new Rng(3) });
+  // 256 servers x 1000/s x 10 ms = ~2560 requests of 10 flows
+  assert.ok(flows.length > 2000 * 10 && flows.length < 3100 * 10, `flows ${flows.length}`);
+  assert.ok(flows.every((f) => f.bytes === 200_000 && f.tag === 'query' && f.startPs > 100 * MS));
+  const requests = new Map<string, typeof flows>();
+  for (const f of flows) {
+    const k = `${f.dst}@${f.startPs}`;
+    requests.set(k, [...(requests.get(k) ?? []), f]);
+  }
+  const targets = new Set<number>();
+  for (const fs of requests.values()) {
+    assert.equal(fs.length % 10, 0);
+    const own = racks.rackOf[fs[0]!.dst]!;
+    const rk = new Set(fs.map((f) => racks.rackOf[f.src]!));
+    assert.equal(rk.size, 1, 'responders of one request come from one rack');
+    assert.notEqual([...rk][0], own);
+    targets.add([...rk][0]!);
+  }
+  assert.equal(targets.size, 8, 'target racks cycle over all racks');
+
+  const art = ptQueryFlows({ topology: topo, mode: 'artifact', requestRatePerSec: 1000, requestBytes: 1_000_000, fan: 10, startPs: 0, durationPs: 10 * MS, rng: new Rng(3) });
+  for (const f of art) {
+    assert.ok(f.dst < 64);
+    assert.equal(racks.rackOf[f.src], 1 - racks.rackOf[f.dst]!, 'artifact: always the other rack of the pair');
+  }
+  assert.ok(art[0]!.startPs < 100 * MS, 'artifact queries start at t = 0');
+});
+
+test('query workload through the spec: default start 0.1 s (paper) and 0 (artifact)', () => {
+  const w = (g: string): unknown[] => [{ type: 'query', requestRate: 200, requestSize: '2MB', duration: '50ms', ptGenerator: g }];
+  const paper = resolveRaw(spec(w('paper')));
+  assert.ok(paper.flows.every((f) => f.startPs >= 100 * MS && f.bytes === 200_000));
+  const art = resolveRaw(spec(w('artifact')));
+  assert.ok(art.flows[0]!.startPs < 50 * MS && art.flows.every((f) => f.dst < 64));
+});
+
+test('bad PowerTCP workload fields are spec errors naming field and value', () => {
+  const e1 = specErrorText(() => resolveRaw(spec([{ type: 'poisson', cdf: 'websearch_powertcp', load: 0.5, duration: '1ms', ptGenerator: 'artefact' }])));
+  assert.match(e1, /workload\[0\]\.ptGenerator/);
+  assert.match(e1, /artefact/);
+  const e2 = specErrorText(() => resolveRaw(spec([{ type: 'poisson', cdf: 'websearch_powertcp', load: 0.5, duration: '1ms', ptGenerator: 'paper', hosts: [1, 2] }])));
+  assert.match(e2, /workload\[0\]\.hosts/);
+  assert.match(e2, /ptGenerator paper/);
+  const e3 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: 4, requestSize: 5, fan: 10, duration: '1ms' }])));
+  assert.match(e3, /workload\[0\]\.requestSize/);
+  const e4 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: -1, requestSize: '1MB', duration: '1ms' }])));
+  assert.match(e4, /workload\[0\]\.requestRate/);
+  assert.match(e4, /-1/);
+  const e5 = specErrorText(() =>
+    resolveRaw(spec([{ type: 'query', requestRate: 4, requestSize: '1MB', duration: '10ms' }], { topology: { type: 'star', hosts: 4, rate: '25Gbps', delay: '1us' } })),
+  );
+  assert.match(e5, /at least 2 racks/);
+  const e6 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: 4, requestSize: '1MB', duration: '10ms' }], { metrics: { switchBuffer: { switches: [3] } } })));
+  assert.match(e6, /metrics\.switchBuffer\.switches\[0\]/);
+  assert.match(e6, /is a host/);
+});
+
+test('switch buffer sampler: 1.5 x min RTT by default (6.96 us), max of 100 samples of the ToR total egress bytes', () => {
+  const raw = spec(
+    [
+      {
+        type: 'flows',
+        flows: [
+          { src: 0, dst: 16, size: 1e12, start: 0 },
+          ...Array.from({ length: 10 }, (_, i) => ({ src: i + 1, dst: 16, size: 1e12, start: '300us' })),
+        ],
+      },
+    ],
+    { network: { switch: { dtMode: 'alpha', bufferBytes: 4194304, ptPools: 'ptBurst' } }, metrics: { switchBuffer: {}, queues: { ports: [{ link: [256, 16] }], interval: '1us' } }, stop: { at: '1ms' } },
+  );
+  const input = resolveRaw(raw);
+  assert.deepEqual(input.metrics.switchBuffer, { nodes: [256], intervalPs: 6_960_000, block: 100 });
+  const all = resolveRaw({ ...raw, metrics: { switchBuffer: { switches: 'allTors', block: 10, interval: '1us' } } });
+  assert.deepEqual(all.metrics.switchBuffer?.nodes, [256, 257, 258, 259, 260, 261, 262, 263]);
+  input.metrics.switchBuffer = { nodes: [256], intervalPs: US, block: 10 };
+  const out = simulate(input);
+  const sb = out.switchBuffer![0]!;
+  assert.equal(sb.node, 256);
+  assert.ok(sb.t.length >= 95 && sb.t.length <= 101, `blocks: ${sb.t.length}`);
+  const q = out.queues[0]!;
+  // the ToR's total egress bytes include the sampled port: each block max >= the port's samples in that block
+  for (let k = 0; k < sb.t.length; k++) {
+    const end = sb.t[k]!;
+    for (let i = 0; i < q.t.length; i++) if (q.t[i]! <= end && q.t[i]! > end - 10 * US) assert.ok(sb.v[k]! >= q.v[i]!, `block ${k}`);
+  }
+  assert.ok(Math.max(...sb.v) > 200_000, 'the incast builds a queue at ToR 256');
+});
+
+test('a run with drops and unfinished flows says so plainly', () => {
+  const out = {
+    fct: [],
+    unfinished: [{ id: 0, src: 0, dst: 1, bytes: 5000, ackedBytes: 4000, startPs: 0, tag: '' }],
+    queues: [],
+    throughput: [],
+    flowThroughput: [],
+    nodes: [{ node: 2, name: 's', layer: 'tor', pausesSent: 0, pausesReceived: 0, resumesSent: 0, resumesReceived: 0, drops: 3, dropsByReason: { egressDt: 3 }, txBytes: 0, ecnMarked: 0 }],
+    ports: [],
+    totals: { flows: 1, finished: 0, drops: 3, pausesSent: 0, retransmittedPackets: 0, timeouts: 0, dataPacketsSent: 5 },
+    endPs: 1,
+    events: 1,
+    wallMs: 1,
+  } as SimOutput;
+  const s = runSummary(out);
+  assert.equal(s.unfinishedBytes, 5000);
+  assert.equal(s.unfinishedAckedBytes, 4000);
+  const w = lossWarnings(out, s).join('\n');
+  assert.match(w, /3 packets dropped/);
+  assert.match(w, /egressDt 3/);
+  assert.match(w, /1 of 1 flows unfinished/);
+  assert.match(w, /4,000 of their 5,000 bytes acknowledged/);
+  const clean = { ...out, unfinished: [], totals: { ...out.totals, drops: 0, finished: 1 } };
+  assert.deepEqual(lossWarnings(clean, runSummary(clean)), []);
+});
+
+test('tail FCT per PowerTCP bucket and gains', () => {
+  const rows = [
+    ...Array.from({ length: 1000 }, (_, i) => ({ bytes: 5000, fctPs: (i + 1) * US, tag: 'background' })),
+    { bytes: 5000, fctPs: 1e9, tag: 'query' },
+    { bytes: 50_000, fctPs: 1, tag: 'background' },
+    { bytes: 2_000_000, fctPs: 7 * US, tag: 'background' },
+  ];
+  const t = tailByBucket(rows, 'background');
+  assert.equal(t.short.count, 1000);
+  assert.ok(Math.abs(t.short.p999Us - 999.001) < 1e-6);
+  assert.equal(t.medium.count, 0);
+  assert.equal(t.long.p999Us, 7);
+  assert.equal(gainPct(67, 100), 33);
+  assert.equal(jain([1, 1, 1]), 1);
+  assert.ok(Math.abs(jain([1, 0]) - 0.5) < 1e-12);
+  for (const id of ['powertcp-fig4', 'powertcp-fig5', 'powertcp-fig6-7ab', 'powertcp-fig7cdh', 'powertcp-fig7ef']) assert.ok(findFigure(id), id);
+});
+
+/** The quick points of an experiment spec, resolved. */
+function quickPoints(file: string): { cc: string; input: ReturnType<typeof resolveSpec> }[] {
+  const plan = planSweep(EXP + file, { quick: true });
+  return plan.points.map((p) => {
+    const cc = p.vars['cc'];
+    const name = typeof cc === 'string' ? cc : (cc as { name: string }).name;
+    return { cc: name, input: resolveSpec(p.spec, plan.specDir) };
+  });
+}
+
+test('Fig. 4 top row (10:1, 128-host tree, ptBurst): PowerTCP drains to near zero without losing throughput; HPCC peaks ~2x and dips', () => {
+  const pts = quickPoints('fig4-10to1.yaml').filter((p) => p.cc === 'powertcp' || p.cc === 'hpcc');
+  assert.equal(pts.length, 2);
+  const m = new Map(pts.map((p) => [p.cc, measureIncastOutput(simulate(p.input), 1 * MS)]));
+  const pt = m.get('powertcp')!;
+  const hp = m.get('hpcc')!;
+  assert.ok(pt.queueAfterBytes < 10_000, `PowerTCP queue after ${pt.queueAfterBytes}`);
+  assert.ok(pt.minUtilAfter > 0.9, `PowerTCP min util ${pt.minUtilAfter}`);
+  const ratio = hp.peakBytes / pt.peakBytes;
+  assert.ok(ratio > 1.6 && ratio < 2.5, `HPCC / PowerTCP peak ${ratio}`);
+  assert.ok(hp.minUtilAfter < 0.6, `HPCC min util ${hp.minUtilAfter}`);
+});
+
+test('Fig. 5 (flows arrive and leave, quick): PowerTCP holds fair shares in every phase', () => {
+  const p = quickPoints('fig5.yaml').find((x) => x.cc === 'powertcp')!;
+  p.input.metrics.flowThroughput = [];
+  const out = simulate(p.input);
+  assert.equal(out.unfinished.length, 0);
+  const starts = new Map(p.input.flows.map((f, id) => [id, f.startPs]));
+  const phases = measureFairness(runSeries(out), starts, out.endPs);
+  assert.ok(phases.length >= 6, `phases ${phases.length}`);
+  for (const ph of phases) {
+    assert.ok(ph.jain > 0.98, `Jain ${ph.jain} with ${ph.active} flows`);
+    assert.ok(ph.convergeUs < 500, `converged after ${ph.convergeUs} us`);
+  }
+  assert.deepEqual(
+    phases.map((ph) => ph.active),
+    [1, 2, 3, 4, 3, 2, 1],
+  );
+});
