@@ -12,6 +12,8 @@
  * leaves (a later rate change applies from the next segment). Only the ACK
  * that completes a segment feeds the algorithm, with the TIMELY RTT sample
  * `t_ack - t_txStart(last packet) - its serialization at line rate`.
+ * `pacing: packet` spaces every packet at R instead (a sensitivity check of
+ * the transmission model; the rate still changes once per segment).
  *
  * Per segment-completion ACK:
  *   rttDiff = (1-α)·rttDiff + α·(newRTT - prevRTT);  g = rttDiff / D_minRTT
@@ -37,6 +39,10 @@ export const timelyPatchedParams = z
     segBytes: z.number().int().positive().default(65_536).describe('[AMB-S2] segment size, bytes (64 KB; 62,500 gives seg/C = 50 us at 10 G)'),
     initRateFraction: z.number().positive().max(1).default(0.1).describe('R_init / C (unspecified; ns3-rdma default 0.1)'),
     minRateFraction: z.number().positive().max(1).default(1e-4).describe('[AMB-S4] R_min / C'),
+    pacing: z
+      .enum(['segment', 'packet'])
+      .default('segment')
+      .describe('segment: each segment back to back at line rate, segments spaced at R (cc-seeds.md §6.2); packet: every packet paced at R (sensitivity check; updates stay per segment)'),
   })
   .strict();
 export type TimelyPatchedParams = z.infer<typeof timelyPatchedParams>;
@@ -61,6 +67,7 @@ export class SegmentedTimely implements CcInstance {
   private segStartPs = 0;
   private segWire = 0;
   protected updates = 0;
+  private readonly perPacket: boolean;
 
   constructor(
     protected readonly f: CcFlow,
@@ -73,10 +80,15 @@ export class SegmentedTimely implements CcInstance {
     this.tLow = p.tLowUs * US_PS;
     this.delta = p.deltaBps;
     this.seg = p.segBytes;
+    this.perPacket = p.pacing === 'packet';
   }
 
   /** Segment pacing: back to back inside a segment, the next segment 8·segWire/R after this one started. */
   onSend(info: SendInfo): void {
+    if (this.perPacket) {
+      info.nextGapPs = Math.round((info.wireBytes * 8e12) / this.R);
+      return;
+    }
     if (this.segWire === 0) this.segStartPs = info.nowPs;
     this.segWire += info.wireBytes;
     const end = info.seq + info.payloadBytes;

@@ -37,6 +37,8 @@ export interface QueueStats {
   util: number;
   /** round-trip propagation delay, us */
   dUs: number;
+  /** the sender paced every packet (cc params pacing: packet) instead of segment bursts */
+  paced: boolean;
 }
 
 const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -87,6 +89,7 @@ export function queueStats(dir: string): QueueStats {
     util: tp.reduce((a, b) => a + b, 0) / tp.length / 10e9,
     // 3 links (host - A - B - receiver), both directions
     dUs: (6 * delayPs) / 1e6,
+    paced: m.resolved.cc.params['pacing'] === 'packet',
   };
 }
 
@@ -101,6 +104,9 @@ function statsTable(title: string, stats: QueueStats[], notes: string[]): Figure
     notes,
   };
 }
+
+/** Claim id root: `sqcc`, or `sqcc-paced` for the per-packet-paced sensitivity runs. */
+const root = (stats: QueueStats[]): string => (stats.some((s) => s.paced) ? 'sqcc-paced' : 'sqcc');
 
 const sortStats = (points: readonly PointResult[]): QueueStats[] => points.map((p) => queueStats(p.dir)).sort((a, b) => a.n - b.n || a.scheme.localeCompare(b.scheme));
 const find = (s: QueueStats[], n: number, scheme: string): QueueStats | undefined => s.find((x) => x.n === n && x.scheme === scheme);
@@ -143,6 +149,9 @@ const theory: FigureAnalysis = {
   },
 };
 
+/** Claim-id form of a scheme name: sqcc, error-only, w-o-t-low, ... */
+const schemeKey = (s: QueueStats): string => (s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase());
+
 /** Reduction of `b` relative to `a`, percent: (a - b)/a. */
 const cut = (a: number, b: number): number => (100 * (a - b)) / a;
 
@@ -159,7 +168,7 @@ const fig1: FigureAnalysis = {
       const b = find(stats, n, 'SQCC error only');
       if (a === undefined || b === undefined) continue;
       rows.push([n, r1(a.mean), r1(b.mean), r1(cut(a.mean, b.mean)), r1(a.max - a.min), r1(b.max - b.min)]);
-      claims.push({ id: `sqcc.fig1.n${n}.queue-reduction`, value: r1(cut(a.mean, b.mean)), unit: '%' });
+      claims.push({ id: `${root(stats)}.fig1.n${n}.queue-reduction`, value: r1(cut(a.mean, b.mean)), unit: '%' });
     }
     return {
       tables: [
@@ -179,7 +188,7 @@ function versusErrorOnly(id: string, label: string, stats: QueueStats[]): { tabl
     const base = find(stats, s.n, 'SQCC error only');
     if (base === undefined || s === base) continue;
     rows.push([s.n, s.scheme, r1(base.mean), r1(s.mean), r1(cut(base.mean, s.mean)), r1(base.max - base.min), r1(s.max - s.min), r1(cut(base.max - base.min, s.max - s.min))]);
-    const key = s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    const key = schemeKey(s);
     claims.push({ id: `${id}.n${s.n}.${key}.queue-reduction`, value: r1(cut(base.mean, s.mean)), unit: '%' });
     claims.push({ id: `${id}.n${s.n}.${key}.range-reduction`, value: r1(cut(base.max - base.min, s.max - s.min)), unit: '%' });
   }
@@ -199,7 +208,7 @@ const fig2: FigureAnalysis = {
   title: 'SQCC Fig 2: adapting delta (6.25 Mb/s at 40:1, 2.7 Mb/s at 60:1) on top of the error function',
   analyze(points): FigureResult {
     const stats = sortStats(points);
-    const v = versusErrorOnly('sqcc.fig2', 'delta adaptation vs error function only', stats);
+    const v = versusErrorOnly(`${root(stats)}.fig2`, 'delta adaptation vs error function only', stats);
     return { tables: [statsTable('steady-state queue per point', stats, [WINDOW_NOTE]), v.table], claims: v.claims };
   },
 };
@@ -212,10 +221,10 @@ const table2: FigureAnalysis = {
     const stats = sortStats(points);
     const claims: MeasuredClaim[] = [];
     for (const s of stats) {
-      const key = s.scheme === 'SQCC' ? 'sqcc' : s.scheme.replace(/^SQCC /, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
-      claims.push({ id: `sqcc.table2.${key}.mean`, value: r1(s.mean), unit: 'pkt' });
-      claims.push({ id: `sqcc.table2.${key}.sd`, value: r1(s.sd), unit: 'pkt' });
-      claims.push({ id: `sqcc.table2.${key}.empty`, value: r3(s.empty) });
+      const key = schemeKey(s);
+      claims.push({ id: `${root(stats)}.table2.${key}.mean`, value: r1(s.mean), unit: 'pkt' });
+      claims.push({ id: `${root(stats)}.table2.${key}.sd`, value: r1(s.sd), unit: 'pkt' });
+      claims.push({ id: `${root(stats)}.table2.${key}.empty`, value: r3(s.empty) });
     }
     return { tables: [statsTable('Table II: average queue and standard deviation at steady state', stats, [WINDOW_NOTE])], claims };
   },
@@ -229,9 +238,9 @@ const fig4: FigureAnalysis = {
     const stats = sortStats(points);
     const claims: MeasuredClaim[] = [];
     for (const s of stats) {
-      claims.push({ id: `sqcc.fig4.n${s.n}.mean`, value: r1(s.mean), unit: 'pkt' });
-      claims.push({ id: `sqcc.fig4.n${s.n}.range`, value: r1(s.max - s.min), unit: 'pkt' });
-      claims.push({ id: `sqcc.fig4.n${s.n}.utilisation`, value: r3(s.util) });
+      claims.push({ id: `${root(stats)}.fig4.n${s.n}.mean`, value: r1(s.mean), unit: 'pkt' });
+      claims.push({ id: `${root(stats)}.fig4.n${s.n}.range`, value: r1(s.max - s.min), unit: 'pkt' });
+      claims.push({ id: `${root(stats)}.fig4.n${s.n}.utilisation`, value: r3(s.util) });
     }
     return { tables: [statsTable('full SQCC, steady-state queue', stats, [WINDOW_NOTE])], claims };
   },
