@@ -65,6 +65,9 @@ function fakeFlow(o: { baseRttPs?: number; lineRateBps?: number } = {}): FakeFlo
     setTimer() {},
     cancelTimer() {},
     timerPending: () => false,
+    nextAvail: 0,
+    holdUntilPs: 0,
+    setHold() {},
   };
   return f;
 }

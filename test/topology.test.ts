@@ -8,6 +8,7 @@ import {
   TOPOLOGY_PRESETS,
   TOPOLOGY_TYPES,
   accCbd,
+  accTree,
   buildPortMap,
   buildTopology,
   computeRoutes,
@@ -318,6 +319,29 @@ test('ACC CBD unit: shortest paths bounce through a ToR', () => {
   assert.equal(oracle.info(8, 16).hops, 4);
 });
 
+test('ACC CBD unit: failed links are configurable; failures that cut off a ToR are errors naming the entry', () => {
+  const healthy = accCbd({ hostsPerTor: 2, rateBps: 100 * GBPS, delayPs: US, failedLinks: [] });
+  assert.equal(healthy.links.length, 8 + 8);
+  const one = accCbd({ hostsPerTor: 2, rateBps: 100 * GBPS, delayPs: US, failedLinks: [['T2', 'L1']] });
+  assert.equal(one.links.length, 8 + 7);
+  assert.throws(
+    () => accCbd({ hostsPerTor: 2, rateBps: 100 * GBPS, delayPs: US, failedLinks: [['L0', 'T1'], ['L1', 'T1']] }),
+    /^Error: accCbd\.failedLinks\[1\]: .* disconnect the hosts of T1 from the others/,
+  );
+  assert.throws(() => accCbd({ hostsPerTor: 2, rateBps: 100 * GBPS, delayPs: US, failedLinks: [['T0', 'T1']] }), /accCbd\.failedLinks\[0\]: .* not an upper–ToR link/);
+});
+
+test('ACC Fig. 1 congestion tree: F0 and F1 share SW1-SW3, the bursts meet F1 only at P4', () => {
+  const t = accTree({ burstHosts: 15, rateBps: 100 * GBPS, delayPs: 2 * US });
+  const { oracle } = setup(t);
+  const sw = (k: number): number => 19 + k - 1;
+  assert.deepEqual(oracle.nodes(0, 2), [0, sw(1), sw(2), sw(3), sw(4), 2]);
+  assert.deepEqual(oracle.nodes(1, 3), [1, sw(1), sw(2), sw(3), sw(4), 3]);
+  assert.deepEqual(oracle.nodes(4, 3), [4, sw(4), 3]);
+  assert.deepEqual(t.nodes.slice(0, 5).map((n) => n.name), ['S0', 'S1', 'R0', 'R1', 'H1']);
+  assert.equal(t.nodes[sw(4)]!.name, 'SW4');
+});
+
 test('routes never transit a host; disconnected pairs have no route and a clear error', () => {
   // host 0 is dual-homed on switches 3 (A) and 4 (B); A and B are not linked
   const t: Topology = {
@@ -412,7 +436,7 @@ test('builders reject bad options with the option name and value', () => {
 test('catalogue: types and presets build valid topologies', () => {
   assert.deepEqual(
     TOPOLOGY_TYPES.map((t) => t.name),
-    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd'],
+    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd', 'accTree'],
   );
   assert.ok(TOPOLOGY_TYPES.every((t) => t.description.length > 0 && t.options.length > 0));
   for (const p of TOPOLOGY_PRESETS) {

@@ -13,7 +13,7 @@
  *   RT = RC, RC *= 1 - α/2, α = (1-g)α + g; α decays on a 55 us timer; the
  *   rate timer and a byte counter drive increases.
  *
- * `variant: auto` picks `mlx` under the hpcc profile and `paper` under oscar;
+ * `variant: auto` picks `mlx` under the D-HPCC profiles (hpcc, acc) and `paper` under oscar;
  * `preset` picks the parameter column (hpcc run.py, PowerTCP config, OSCAR
  * config). Any explicit parameter overrides the preset.
  *
@@ -29,7 +29,7 @@ import { MIB, NS, US } from '../engine/units.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
-const params = z
+export const dcqcnParams = z
   .object({
     variant: z.enum(['auto', 'mlx', 'paper']).default('auto').describe('mlx = HPCC-simulator RP (§4.1.B), paper = OSCAR-artifact RP (§4.1.A); auto by profile'),
     preset: z.enum(['auto', 'hpcc', 'powertcp', 'oscar', 'oscarFig1']).default('auto').describe('parameter column; auto = hpcc (mlx) or oscar (paper)'),
@@ -48,9 +48,10 @@ const params = z
     window: z.enum(['none', 'bdp']).default('none').describe("'bdp' = DCQCN with a fixed one-BDP window (OSCAR App. C.6)"),
   })
   .strict();
-type Params = z.infer<typeof params>;
+type Params = z.infer<typeof dcqcnParams>;
+const params = dcqcnParams;
 
-interface Resolved {
+export interface Resolved {
   mlx: boolean;
   g: number;
   alphaInit: number;
@@ -66,8 +67,8 @@ interface Resolved {
   clampTarget: boolean;
 }
 
-function resolve(p: Params, net: NetworkConfig, lineRate: number): Resolved {
-  const mlx = p.variant === 'auto' ? net.profile === 'hpcc' : p.variant === 'mlx';
+export function resolveDcqcn(p: Params, net: NetworkConfig, lineRate: number): Resolved {
+  const mlx = p.variant === 'auto' ? net.profile !== 'oscar' : p.variant === 'mlx'; // D-HPCC profiles (hpcc, acc)
   const preset = p.preset === 'auto' ? (mlx ? 'hpcc' : 'oscar') : p.preset;
   let base: Resolved;
   if (preset === 'hpcc') {
@@ -104,7 +105,7 @@ const T_INC = 1;
 const T_ALPHA = 2;
 
 /** §4.1.B: HPCC-simulator (Mellanox) reaction point. */
-class DcqcnMlx implements CcInstance {
+export class DcqcnMlx implements CcInstance {
   private rate: number;
   private target: number;
   private alpha: number;
@@ -282,7 +283,7 @@ export const dcqcnCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'bdp' ? flow.baseBdpBytes : Infinity),
   create: (flow, p) => {
-    const r = resolve(p, flow.net, flow.lineRateBps);
+    const r = resolveDcqcn(p, flow.net, flow.lineRateBps);
     return r.mlx ? new DcqcnMlx(flow, r) : new DcqcnPaper(flow, r);
   },
 };

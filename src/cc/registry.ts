@@ -16,6 +16,9 @@ import { thetaPowertcpCc } from './theta-powertcp.js';
 import { cccCc } from './ccc.js';
 import { timelyPatchedCc } from './timely-patched.js';
 import { sqccCc } from './sqcc.js';
+import { accCc, accNoHaltCc } from './acc.js';
+import { dcqcnTcdCc } from './dcqcn-tcd.js';
+import { timelyTcdCc } from './timely-tcd.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -33,6 +36,10 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   cccCc,
   timelyPatchedCc,
   sqccCc,
+  accCc,
+  accNoHaltCc,
+  dcqcnTcdCc,
+  timelyTcdCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {

@@ -26,7 +26,7 @@ import { US } from '../engine/units.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
-const params = z
+export const timelyParams = z
   .object({
     variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator (§4.3.A), oscar = OSCAR artifact (§4.3.C); auto by profile'),
     preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant AI/HAI column: run.py (10/50 Mb/s per 10 G) or PowerTCP config (50/100 Mb/s)'),
@@ -41,15 +41,16 @@ const params = z
     minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
   })
   .strict();
-type Params = z.infer<typeof params>;
+type Params = z.infer<typeof timelyParams>;
+const params = timelyParams;
 
 const isOscar = (p: Params, net: NetworkConfig): boolean => (p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar');
 
 /** HPCC simulator TS header on data packets (network-model.md §1.4). */
 const TS_HEADER_BYTES = 8;
 
-class Timely implements CcInstance {
-  private rate: number;
+export class Timely implements CcInstance {
+  protected rate: number;
   private incStage = 0;
   private lastRtt = 0;
   private rttDiff = 0;
@@ -91,7 +92,16 @@ class Timely implements CcInstance {
     if (this.lastUpdateSeq !== 0) this.update(rtt);
     this.lastUpdateSeq = ack.sndNxt;
     this.lastRtt = rtt;
+    this.windowClosed();
   }
+
+  /** Whether this update may decrease the rate (TIMELY+TCD suppresses it for victim flows). */
+  protected allowDecrease(): boolean {
+    return true;
+  }
+
+  /** Called after every ACK that ends an update window (once per RTT). */
+  protected windowClosed(): void {}
 
   private update(rtt: number): void {
     const p = this.p;
@@ -105,7 +115,7 @@ class Timely implements CcInstance {
       else r = this.rate + (this.incStage < p.maxStage ? this.ai : this.hai);
       if (!this.oscar) this.incStage++;
     } else if (rtt > this.tHigh) {
-      r = this.rate * (1 - p.beta * (1 - this.tHigh / rtt));
+      r = this.allowDecrease() ? this.rate * (1 - p.beta * (1 - this.tHigh / rtt)) : this.rate;
       if (!this.oscar) this.incStage = 0;
     } else if (grad <= 0) {
       if (this.oscar) {
@@ -119,7 +129,7 @@ class Timely implements CcInstance {
         this.incStage++;
       }
     } else {
-      r = this.rate * Math.max(0, 1 - p.beta * grad);
+      r = this.allowDecrease() ? this.rate * Math.max(0, 1 - p.beta * grad) : this.rate;
       this.incStage = this.oscar ? 1 : 0;
     }
     if (r > C) r = C;

@@ -31,8 +31,14 @@ export interface CcNeeds {
   ecn?: boolean;
   /** CNP delivery to the sender (`onCnp`) */
   cnp?: boolean;
-  /** TCD ternary marks (NO/UE/CE) on data, echoed in ACKs */
+  /** TCD ternary marks (NO/UE/CE) on data, echoed in ACKs; switches run the TCD dequeue policy (cc-seeds.md §4.2) */
   tcd?: boolean;
+  /**
+   * ACKs travel in a higher-priority class than data at every hop (ACC §4.3):
+   * the strict, never-paused control queue 0 of D-HPCC switches, or the
+   * highest class under strict-priority service
+   */
+  highPriorityAcks?: boolean;
   /** data packets carry the send timestamp, ACKs echo it */
   ts?: boolean;
   /** data packets carry the sender's in-flight bytes, ACKs echo it (OSCAR pktInfl) */
@@ -230,6 +236,16 @@ export interface CcFlow {
   setRate(bps: number, adjustPacing?: boolean): void;
   /** Sets the window in bytes (Infinity = no window). */
   setCwnd(bytes: number): void;
+  /** time (ps) the pacer allows the next data packet (the rate pacer's next send time) */
+  readonly nextAvail: number;
+  /** the CC hold in force (ps; 0 = none) */
+  readonly holdUntilPs: number;
+  /**
+   * Holds the flow: no data packet starts before `untilPs` (ACC's source halt,
+   * cc-seeds.md §0.3). A separate deadline from the pacer's: `setRate` never
+   * moves it, and a packet leaves only when both allow.
+   */
+  setHold(untilPs: number): void;
   /** Arms CC timer `slot` (0..7) to fire `delayPs` from now, replacing a pending one in that slot. */
   setTimer(slot: number, delayPs: number): void;
   cancelTimer(slot: number): void;
@@ -293,6 +309,13 @@ export function unmetNeeds(def: CcDefinition, net: NetworkConfig): string[] {
   if ((n.ecn === true || n.cnp === true) && !net.switch.ecn.enabled && n.ecnMarking === undefined) {
     out.push(`congestion control "${def.name}" needs ECN marking, but network.switch.ecn.enabled is false`);
   }
-  if (n.tcd === true) out.push(`congestion control "${def.name}" needs TCD marks, which no switch model of this build provides`);
+  if (n.tcd === true) {
+    if (!net.switch.tcd.enabled) {
+      out.push(`congestion control "${def.name}" needs TCD marks, but network.switch.tcd.enabled is false in profile "${net.profile}" (use profile acc or set network.switch.tcd.enabled: true)`);
+    }
+    if (!net.switch.pfcEnabled) {
+      out.push(`congestion control "${def.name}" needs TCD marks, which detect PFC ON/OFF states, but network.switch.pfcEnabled is false (lossy fabric)`);
+    }
+  }
   return out;
 }

@@ -61,6 +61,14 @@ function printRunSummary(r: RunResult, cc: string): void {
   const t = summary.totals;
   out(`${r.spec.name}: cc ${cc}, seed ${r.input.seed}`);
   out(`  flows finished ${fmtInt(t.finished)}/${fmtInt(t.flows)}${summary.unfinished > 0 ? ` (${fmtInt(summary.unfinished)} unfinished)` : ''}`);
+  const dl = summary.deadlock;
+  if (dl !== undefined) {
+    out(`  PFC DEADLOCK found at ${formatTime(dl.detectedAtPs)}: cycle ${dl.cycle.map((p) => `${p.name}->${p.peerName}`).join(', ')} (class ${dl.cycle[0]!.cls}); run ended there`);
+    out(
+      `  ${fmtInt(dl.unfinishedFlows)} unfinished flows, ${fmtInt(dl.unfinishedWithDrops)} of them lost packets (drops in the run: ${fmtInt(dl.drops)})` +
+        (dl.dropsRuledOut ? '; drops ruled out as their cause' : ''),
+    );
+  }
   const fct = summary.fct;
   const labels = ['overall', ...fct.bins.map((b) => b.label), ...Object.keys(fct.tags).map((k) => `tag ${k}`)];
   const w = Math.max(14, ...labels.map((l) => l.length + 2));

@@ -14,6 +14,7 @@ import { MS, SEC, US } from '../engine/units.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import {
   accCbd,
+  accTree,
   dumbbell,
   fatTree,
   fatTreePreset,
@@ -250,8 +251,23 @@ function buildTopology(t: TopologySpec, specDir: string, issues: Issues): BuiltT
       }
       return { topology: issues.guard(at, () => spineLeaf(o as SpineLeafOptions)) };
     }
-    case 'accCbd':
-      return { topology: issues.guard(at, () => accCbd({ hostsPerTor: t.hostsPerTor, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
+    case 'accCbd': {
+      const failed = t.failedLinks;
+      // a builder complaint about failedLinks[i] is reported at topology.failedLinks[i]
+      const m = (msg: string): PathSegment[] => {
+        const r = /^accCbd\.failedLinks(?:\[(\d+)\])?/.exec(msg);
+        return r === null ? at : r[1] !== undefined ? [...at, 'failedLinks', Number(r[1])] : [...at, 'failedLinks'];
+      };
+      try {
+        return { topology: accCbd({ hostsPerTor: t.hostsPerTor, rateBps: t.rate, ...(t.fabricRate !== undefined ? { fabricRateBps: t.fabricRate } : {}), delayPs: t.delay, ...(failed !== undefined ? { failedLinks: failed } : {}), ...named(t.name) }) };
+      } catch (e) {
+        const msg = errorMessage(e);
+        issues.add(m(msg), msg.replace(/^accCbd\.failedLinks(\[\d+\])?: /, ''));
+        return issues.fail();
+      }
+    }
+    case 'accTree':
+      return { topology: issues.guard(at, () => accTree({ burstHosts: t.burstHosts, rateBps: t.rate, delayPs: t.delay, ...named(t.name) })) };
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {
@@ -745,6 +761,11 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     maxTimePs: spec.stop.at ?? spec.stop.maxTime,
     linkEvents: events,
     metrics,
+    ...(spec.stop.deadlock === false
+      ? { deadlock: null }
+      : spec.stop.deadlock !== undefined
+        ? { deadlock: { minPausedPs: spec.stop.deadlock.pausedFor, checkIntervalPs: spec.stop.deadlock.checkEvery } }
+        : {}),
   };
 }
 

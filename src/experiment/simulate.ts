@@ -11,6 +11,7 @@ import { US } from '../engine/units.js';
 import { collectResults } from '../metrics/collect.js';
 import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
+import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockReport } from '../net/deadlock.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
 import { createFlows } from '../transport/setup.js';
@@ -40,6 +41,7 @@ export function simulate(input: SimInput): SimOutput {
     int: def.needs.int === true,
     ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
     mpd: def.needs.mpd === true,
+    tcd: def.needs.tcd === true,
     ...(ecnMarking !== undefined ? { ecnMarking } : {}),
   });
   const transport = new Transport(ctx, net, network.hosts, def);
@@ -52,6 +54,7 @@ export function simulate(input: SimInput): SimOutput {
     ack: def.ackHeaderBytes(net, params as never),
   });
   transport.addFlows(flows);
+  ctx.flowDrops = new Int32Array(flows.length);
 
   // ---- stop rule
   let done = flows.length === 0;
@@ -86,7 +89,18 @@ export function simulate(input: SimInput): SimOutput {
 
   // ---- run
   const endPs = input.stopAtPs ?? input.maxTimePs;
-  // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown
+  const dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
+  let nextCheck = dl === null ? Infinity : dl.checkIntervalPs;
+  let deadlock: DeadlockReport | undefined;
+  const checkDeadlock = (frozen: boolean): boolean => {
+    if (dl === null || done) return false;
+    const cycle = findDeadlockCycle(network, sched.now, dl.minPausedPs, frozen);
+    if (cycle === null) return false;
+    deadlock = { detectedAtPs: sched.now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: total - transport.finishedCount, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
+    return true;
+  };
+  // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown;
+  // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
   let chunk = 10 * US;
   let lastProgress = performance.now();
   let totalBytes = 0;
@@ -99,7 +113,8 @@ export function simulate(input: SimInput): SimOutput {
   };
   while (!done || !untilDone) {
     const t0 = performance.now();
-    const emptied = sched.run(Math.min(sched.now + chunk, endPs));
+    const until = Math.min(sched.now + chunk, endPs, nextCheck);
+    const emptied = sched.run(until);
     const t1 = performance.now();
     if (t1 - t0 < 100) chunk *= 2;
     else if (t1 - t0 > 500 && chunk > 1 * US) chunk = Math.floor(chunk / 2);
@@ -107,12 +122,29 @@ export function simulate(input: SimInput): SimOutput {
       report();
       lastProgress = t1;
     }
-    if (emptied || sched.now >= endPs) break;
+    if (emptied) {
+      // nothing can happen any more: paused queues stay paused for ever
+      checkDeadlock(true);
+      break;
+    }
+    if (sched.now >= nextCheck) {
+      nextCheck += dl!.checkIntervalPs;
+      if (checkDeadlock(false)) break;
+    }
+    if (sched.now >= endPs) break;
   }
   report();
 
+  const results = collectResults(flows, transport.finishedCount, topo, network, net);
+  if (deadlock !== undefined) {
+    deadlock.drops = results.totals.drops;
+    let lossy = 0;
+    for (const f of flows) if (!f.finished && ctx.flowDrops[f.id]! > 0) lossy++;
+    deadlock.unfinishedWithDrops = lossy;
+    deadlock.dropsRuledOut = lossy === 0;
+  }
   return {
-    ...collectResults(flows, transport.finishedCount, topo, network, net),
+    ...results,
     queues: samplers.queues,
     throughput: samplers.throughput,
     flowThroughput: samplers.flows,
@@ -121,5 +153,6 @@ export function simulate(input: SimInput): SimOutput {
     endPs: sched.now,
     events: sched.eventsProcessed,
     wallMs: performance.now() - wallStart,
+    ...(deadlock !== undefined ? { deadlock } : {}),
   };
 }

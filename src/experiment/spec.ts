@@ -248,8 +248,24 @@ const spineLeafTopo = z
     }
   });
 
+const switchLabel = z.string().min(1);
 const accCbdTopo = z
-  .object({ type: z.literal('accCbd'), hostsPerTor: posInt.default(8), rate: rateField(), delay: durationField(), name: nameOpt })
+  .object({
+    type: z.literal('accCbd'),
+    hostsPerTor: posInt.default(8),
+    /** host links */
+    rate: rateField(),
+    /** ToR–upper links; default `rate` */
+    fabricRate: rateField().optional(),
+    delay: durationField(),
+    /** removed upper–ToR links as [L0|L1, T0..T3] pairs; default ACC Fig. 12's [[L0, T3], [L1, T0]] */
+    failedLinks: z.array(z.tuple([switchLabel, switchLabel])).optional(),
+    name: nameOpt,
+  })
+  .strict();
+
+const accTreeTopo = z
+  .object({ type: z.literal('accTree'), burstHosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
   .strict();
 
 const presetTopo = z
@@ -281,6 +297,7 @@ export const topologySchema = z.discriminatedUnion('type', [
   fatTreeTopo,
   spineLeafTopo,
   accCbdTopo,
+  accTreeTopo,
   presetTopo,
   fileTopo,
 ]);
@@ -535,6 +552,19 @@ const stopSchema = z
     at: durationField({ positive: true }).optional(),
     /** safety cap when running until done */
     maxTime: durationField({ positive: true }).default(10 * SEC),
+    /**
+     * PFC deadlock detection: end the run when a cycle of ports has been paused
+     * for `pausedFor` (default 1 ms), checked every `checkEvery` (default 100 us);
+     * false = off
+     */
+    deadlock: z
+      .union([
+        z.literal(false),
+        z
+          .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true }).default(1e8) })
+          .strict(),
+      ])
+      .optional(),
   })
   .strict();
 

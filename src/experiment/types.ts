@@ -3,6 +3,7 @@
  * and what it produces (`SimOutput`, turned into result files). Plain data.
  */
 import type { NetworkConfig } from '../net/config.js';
+import type { DeadlockOptions, DeadlockReport } from '../net/deadlock.js';
 import type { Topology } from '../net/topology/types.js';
 import type { FlowSpec } from '../workload/types.js';
 
@@ -67,6 +68,11 @@ export interface SimInput {
   maxTimePs: number;
   linkEvents: LinkEvent[];
   metrics: MetricsRequest;
+  /**
+   * PFC deadlock detection (net/deadlock.ts): a run whose fabric deadlocks ends
+   * at the check that finds the cycle. Absent: on with DEFAULT_DEADLOCK; null: off.
+   */
+  deadlock?: DeadlockOptions | null;
   /**
    * Called now and then (every ~0.2 s of wall time, never per packet) with
    * simulated time, events so far, finished flows, and the payload bytes
@@ -193,4 +199,6 @@ export interface SimOutput {
   endPs: number;
   events: number;
   wallMs: number;
+  /** present only when the run ended on a PFC deadlock */
+  deadlock?: DeadlockReport;
 }

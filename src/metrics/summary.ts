@@ -117,6 +117,8 @@ export interface RunSummary {
   unfinishedAckedBytes: number;
   /** simulated time reached, ps */
   endPs: number;
+  /** only when the run ended on a PFC deadlock (net/deadlock.ts): when, the cycle, unfinished flows, drops ruled out */
+  deadlock?: SimOutput['deadlock'];
 }
 
 export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BINS, opts: SummarizeOptions = {}): RunSummary {
@@ -126,7 +128,7 @@ export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BI
     unfinishedBytes += u.bytes;
     unfinishedAckedBytes += u.ackedBytes;
   }
-  return {
+  const s: RunSummary = {
     fct: summarize(out.fct, bins, opts),
     totals: { ...out.totals },
     unfinished: out.unfinished.length,
@@ -134,6 +136,8 @@ export function runSummary(out: SimOutput, bins: readonly SizeBin[] = DEFAULT_BI
     unfinishedAckedBytes,
     endPs: out.endPs,
   };
+  if (out.deadlock !== undefined) s.deadlock = out.deadlock;
+  return s;
 }
 
 /**

@@ -47,6 +47,20 @@ export interface EcnConfig {
   markNonEct: boolean;
 }
 
+/**
+ * TCD ternary congestion detection (cc-seeds.md §4.2, a reconstruction: ACC
+ * §2.2/§6.1 give only the port states and these two numbers). Switches mark
+ * TCD only when the CC needs it; `enabled` says whether this profile's
+ * switches can (a TCD CC on a profile without it is a spec error).
+ */
+export interface TcdConfig {
+  enabled: boolean;
+  /** max(T_on): a class continuously ON this long with a queue is a congestion port (ACC §6.1: 24 us) */
+  maxTonPs: number;
+  /** queue threshold Q_th in bytes (ACC §6.1: 2 MTU; 2 x the 1048-B D-HPCC data packet) */
+  queueThresholdBytes: number;
+}
+
 export interface SwitchConfig {
   bufferBytes: number;
   /** false: lossy mode, drop-tail at the DT threshold, no PFC (§3.8) */
@@ -92,6 +106,7 @@ export interface SwitchConfig {
   xonBytes: number;
   /** dtMode 'alpha': or when its bytes plus this offset are at most the threshold */
   xonOffsetBytes: number;
+  tcd: TcdConfig;
 }
 
 export type AckOrder = 'transportFirst' | 'ccFirst';
@@ -172,8 +187,8 @@ export interface NetworkConfig {
   metrics: MetricsDefaults;
 }
 
-export type ProfileName = 'oscar' | 'hpcc';
-export const PROFILE_NAMES: readonly ProfileName[] = ['oscar', 'hpcc'];
+export type ProfileName = 'oscar' | 'hpcc' | 'acc';
+export const PROFILE_NAMES: readonly ProfileName[] = ['oscar', 'hpcc', 'acc'];
 
 /** D-OSCAR (network-model.md §0 [O]/[PP]): the default. */
 function oscarProfile(): NetworkConfig {
@@ -213,6 +228,7 @@ function oscarProfile(): NetworkConfig {
       alphaEgress: 1,
       xonBytes: 1248,
       xonOffsetBytes: 2496,
+      tcd: { enabled: false, maxTonPs: 24 * US, queueThresholdBytes: 2 * 1048 },
     },
     transport: {
       mtuBytes: 1000,
@@ -286,6 +302,7 @@ function hpccProfile(): NetworkConfig {
       alphaEgress: 1,
       xonBytes: 1248,
       xonOffsetBytes: 2496,
+      tcd: { enabled: false, maxTonPs: 24 * US, queueThresholdBytes: 2 * 1048 },
     },
     transport: {
       mtuBytes: 1000,
@@ -321,8 +338,25 @@ function hpccProfile(): NetworkConfig {
   };
 }
 
+/**
+ * ACC (network-model.md §8, ACC column): D-HPCC with ACC's switch settings, a
+ * static 512 KB PFC threshold in place of DT (ACC §6.1 "X_OFF is set to
+ * 512KB", §3.2 assumption), the DCQCN paper's ECN thresholds 5 KB / 200 KB
+ * with pmax 1 % on every port, not scaled by rate (ACC §6.1, §3.4
+ * assumption), and TCD-capable switches (max T_on 24 us, Q_th 2 MTU).
+ */
+function accProfile(): NetworkConfig {
+  const n = hpccProfile();
+  n.profile = 'acc';
+  n.switch.dtMode = 'static';
+  n.switch.staticThresholdBytes = 512_000;
+  n.switch.ecn = { ...n.switch.ecn, kminBytes: 5_000, kmaxBytes: 200_000, pmax: 0.01, scaleWithRate: false };
+  n.switch.tcd = { ...n.switch.tcd, enabled: true };
+  return n;
+}
+
 export function profileDefaults(name: ProfileName): NetworkConfig {
-  return name === 'hpcc' ? hpccProfile() : oscarProfile();
+  return name === 'hpcc' ? hpccProfile() : name === 'acc' ? accProfile() : oscarProfile();
 }
 
 /** Recursively overlays `over` on `base` (plain objects only; arrays and scalars replace). */

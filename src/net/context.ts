@@ -21,6 +21,8 @@ export class NetContext {
 
   /** wire size of a PFC frame */
   pfcBytes = 64;
+  /** packets (data, ACK, NACK, CNP) of each flow dropped anywhere, by flow id (sized when flows exist) */
+  flowDrops: Int32Array = new Int32Array(0);
 
   kPortTx = -1;
   kLinkArrive = -1;

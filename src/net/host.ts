@@ -76,8 +76,8 @@ export class Host implements PortOwner {
       for (let k = 1; k <= n; k++) {
         const i = (this.rr + k) % n;
         const f = act[i]!;
-        const t = f.nextAvail;
-        if (t <= now && t < bestT && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) {
+        const t = f.readyAt();
+        if (t <= now && t < bestT && this.mayQueue(f, paused)) {
           best = i;
           bestT = t;
         }
@@ -86,7 +86,7 @@ export class Host implements PortOwner {
       for (let k = 1; k <= n; k++) {
         const i = (this.rr + k) % n;
         const f = act[i]!;
-        if (f.nextAvail <= now && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) {
+        if (f.readyAt() <= now && this.mayQueue(f, paused)) {
           best = i;
           break;
         }
@@ -100,15 +100,24 @@ export class Host implements PortOwner {
     return tr.sendData(act[best]!);
   }
 
+  /**
+   * The "may this flow send" test, apart from time (network-model.md §2.5):
+   * bytes left, window open, class not paused. Time is `Flow.readyAt()`: the
+   * later of the pacer's next send time and the CC hold (ACC's source halt).
+   */
+  private mayQueue(f: Flow, paused: Uint8Array): boolean {
+    return paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && this.transport.windowOpen(f);
+  }
+
   /** Arms the wake-up at the earliest pacing time of a flow that could send then. */
   private armWake(now: number): void {
     const act = this.active;
     const paused = this.port.paused;
-    const tr = this.transport;
     let t = Infinity;
     for (let i = 0; i < act.length; i++) {
       const f = act[i]!;
-      if (f.nextAvail < t && paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && tr.windowOpen(f)) t = f.nextAvail;
+      const r = f.readyAt();
+      if (r < t && this.mayQueue(f, paused)) t = r;
     }
     if (t !== Infinity && t > now) this.wakeAt(t);
   }

@@ -60,6 +60,10 @@ export class Port {
   /** PFC state of this port's classes, set by frames from the peer */
   readonly paused = new Uint8Array(8);
   readonly pausedUntil = new Float64Array(8);
+  /** time (ps) class q was last paused (OFF since then while `paused[q]`) */
+  readonly pauseStartPs = new Float64Array(8);
+  /** time (ps) class q last went OFF->ON (resume or quanta expiry); -Infinity if never paused (TCD, ACC §2.2) */
+  readonly lastOnStartPs = new Float64Array(8).fill(-Infinity);
   /** bit q set: queue q non-empty / paused */
   private nonEmpty = 0;
   private pausedMask = 0;
@@ -91,6 +95,9 @@ export class Port {
   resumesReceived = 0;
   drops = 0;
   ecnMarked = 0;
+  /** data packets this port marked TCD CE / UE (cc-seeds.md §4.2) */
+  tcdCe = 0;
+  tcdUe = 0;
 
   constructor(
     private readonly ctx: NetContext,
@@ -213,6 +220,13 @@ export class Port {
     return p;
   }
 
+  /** Whether data queue q holds a packet that arrived on ingress port `inPort` (deadlock diagnosis; walks the queue). */
+  queueHolds(q: number, inPort: number): boolean {
+    const pk = this.pk;
+    for (let p = this.qHead[q]!; p !== NIL; p = pk.next(p)) if (pk.inPort(p) === inPort) return true;
+    return false;
+  }
+
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
     if (this.txEvent >= 0 || this.ser === null) return; // a completion is pending, or the link is down
@@ -285,11 +299,13 @@ export class Port {
   setPaused(cls: number, pause: boolean, untilPs: number): void {
     if (pause) {
       this.pausesReceived++;
+      if (this.paused[cls] === 0) this.pauseStartPs[cls] = this.sched.now;
       this.paused[cls] = 1;
       this.pausedMask |= 1 << cls;
       this.pausedUntil[cls] = untilPs;
     } else {
       this.resumesReceived++;
+      if (this.paused[cls] === 1) this.lastOnStartPs[cls] = this.sched.now;
       this.paused[cls] = 0;
       this.pausedMask &= ~(1 << cls);
       this.pausedUntil[cls] = 0;
@@ -300,6 +316,7 @@ export class Port {
   /** Quanta-mode expiry check for class `cls`. */
   onPauseExpiry(cls: number): void {
     if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.sched.now >= this.pausedUntil[cls]!) {
+      this.lastOnStartPs[cls] = this.sched.now;
       this.paused[cls] = 0;
       this.pausedMask &= ~(1 << cls);
       this.pausedUntil[cls] = 0;

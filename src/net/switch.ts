@@ -2,16 +2,18 @@
  * Output-queued switch (network-model.md §3.1): on full reception a packet is
  * routed, classified, admitted by the shared-buffer MMU (charged to its ingress
  * (port, queue)), checked for PFC pause, and enqueued at the egress port. On
- * transmission start it is released from the MMU, ECN-marked (RED on the
- * egress queue, §3.4), checked for PFC resume, and stamped with an INT hop
- * (§3.5). Zero processing delay.
+ * transmission start it is released from the MMU, run through the switch's
+ * marking policies (RED/ECN §3.4, TCD), checked for PFC resume, and run
+ * through its telemetry policies (INT, MPD §3.5); the policy lists are built
+ * once from the profile and the CC's needs (dequeue-policies.ts). Zero
+ * processing delay.
  */
-import type { CcEcnMarking } from '../cc/types.js';
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
 import { ADMITTED_PAUSE, createMmu, type SwitchMmu } from './mmu.js';
-import { FLAG_CE, FLAG_ECT, FLAG_PAUSE, NIL, PKT_DATA, PKT_PFC, type PacketStore } from './packet.js';
+import { buildDequeuePolicies, type DequeuePolicy, type SwitchFeatures } from './dequeue-policies.js';
+import { FLAG_PAUSE, NIL, PKT_PFC, type PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
 
@@ -25,16 +27,7 @@ export function mix32(h: number): number {
   return h >>> 0;
 }
 
-export interface SwitchFeatures {
-  /** push INT hops into data packets */
-  int: boolean;
-  /** RED/ECN marking */
-  ecn: boolean;
-  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (§3.5) */
-  mpd?: boolean;
-  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, §3.4) */
-  ecnMarking?: CcEcnMarking;
-}
+export type { SwitchFeatures } from './dequeue-policies.js';
 
 export class Switch implements PortOwner {
   readonly ports: Port[] = [];
@@ -44,20 +37,15 @@ export class Switch implements PortOwner {
   private readonly routeCount: Uint16Array;
   private readonly routeStart: Int32Array;
   private readonly routePorts: Int32Array;
-  private kmin: Float64Array = new Float64Array(0);
-  private kmax: Float64Array = new Float64Array(0);
   private readonly spray: boolean;
-  private readonly pmax: number;
-  private readonly includePacket: boolean;
-  private readonly markNonEct: boolean;
   private readonly mmuOffset: number;
-  private readonly qOffset: number;
+  /** egress processing at dequeue: marking before the PFC resume check, telemetry after (dequeue-policies.ts) */
+  private marking: DequeuePolicy[] = [];
+  private telemetry: DequeuePolicy[] = [];
   private readonly queue0Control: boolean;
   private readonly quanta: boolean;
   /** ps a PAUSE lasts at each port in quanta mode */
   private pauseDurPs: Float64Array = new Float64Array(0);
-  private readonly intTxIncludesPacket: boolean;
-  private readonly mpd: boolean;
   kPfcRefresh = -1;
   private readonly pk: PacketStore;
   /** per-packet spraying choices */
@@ -65,7 +53,6 @@ export class Switch implements PortOwner {
   /** RED marking draws */
   private readonly ecnRng: Rng;
   drops = 0;
-  ecnMarked = 0;
 
   constructor(
     private readonly ctx: NetContext,
@@ -84,15 +71,9 @@ export class Switch implements PortOwner {
     this.routeBase = (id - routes.hostCount) * routes.hostCount;
     this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
     this.spray = cfg.loadBalancing === 'spray';
-    this.pmax = features.ecnMarking !== undefined ? features.ecnMarking.pmax : cfg.ecn.pmax;
-    this.mpd = features.mpd === true;
-    this.includePacket = cfg.ecn.comparison === 'includingPacket';
-    this.markNonEct = cfg.ecn.markNonEct;
     this.mmuOffset = cfg.mmuHeaderOffset;
-    this.qOffset = cfg.queueHeaderOffset;
     this.queue0Control = cfg.queue0Control;
     this.quanta = cfg.pfcMode === 'quanta';
-    this.intTxIncludesPacket = cfg.intTxIncludesPacket;
     this.pk = ctx.pool;
   }
 
@@ -101,27 +82,24 @@ export class Switch implements PortOwner {
     const n = this.ports.length;
     const rates: number[] = [];
     const delays: number[] = [];
-    this.kmin = new Float64Array(n);
-    this.kmax = new Float64Array(n);
     this.pauseDurPs = new Float64Array(n);
-    const cfgEcn = this.cfg.ecn;
-    const own = this.features.ecnMarking;
-    const e =
-      own === undefined
-        ? cfgEcn
-        : { kminBytes: own.kminBytes, kmaxBytes: own.kmaxBytes, scaleWithRate: own.refRateBps !== null, refRateBps: own.refRateBps ?? cfgEcn.refRateBps };
     for (let i = 0; i < n; i++) {
       const p = this.ports[i]!;
       p.queue0Control = this.queue0Control;
       p.strict = this.cfg.service === 'strict';
       rates.push(p.rateBps);
       delays.push(p.delayPs);
-      const scale = e.scaleWithRate ? p.rateBps / e.refRateBps : 1;
-      this.kmin[i] = e.kminBytes * scale;
-      this.kmax[i] = e.kmaxBytes * scale;
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
     }
     this.mmu = createMmu(this.cfg, rates, delays, hostRateBps);
+    const pol = buildDequeuePolicies(this.pk, this.cfg, this.features, { rateBps: rates }, this.ecnRng);
+    this.marking = pol.marking;
+    this.telemetry = pol.telemetry;
+  }
+
+  /** Names of the dequeue policies in run order (diagnostics and tests; allocates). */
+  policyNames(): string[] {
+    return [...this.marking.map((p) => p.name), 'pfcResume', ...this.telemetry.map((p) => p.name)];
   }
 
   receive(pkt: number, inPort: number): void {
@@ -161,6 +139,9 @@ export class Switch implements PortOwner {
   private dropPacket(pkt: number, port: Port): void {
     this.drops++;
     port.drops++;
+    const fid = this.pk.flow(pkt);
+    const fd = this.ctx.flowDrops;
+    if (fid >= 0 && fid < fd.length) fd[fid]!++;
     this.pk.release(pkt);
   }
 
@@ -178,43 +159,12 @@ export class Switch implements PortOwner {
     const inPort = pk.inPort(pkt);
     const size = pk.size(pkt);
     const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, port.index);
-    // ECN (RED on this egress queue)
-    if (this.features.ecn && (this.markNonEct || pk.has(pkt, FLAG_ECT)) && !pk.has(pkt, FLAG_CE)) {
-      let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
-      if (this.includePacket) bytes += size - this.qOffset;
-      const pi = port.index;
-      const kmin = this.kmin[pi]!;
-      const kmax = this.kmax[pi]!;
-      let mark = false;
-      if (this.includePacket) {
-        if (bytes >= kmax) mark = true;
-        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
-      } else {
-        if (bytes > kmax) mark = true;
-        else if (bytes > kmin) mark = this.ecnRng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
-      }
-      if (mark) {
-        pk.setFlag(pkt, FLAG_CE, true);
-        this.ecnMarked++;
-        port.ecnMarked++;
-      }
-    }
+    const now = this.ctx.sched.now;
+    const marking = this.marking;
+    for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size, now);
     if (resume) this.sendPfc(inPort, q, false);
-    if (this.features.int && pk.type(pkt) === PKT_DATA) {
-      pk.pushIntHop(
-        pkt,
-        this.ctx.sched.now,
-        port.totalBytes - this.qOffset * port.totalPkts,
-        this.intTxIncludesPacket ? port.txBytes + size : port.txBytes,
-        port.rateBps,
-        port.rxBytes,
-      );
-    }
-    if (this.mpd && pk.type(pkt) === PKT_DATA) {
-      // Poseidon short INT: this hop's queueing delay (queue after dequeue), truncated to whole us
-      const us = Math.floor(((port.totalBytes - this.qOffset * port.totalPkts) * 8e6) / port.rateBps);
-      if (us > pk.mpd(pkt)) pk.setMpd(pkt, us);
-    }
+    const telemetry = this.telemetry;
+    for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size, now);
     return pkt;
   }
 

@@ -50,6 +50,12 @@ export class Flow implements CcFlow {
   sndUna = 0;
   maxSentSeq = 0;
   nextAvail = 0;
+  /**
+   * CC hold (ACC's source halt, cc-seeds.md §0.3, §4.5 [AMB-A10]): no data
+   * before this time. A deadline of its own: rate changes move `nextAvail`
+   * only, never this.
+   */
+  holdUntilPs = 0;
   lastPktWire = 0;
   started = false;
   finished = false;
@@ -117,6 +123,18 @@ export class Flow implements CcFlow {
     } else {
       this.rateBps = r;
     }
+  }
+
+  /** Earliest time the pacer and the CC hold both allow the next packet. */
+  readyAt(): number {
+    return this.nextAvail > this.holdUntilPs ? this.nextAvail : this.holdUntilPs;
+  }
+
+  setHold(untilPs: number): void {
+    if (this.finished) return;
+    const old = this.holdUntilPs;
+    this.holdUntilPs = untilPs;
+    if (untilPs < old) this.sys.onPacingChanged(this);
   }
 
   setCwnd(bytes: number): void {

@@ -58,6 +58,8 @@ export class Transport {
   /** retxMode none: reorder buffer at the receiver, no NACK, no RTO */
   private readonly noRetx: boolean;
   private readonly echoMpd: boolean;
+  /** ACK class when the CC needs high-priority ACKs (ACC §4.3), else -1: the dialect's rule */
+  private readonly ackHighClass: number;
   private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
@@ -93,6 +95,8 @@ export class Transport {
     this.echoInflight = cc.needs.inflight === true;
     this.noRetx = c.retxMode === 'none';
     this.echoMpd = cc.needs.mpd === true;
+    // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
+    this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
     this.quanta = net.switch.pfcMode === 'quanta';
     this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     this.ack = {
@@ -324,7 +328,8 @@ export class Transport {
     pk.setDst(a, f.src);
     pk.setSeq(a, f.rcvExpected);
     pk.setSize(a, nack ? f.nackWireBytes : f.ackWireBytes);
-    pk.setPrio(a, f.prio);
+    const high = this.ackHighClass;
+    pk.setPrio(a, high >= 0 ? high : f.prio);
     pk.setHash(a, f.ackHash);
     if (pk.has(data, FLAG_CE)) pk.setFlag(a, FLAG_ECN_ECHO, true);
     pk.setTcd(a, pk.tcd(data));
@@ -345,7 +350,7 @@ export class Transport {
     }
     if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
     if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
-    this.hosts[f.dst]!.sendControl(a, this.ackStrict ? this.cfg.ackClass : f.prio);
+    this.hosts[f.dst]!.sendControl(a, high >= 0 ? high : this.ackStrict ? this.cfg.ackClass : f.prio);
   }
 
   private sendCnp(f: Flow): void {
@@ -480,7 +485,8 @@ export class Transport {
   onPacingChanged(f: Flow): void {
     if (!f.started) return;
     const now = this.sched.now;
-    this.hosts[f.src]!.wakeAt(f.nextAvail > now ? f.nextAvail : now);
+    const t = f.readyAt();
+    this.hosts[f.src]!.wakeAt(t > now ? t : now);
   }
 
   /** A CC opened the window of f. */

@@ -409,22 +409,80 @@ export function spineLeafPreset(name: SpineLeafPresetName, overrides?: Partial<S
 
 export interface AccCbdOptions {
   hostsPerTor: number;
+  /** host links */
   rateBps: number;
+  /** ToR–upper links; default rateBps */
+  fabricRateBps?: number;
   delayPs: number;
+  /**
+   * upper–ToR links removed, as pairs of switch labels L0, L1, T0..T3; default
+   * the two of ACC Fig. 12, [[L0, T3], [L1, T0]]
+   */
+  failedLinks?: readonly (readonly [string, string])[];
   name?: string;
 }
 
+/** ACC Fig. 12: links L0–T3 and L1–T0 fail, creating the cyclic buffer dependency. */
+export const ACC_CBD_FAILED_LINKS: readonly (readonly [string, string])[] = [
+  ['L0', 'T3'],
+  ['L1', 'T0'],
+];
+
 /**
  * ACC Fig12 CBD unit (§7.8): ToRs T0–T3 and upper switches L0, L1, fully
- * bipartite except L0–T3 and L1–T0. Node order: hosts (T0's first), T0..T3
- * (layer 'leaf'), L0, L1 (layer 'spine'), as a file loader would label this
- * two-tier shape. Shortest paths T0→T3 bounce through a ToR.
+ * bipartite except the failed links (default L0–T3 and L1–T0). Node order:
+ * hosts (T0's first), T0..T3 (layer 'leaf'), L0, L1 (layer 'spine'), as a
+ * file loader would label this two-tier shape. Shortest paths T0→T3 bounce
+ * through a ToR. Failed links that cut a host off the others are an error
+ * naming `accCbd.failedLinks[i]`.
  */
 export function accCbd(opts: AccCbdOptions): Topology {
-  const o = checkOptions('accCbd', opts, ['hostsPerTor', 'rateBps', 'delayPs', 'name']);
+  const o = checkOptions('accCbd', opts, ['hostsPerTor', 'rateBps', 'fabricRateBps', 'delayPs', 'failedLinks', 'name']);
   const hpt = checkPositiveInt('accCbd.hostsPerTor', o.hostsPerTor);
   const rate = checkRate('accCbd.rateBps', o.rateBps);
+  const fabric = o.fabricRateBps === undefined ? rate : checkRate('accCbd.fabricRateBps', o.fabricRateBps);
   const delay = checkDelay('accCbd.delayPs', o.delayPs);
+  const failedIn = (o.failedLinks ?? ACC_CBD_FAILED_LINKS) as readonly (readonly [string, string])[];
+  if (!Array.isArray(failedIn)) throw new Error(`accCbd.failedLinks: must be a list of [upper, tor] pairs, got ${String(failedIn)}`);
+  const failed = new Set<string>();
+  failedIn.forEach((pair, i) => {
+    const what = `accCbd.failedLinks[${i}]`;
+    if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${what}: must be a pair of switch labels such as [L0, T3], got ${JSON.stringify(pair)}`);
+    const [x, y] = pair.map((v) => String(v).toUpperCase());
+    const up = [x, y].find((v) => v === 'L0' || v === 'L1');
+    const tor = [x, y].find((v) => /^T[0-3]$/.test(v ?? ''));
+    if (up === undefined || tor === undefined) throw new Error(`${what}: ${JSON.stringify(pair)} is not an upper–ToR link (uppers L0, L1; ToRs T0..T3)`);
+    const key = `${up}-${tor}`;
+    if (failed.has(key)) throw new Error(`${what}: ${JSON.stringify(pair)} is listed twice`);
+    failed.add(key);
+  });
+  // every ToR must keep an upper link, and the uppers must still connect all ToRs
+  const alive = (l: number, t: number): boolean => !failed.has(`L${l}-T${t}`);
+  const reach = new Set<number>([0]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let t = 0; t < 4; t++) {
+      if (reach.has(t)) continue;
+      for (let l = 0; l < 2; l++) {
+        if (!alive(l, t)) continue;
+        for (const r of reach) {
+          if (alive(l, r)) {
+            reach.add(t);
+            changed = true;
+            break;
+          }
+        }
+        if (reach.has(t)) break;
+      }
+    }
+  }
+  if (reach.size < 4) {
+    const cut = [0, 1, 2, 3].filter((t) => !reach.has(t));
+    const i = failedIn.length - 1;
+    throw new Error(
+      `accCbd.failedLinks${i >= 0 ? `[${i}]` : ''}: the failed links ${JSON.stringify(failedIn)} disconnect the hosts of ${cut.map((t) => `T${t}`).join(', ')} from the others`,
+    );
+  }
   const b = new Builder();
   b.addHosts(4 * hpt);
   const tor0 = b.addSwitches(4, 'leaf');
@@ -432,17 +490,54 @@ export function accCbd(opts: AccCbdOptions): Topology {
   for (let h = 0; h < 4 * hpt; h++) b.link(h, tor0 + Math.floor(h / hpt), rate, delay);
   for (let t = 0; t < 4; t++) {
     for (let l = 0; l < 2; l++) {
-      if ((l === 0 && t === 3) || (l === 1 && t === 0)) continue;
-      b.link(tor0 + t, up0 + l, rate, delay);
+      if (!alive(l, t)) continue;
+      b.link(tor0 + t, up0 + l, fabric, delay);
     }
   }
   return b.finish(optName('accCbd.name', o.name, 'accCbd'));
 }
 
+export interface AccTreeOptions {
+  /** burst senders H1..HN on SW4 (ACC Fig. 2/3: 20, Fig. 11: 15, Fig. 4: 10) */
+  burstHosts: number;
+  rateBps: number;
+  delayPs: number;
+  name?: string;
+}
+
+/**
+ * ACC Fig. 1 "typical scenario" congestion tree (ACC §3.1, §6.3; network-model.md
+ * §7.8, attachment points reconstructed from the text): a chain SW1–SW2–SW3–SW4;
+ * S0 and S1 on SW1; R0 and R1 on SW4 (R1 behind the congested port P4); burst
+ * senders H1..HN on SW4. F1 = S1→R1 and F0 = S0→R0 share P1–P3 (SW1→SW2,
+ * SW2→SW3, SW3→SW4); the bursts meet F1 at P4 (SW4→R1).
+ * Node ids: S0 0, S1 1, R0 2, R1 3, H1..HN 4..N+3, then SW1..SW4.
+ */
+export function accTree(opts: AccTreeOptions): Topology {
+  const o = checkOptions('accTree', opts, ['burstHosts', 'rateBps', 'delayPs', 'name']);
+  const n = checkPositiveInt('accTree.burstHosts', o.burstHosts);
+  const rate = checkRate('accTree.rateBps', o.rateBps);
+  const delay = checkDelay('accTree.delayPs', o.delayPs);
+  const b = new Builder();
+  b.addHosts(4 + n);
+  const sw = b.addSwitches(4, 'switch');
+  b.link(0, sw, rate, delay); // S0 - SW1
+  b.link(1, sw, rate, delay); // S1 - SW1
+  b.link(2, sw + 3, rate, delay); // R0 - SW4
+  b.link(3, sw + 3, rate, delay); // R1 - SW4 (P4)
+  for (let i = 0; i < n; i++) b.link(4 + i, sw + 3, rate, delay);
+  for (let k = 0; k < 3; k++) b.link(sw + k, sw + k + 1, rate, delay);
+  const topo = b.finish(optName('accTree.name', o.name, 'accTree'));
+  const names = ['S0', 'S1', 'R0', 'R1'];
+  for (let i = 0; i < 4 + n; i++) topo.nodes[i]!.name = i < 4 ? names[i]! : `H${i - 3}`;
+  for (let k = 0; k < 4; k++) topo.nodes[sw + k]!.name = `SW${k + 1}`;
+  return topo;
+}
+
 // ---------------------------------------------------------------------------------------------
 // catalogue
 
-export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd';
+export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree';
 
 export interface TopologyTypeInfo {
   name: TopologyType;
@@ -469,7 +564,12 @@ export const TOPOLOGY_TYPES: readonly TopologyTypeInfo[] = [
     description: 'two-tier leaf-spine, every leaf to every spine',
     options: ['spines', 'leaves', 'hostsPerLeaf', 'hostRateBps', 'fabricRateBps', 'delayPs', 'name'],
   },
-  { name: 'accCbd', description: 'ACC cyclic-buffer-dependency unit: 4 ToRs, 2 uppers, two links removed', options: ['hostsPerTor', 'rateBps', 'delayPs', 'name'] },
+  {
+    name: 'accCbd',
+    description: 'ACC cyclic-buffer-dependency unit: 4 ToRs, 2 uppers, failed links (default L0-T3, L1-T0)',
+    options: ['hostsPerTor', 'rateBps', 'fabricRateBps', 'delayPs', 'failedLinks', 'name'],
+  },
+  { name: 'accTree', description: 'ACC Fig. 1 congestion tree: chain SW1-SW4, S0/S1 on SW1, R0/R1 and N burst hosts on SW4', options: ['burstHosts', 'rateBps', 'delayPs', 'name'] },
 ];
 
 /** Builds a topology of a catalogued type from untyped options (e.g. a parsed config); options are validated. */
@@ -487,6 +587,8 @@ export function buildTopology(type: string, options: unknown): Topology {
       return spineLeaf(options as SpineLeafOptions);
     case 'accCbd':
       return accCbd(options as AccCbdOptions);
+    case 'accTree':
+      return accTree(options as AccTreeOptions);
     default:
       throw new Error(`topology type: unknown "${type}" (known: ${TOPOLOGY_TYPES.map((t) => t.name).join(', ')})`);
   }
@@ -526,6 +628,16 @@ export const TOPOLOGY_PRESETS: readonly TopologyPresetInfo[] = [
     name: 'accCbd',
     description: 'ACC Fig12 CBD unit: 8 hosts per ToR, 100G, 1 us',
     build: () => accCbd({ hostsPerTor: 8, rateBps: 100 * GBPS, delayPs: US }),
+  },
+  {
+    name: 'accFig1',
+    description: 'ACC Fig. 1 congestion tree with 20 burst hosts (Fig. 2/3), 100G, 2 us',
+    build: () => accTree({ name: 'accFig1', burstHosts: 20, rateBps: 100 * GBPS, delayPs: 2 * US }),
+  },
+  {
+    name: 'accFig11',
+    description: 'ACC Fig. 1 congestion tree with 15 burst hosts (Fig. 11), 100G, 2 us',
+    build: () => accTree({ name: 'accFig11', burstHosts: 15, rateBps: 100 * GBPS, delayPs: 2 * US }),
   },
 ];
 

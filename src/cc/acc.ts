@@ -1,0 +1,272 @@
+/**
+ * ACC, ACK-driven congestion control for lossless Ethernet (ACC NSDI'24 §4,
+ * Alg. 1; specified in cc-seeds.md §4.3–§4.6), on TCD ternary marks
+ * (CE / UE / NO, cc-seeds.md §4.2) echoed per packet in ACKs that travel at
+ * high priority (ACC §4.3).
+ *
+ * Every period T (the flow's own base RTT, ACC §4.2 "one period T (i.e., base
+ * RTT)", §6.1 never smaller) the sender classifies the flow from the ACKs of
+ * the period:
+ *  - congested (CE on more than 90 % of the ACKs, ACC §4.1): measure the ACK
+ *    arrival rate R, switch the pacer to R and halt the source for
+ *    (ΔS − ΔA)/R, ΔS = bytes sent in the previous period, ΔA = bytes acked in
+ *    this one (Eq. 1, §4.2); one period later extend the halt by the excess
+ *    sent while the decision was in flight (Alg. 1 l.7–9). Only ACKs of
+ *    packets sent after the halt began ("eligible", §4.2) may start a new
+ *    halt or set the rate;
+ *  - some CE but not above 90 %: hold (cc-seeds.md [AMB-A3]);
+ *  - UE only (victim, §4.4): keep the rate; halve it once more than P_thresh
+ *    consecutive periods were victim periods;
+ *  - no mark: increase R += (lineRate − R)/lineRate · RI, RI = RI_Low for the
+ *    first 2 periods, then RI_High (§4.3).
+ * The halt is a transport hold (`CcFlow.setHold`), a deadline of its own that
+ * rate changes never move earlier (cc-seeds.md [AMB-A10]).
+ *
+ * `acc-nohalt` is the paper's ablation "ACC w/o halt" (§6.4, Fig. 16): a
+ * congested flow directly takes the ACK arrival rate, without a halt.
+ *
+ * Reconstructed choices (cc-seeds.md §4.6), each a parameter: the CE fraction
+ * threshold, P_thresh, RI_Low/RI_High, R_min (lineRate/1000), whether the ACK
+ * rate is counted in wire or payload bytes (`ackRateBytes`), the period
+ * (`periodPs`, default the flow's path base RTT), and the time span the
+ * eligible ACK bytes are divided by (`ackRateSpan`). The default is
+ * cc-seeds.md §4.5, R = 8 dA_elig / T. In the period after a halt only the
+ * ACKs of post-halt packets are eligible and they arrive during part of the
+ * period, so this reads e.g. 2.5 Gb/s for a 10 Gb/s share and the flow
+ * collapses and halts again (ACC Fig. 10 setup: 81 % utilization at 1 us
+ * links, 65 % at 5 us). `ackRateSpan: eligible` divides by the part of the
+ * period after (end of the last halt + T) instead: 97 % / 100 % there, but in
+ * the Fig. 11 setup it lets F1 keep too high a rate and PAUSEs reach SW2-SW3;
+ * neither reading is the paper's (experiments/acc/README.md).
+ */
+import { z } from 'zod';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
+import { TCD_CE, TCD_UE } from './types.js';
+
+const params = z
+  .object({
+    periodPs: z.number().positive().optional().describe("control period T, ps (default: the flow's own base RTT, ACC §4.2)"),
+    ceFraction: z.number().min(0).max(1).default(0.9).describe('a period is congested when CE marks are strictly above this fraction of its ACKs (ACC §4.1)'),
+    pThresh: z.number().int().min(0).default(1).describe('P_thresh: consecutive victim (UE) periods tolerated before halving (ACC §4.4)'),
+    riLowBps: z.number().positive().optional().describe('RI_Low, bps: increase step of the first 2 uncongested periods (default RI_High/10, 400 Mb/s at 100 G)'),
+    riHighBps: z.number().positive().optional().describe('RI_High, bps: later increase step (default lineRate/25, 4 Gb/s at 100 G, ACC §6.1)'),
+    lowStagePeriods: z.number().int().min(0).default(2).describe('uncongested periods at RI_Low before RI_High (ACC §4.3)'),
+    minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, cc-seeds.md [AMB-A8])'),
+    ackRateBytes: z.enum(['wire', 'payload']).default('wire').describe('ACK arrival rate counted in wire bytes of the acked packets (paper: recvNum x MTU / T) or payload bytes'),
+    halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
+    ackRateSpan: z
+      .enum(['period', 'eligible'])
+      .default('period')
+      .describe(
+        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
+      ),
+  })
+  .strict();
+type Params = z.infer<typeof params>;
+
+const T_PERIOD = 0;
+
+class Acc implements CcInstance {
+  private readonly T: number;
+  private readonly C: number;
+  private readonly rMin: number;
+  private readonly riLow: number;
+  private readonly riHigh: number;
+  /** wire bytes per payload byte of a full packet (1 with ackRateBytes: payload) */
+  private readonly wf: number;
+  private readonly useHalt: boolean;
+
+  private rS: number;
+  private rPre = 0;
+  private rHalt = 0;
+  private halt = false;
+  private extPending = false;
+  private haltUntil = 0;
+  private sndNxtStart = 0;
+  private nU = 0;
+  private nV = 0;
+  private started = false;
+  // period bookkeeping
+  private periodStartNxt = 0;
+  private periodStartUna = 0;
+  private ackCnt = 0;
+  private ceCnt = 0;
+  private ueCnt = 0;
+  private ackElig = 0;
+  private ceElig = 0;
+  private tLastAck = 0;
+  private tPrevAck = 0;
+  private periodStartPs = 0;
+  private dSPrev = 0;
+  private una = 0;
+
+  constructor(
+    private readonly f: CcFlow,
+    private readonly p: Params,
+  ) {
+    const C = f.lineRateBps;
+    this.C = C;
+    this.T = p.periodPs ?? f.pathBaseRttPs;
+    this.rMin = p.minRateBps ?? C / 1000;
+    this.riHigh = p.riHighBps ?? C / 25;
+    this.riLow = p.riLowBps ?? this.riHigh / 10;
+    this.wf = p.ackRateBytes === 'wire' ? f.dataWireBytes / f.mtuBytes : 1;
+    this.useHalt = p.halt;
+    this.rS = C;
+  }
+
+  onAck(ack: AckInfo): void {
+    const now = ack.nowPs;
+    // snd_una after this ACK, whatever the profile's ACK order
+    const una = ack.isNack || ack.seq < ack.sndUna ? ack.sndUna : ack.seq;
+    if (!this.started) {
+      // ACC §5: the period timer starts at the first ACK; everything sent before is the "previous period" ([AMB-A7])
+      this.started = true;
+      const f = this.f;
+      this.dSPrev = f.maxSentSeq;
+      this.periodStartNxt = f.maxSentSeq;
+      this.periodStartUna = una - ack.newlyAckedBytes;
+      this.periodStartPs = now;
+      this.f.setTimer(T_PERIOD, this.T);
+    }
+    this.una = una;
+    const ce = ack.tcd === TCD_CE;
+    this.ackCnt++;
+    if (ce) this.ceCnt++;
+    else if (ack.tcd === TCD_UE) this.ueCnt++;
+    this.tPrevAck = this.tLastAck;
+    this.tLastAck = now;
+    // eligibility per ACK (ACC §4.2 last bullet, [AMB-A9])
+    if (una > this.sndNxtStart) {
+      this.ackElig++;
+      if (ce) this.ceElig++;
+    }
+  }
+
+  onTimer(slot: number): void {
+    if (slot !== T_PERIOD) return;
+    const f = this.f;
+    const now = f.now();
+    const sent = f.maxSentSeq;
+    const una = this.una > f.sndUna ? this.una : f.sndUna;
+    const dSCur = sent - this.periodStartNxt;
+    if (this.ackCnt === 0) {
+      this.dSPrev += dSCur; // ΔS accumulates until an ACK arrives; no decision
+    } else {
+      let tEff = this.T;
+      if (this.ackCnt === 1 && this.tLastAck - this.tPrevAck > this.T) tEff = this.tLastAck - this.tPrevAck;
+      const from = this.periodStartUna > this.sndNxtStart ? this.periodStartUna : this.sndNxtStart;
+      const dAElig = una > from ? una - from : 0;
+      const thr = this.p.ceFraction;
+      if (this.p.ackRateSpan === 'eligible' && this.ackElig > 0) {
+        // eligible ACKs acknowledge packets sent after the last halt ended, so none arrives before haltEnd + T
+        const from = this.haltUntil + this.T;
+        if (from > this.periodStartPs && now - from < tEff && now > from) tEff = now - from;
+      }
+      if (this.ceCnt > thr * this.ackCnt) this.congested(tEff, dAElig, now, thr);
+      else if (this.ceCnt > 0) this.hold();
+      else if (this.ueCnt > 0) this.undetermined();
+      else this.uncongested();
+      this.dSPrev = dSCur;
+    }
+    if (this.halt && !this.extPending && now >= this.haltUntil) this.halt = false;
+    this.ackCnt = 0;
+    this.ceCnt = 0;
+    this.ueCnt = 0;
+    this.ackElig = 0;
+    this.ceElig = 0;
+    this.periodStartNxt = sent;
+    this.periodStartUna = una;
+    this.periodStartPs = now;
+    f.setTimer(T_PERIOD, this.T);
+  }
+
+  private setRate(r: number): void {
+    this.rS = r < this.rMin ? this.rMin : r > this.C ? this.C : r;
+    this.f.setRate(this.rS);
+  }
+
+  private congested(tEff: number, dAElig: number, now: number, thr: number): void {
+    this.nU = 0;
+    this.nV = 0;
+    const f = this.f;
+    if (!this.halt) {
+      if (this.ackElig > 0 && dAElig > 0 && this.ceElig > thr * this.ackElig) {
+        const wf = this.wf;
+        const R = (8 * dAElig * wf) / (tEff / 1e12); // ACK arrival rate, bps
+        this.rPre = this.rS;
+        this.rHalt = R;
+        if (!this.useHalt) {
+          // ACC w/o halt: straight to the ACK arrival rate
+          this.setRate(R);
+          this.sndNxtStart = f.maxSentSeq;
+          return;
+        }
+        const excess = this.dSPrev - dAElig;
+        const base = f.nextAvail > now ? f.nextAvail : now; // the pacer's pending send (Eq. 1: t_NextPkt + t_Halt)
+        this.setRate(R);
+        if (excess > 0) {
+          const tHalt = ((8 * excess * wf) / R) * 1e12;
+          this.haltUntil = base + tHalt;
+          f.setHold(this.haltUntil);
+          this.halt = true;
+          this.extPending = true;
+          this.sndNxtStart = f.maxSentSeq;
+        }
+      }
+    } else if (this.extPending) {
+      // one period later: the excess sent during the decision period at R_pre (Alg. 1 l.7-9, [AMB-A4/A5])
+      const r = this.dSPrev * this.wf * (1 - this.rHalt / this.rPre);
+      if (r > 0) {
+        this.haltUntil += ((8 * r) / this.rHalt) * 1e12;
+        f.setHold(this.haltUntil);
+      }
+      this.extPending = false;
+    }
+  }
+
+  private hold(): void {
+    this.nU = 0;
+    this.nV = 0;
+    this.extPending = false;
+  }
+
+  private undetermined(): void {
+    this.nU = 0;
+    this.nV++;
+    this.extPending = false;
+    if (this.nV > this.p.pThresh) this.setRate(this.rS / 2);
+  }
+
+  private uncongested(): void {
+    this.nV = 0;
+    this.extPending = false;
+    const ri = this.nU < this.p.lowStagePeriods ? this.riLow : this.riHigh;
+    this.setRate(this.rS + ((this.C - this.rS) / this.C) * ri);
+    this.nU++;
+  }
+
+  onRto(): void {
+    // lossy operation is outside ACC's design (footnote 1); restart the period bookkeeping
+    this.dSPrev = 0;
+    this.ackCnt = this.ceCnt = this.ueCnt = this.ackElig = this.ceElig = 0;
+    this.sndNxtStart = this.f.sndNxt;
+  }
+}
+
+function definition(name: string, description: string, halt: boolean): CcDefinition<typeof params> {
+  return {
+    name,
+    description,
+    reference: 'ACC NSDI\'24 §4 Alg. 1 (halt), §4.3 (increase), §4.4 (victims); cc-seeds.md §4.3-4.6; TCD marks cc-seeds.md §4.2',
+    params,
+    needs: { tcd: true, highPriorityAcks: true },
+    dataHeaderBytes: () => 0,
+    ackHeaderBytes: () => 0,
+    initialCwnd: () => Infinity,
+    create: (flow, p) => new Acc(flow, halt ? p : { ...p, halt: false }),
+  };
+}
+
+export const accCc = definition('acc', 'ACC: ACK-driven rate control with source halt on TCD marks (lossless Ethernet)', true);
+export const accNoHaltCc = definition('acc-nohalt', 'ACC without the source halt (ACC Fig. 16 ablation): congested flows take the ACK arrival rate directly', false);

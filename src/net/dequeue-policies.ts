@@ -1,0 +1,237 @@
+/**
+ * Egress processing at dequeue (transmission start) as an ordered list of
+ * per-port policies (network-model.md §3.1 "on dequeue": counters, marking,
+ * PFC resume, telemetry). Which policies a switch runs is decided once, when
+ * the network is built, from the profile and from what the CC declares it
+ * needs (`CcNeeds`): RED/ECN (§3.4, the profile's thresholds or a CC's own
+ * such as DCTCP's kmin = kmax step), TCD ternary marking (cc-seeds.md §4.2),
+ * INT hops (§3.5) and Poseidon's MPD stamp (§3.5).
+ *
+ * Policies run in two phases around the PFC resume check, as the references
+ * order them: *marking* policies (RED, TCD) before the resume, *telemetry*
+ * policies (INT, MPD) after it. Each policy keeps its per-port state in typed
+ * arrays indexed by the port number; `apply` allocates nothing.
+ */
+import type { CcEcnMarking } from '../cc/types.js';
+import { TCD_CE, TCD_NO, TCD_UE } from '../cc/types.js';
+import type { Rng } from '../engine/rng.js';
+import type { SwitchConfig } from './config.js';
+import { FLAG_CE, FLAG_ECT, PKT_DATA, type PacketStore } from './packet.js';
+import type { Port } from './port.js';
+
+/** One step of egress processing, run for every data-queue packet a port dequeues. */
+export interface DequeuePolicy {
+  /** short name for diagnostics (`red`, `tcd`, `int`, `mpd`) */
+  readonly name: string;
+  /**
+   * `pkt` left queue `q` of `port` at `nowPs` and was released from the MMU;
+   * `size` is its wire size. May mark or stamp the packet.
+   */
+  apply(pkt: number, port: Port, q: number, size: number, nowPs: number): void;
+}
+
+/** Per-port facts a policy may need when the switch's ports are all attached. */
+export interface PortFacts {
+  rateBps: number[];
+}
+
+/**
+ * RED/ECN marking on the egress queue (network-model.md §3.4): mark CE above
+ * kmax, with probability pmax·(q − kmin)/(kmax − kmin) between; q excludes the
+ * packet (`afterRemoval`, D-HPCC) or includes it (`includingPacket`, D-OSCAR).
+ * With a CC's own thresholds (`CcNeeds.ecnMarking`, e.g. DCTCP's step) the
+ * comparison rule stays the profile's.
+ */
+export class RedEcnPolicy implements DequeuePolicy {
+  readonly name = 'red';
+  private readonly kmin: Float64Array;
+  private readonly kmax: Float64Array;
+  private readonly pmax: number;
+  private readonly includePacket: boolean;
+  private readonly markNonEct: boolean;
+  private readonly qOffset: number;
+  marked = 0;
+
+  constructor(
+    private readonly pk: PacketStore,
+    cfg: SwitchConfig,
+    own: CcEcnMarking | undefined,
+    ports: PortFacts,
+    private readonly rng: Rng,
+  ) {
+    const e =
+      own === undefined
+        ? cfg.ecn
+        : { kminBytes: own.kminBytes, kmaxBytes: own.kmaxBytes, scaleWithRate: own.refRateBps !== null, refRateBps: own.refRateBps ?? cfg.ecn.refRateBps };
+    this.pmax = own !== undefined ? own.pmax : cfg.ecn.pmax;
+    const n = ports.rateBps.length;
+    this.kmin = new Float64Array(n);
+    this.kmax = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const scale = e.scaleWithRate ? ports.rateBps[i]! / e.refRateBps : 1;
+      this.kmin[i] = e.kminBytes * scale;
+      this.kmax[i] = e.kmaxBytes * scale;
+    }
+    this.includePacket = cfg.ecn.comparison === 'includingPacket';
+    this.markNonEct = cfg.ecn.markNonEct;
+    this.qOffset = cfg.queueHeaderOffset;
+  }
+
+  apply(pkt: number, port: Port, q: number, size: number): void {
+    const pk = this.pk;
+    if (!(this.markNonEct || pk.has(pkt, FLAG_ECT)) || pk.has(pkt, FLAG_CE)) return;
+    let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
+    const pi = port.index;
+    const kmin = this.kmin[pi]!;
+    const kmax = this.kmax[pi]!;
+    let mark = false;
+    if (this.includePacket) {
+      bytes += size - this.qOffset;
+      if (bytes >= kmax) mark = true;
+      else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+    } else {
+      if (bytes > kmax) mark = true;
+      else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
+    }
+    if (mark) {
+      pk.setFlag(pkt, FLAG_CE, true);
+      this.marked++;
+      port.ecnMarked++;
+    }
+  }
+}
+
+/**
+ * TCD ternary congestion detection (ACC §2.2, §4; reconstructed in
+ * cc-seeds.md §4.2 since TCD's own algorithm is not in the corpus). Per
+ * (egress port, class) ON/OFF state comes from the port's PFC state
+ * (`Port.lastOnStartPs`, the time the class last went OFF→ON). At dequeue of a
+ * data packet with q bytes still queued in its class:
+ *   q <= threshold                      → non-congestion, no mark;
+ *   ON continuously for >= maxTon       → congestion port, mark CE;
+ *   otherwise (paused within maxTon)    → undetermined port, mark UE unless CE.
+ * A port that was never paused therefore marks like a threshold-ECN marker
+ * with K = threshold. Marks only raise (CE > UE > NO).
+ */
+export class TcdPolicy implements DequeuePolicy {
+  readonly name = 'tcd';
+  private readonly maxTonPs: number;
+  private readonly thresholdBytes: number;
+  private readonly qOffset: number;
+  /** data packets marked CE / UE by this switch */
+  ce = 0;
+  ue = 0;
+
+  constructor(
+    private readonly pk: PacketStore,
+    cfg: SwitchConfig,
+  ) {
+    this.maxTonPs = cfg.tcd.maxTonPs;
+    this.thresholdBytes = cfg.tcd.queueThresholdBytes;
+    this.qOffset = cfg.queueHeaderOffset;
+  }
+
+  apply(pkt: number, port: Port, q: number, _size: number, nowPs: number): void {
+    const pk = this.pk;
+    if (pk.type(pkt) !== PKT_DATA) return;
+    const bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
+    if (bytes <= this.thresholdBytes) return;
+    if (nowPs - port.lastOnStartPs[q]! >= this.maxTonPs) {
+      pk.setTcd(pkt, TCD_CE);
+      this.ce++;
+      port.tcdCe++;
+    } else if (pk.tcd(pkt) === TCD_NO) {
+      pk.setTcd(pkt, TCD_UE);
+      this.ue++;
+      port.tcdUe++;
+    }
+  }
+}
+
+/**
+ * INT hop (network-model.md §3.5): dequeue time, queue bytes of the port
+ * after this packet, txBytes (with or without this packet, per dialect), port
+ * rate and rx bytes, pushed into data packets.
+ */
+export class IntPolicy implements DequeuePolicy {
+  readonly name = 'int';
+  private readonly qOffset: number;
+  private readonly txIncludesPacket: boolean;
+
+  constructor(
+    private readonly pk: PacketStore,
+    cfg: SwitchConfig,
+  ) {
+    this.qOffset = cfg.queueHeaderOffset;
+    this.txIncludesPacket = cfg.intTxIncludesPacket;
+  }
+
+  apply(pkt: number, port: Port, _q: number, size: number, nowPs: number): void {
+    if (this.pk.type(pkt) !== PKT_DATA) return;
+    this.pk.pushIntHop(
+      pkt,
+      nowPs,
+      port.totalBytes - this.qOffset * port.totalPkts,
+      this.txIncludesPacket ? port.txBytes + size : port.txBytes,
+      port.rateBps,
+      port.rxBytes,
+    );
+  }
+}
+
+/**
+ * Poseidon's short INT (network-model.md §3.5, §4.7): this hop's queueing
+ * delay (port queue after dequeue / port rate) in whole us, kept as the max
+ * over the path.
+ */
+export class MpdPolicy implements DequeuePolicy {
+  readonly name = 'mpd';
+  private readonly qOffset: number;
+
+  constructor(
+    private readonly pk: PacketStore,
+    cfg: SwitchConfig,
+  ) {
+    this.qOffset = cfg.queueHeaderOffset;
+  }
+
+  apply(pkt: number, port: Port): void {
+    const pk = this.pk;
+    if (pk.type(pkt) !== PKT_DATA) return;
+    const us = Math.floor(((port.totalBytes - this.qOffset * port.totalPkts) * 8e6) / port.rateBps);
+    if (us > pk.mpd(pkt)) pk.setMpd(pkt, us);
+  }
+}
+
+/** What the network asks of every switch's egress processing (from the profile and the CC's needs). */
+export interface SwitchFeatures {
+  /** push INT hops into data packets */
+  int: boolean;
+  /** RED/ECN marking */
+  ecn: boolean;
+  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (§3.5) */
+  mpd?: boolean;
+  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, §3.4) */
+  ecnMarking?: CcEcnMarking;
+  /** TCD ternary marks (CE / UE) on data packets (cc-seeds.md §4.2) */
+  tcd?: boolean;
+}
+
+/** The two ordered policy lists of one switch. */
+export interface DequeuePolicies {
+  /** run before the PFC resume check */
+  marking: DequeuePolicy[];
+  /** run after it */
+  telemetry: DequeuePolicy[];
+}
+
+/** Builds a switch's policy lists, in reference order: RED, TCD | INT, MPD. */
+export function buildDequeuePolicies(pk: PacketStore, cfg: SwitchConfig, f: SwitchFeatures, ports: PortFacts, ecnRng: Rng): DequeuePolicies {
+  const marking: DequeuePolicy[] = [];
+  const telemetry: DequeuePolicy[] = [];
+  if (f.ecn) marking.push(new RedEcnPolicy(pk, cfg, f.ecnMarking, ports, ecnRng));
+  if (f.tcd === true) marking.push(new TcdPolicy(pk, cfg));
+  if (f.int) telemetry.push(new IntPolicy(pk, cfg));
+  if (f.mpd === true) telemetry.push(new MpdPolicy(pk, cfg));
+  return { marking, telemetry };
+}

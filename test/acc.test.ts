@@ -1,0 +1,322 @@
+/**
+ * ACC (ACC NSDI'24; cc-seeds.md §4) and its switch side: TCD marking as a
+ * dequeue policy (cc-seeds.md §4.2), the source halt as a transport hold,
+ * DCQCN+TCD / TIMELY+TCD (network-model.md §4.9), and the spec errors of a
+ * TCD CC on a profile that cannot mark TCD. Reduced sizes (<= 1 ms).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findCc } from '../src/cc/registry.js';
+import { TCD_CE, TCD_NO, TCD_UE, type AckInfo, type CcFlow, type CcInstance, INT_MAX_HOPS } from '../src/cc/types.js';
+import { simulate } from '../src/experiment/simulate.js';
+import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/experiment/errors.js';
+import { Scheduler } from '../src/engine/scheduler.js';
+import { Rng } from '../src/engine/rng.js';
+import { NetContext } from '../src/net/context.js';
+import { Network } from '../src/net/network.js';
+import { FLAG_ECT, PKT_DATA } from '../src/net/packet.js';
+import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js';
+import { MS, US } from '../src/engine/units.js';
+import { jainIndex, mean } from '../src/metrics/stats.js';
+import { profileDefaults, type NetworkConfig } from '../src/net/config.js';
+import type { SimOutput } from '../src/experiment/types.js';
+import type { FlowSpec } from '../src/workload/types.js';
+import { input, net } from './helpers/sim.js';
+
+// ------------------------------------------------------------------ switch side
+
+function rig(cfg: NetworkConfig, features: ConstructorParameters<typeof Network>[6]): { network: Network; ctx: NetContext } {
+  const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
+  const ctx = new NetContext(new Scheduler(), cfg.transport.txTimeQuantization);
+  const pm = buildPortMap(topo);
+  return { network: new Network(ctx, topo, cfg, pm, computeRoutes(topo, pm), new Rng(3), features), ctx };
+}
+
+function dataPkt(ctx: NetContext): number {
+  const pk = ctx.pool;
+  const p = pk.alloc(PKT_DATA);
+  pk.setDst(p, 2);
+  pk.setSize(p, 1048);
+  pk.setAux(p, 1000);
+  pk.setPrio(p, 3);
+  pk.setFlag(p, FLAG_ECT, true);
+  return p;
+}
+
+test('dequeue policies are chosen by what the CC needs, in reference order (marking, PFC resume, telemetry)', () => {
+  const cfg = net('acc');
+  assert.deepEqual(rig(cfg, { int: false, ecn: true, tcd: true }).network.switches[3]!.policyNames(), ['red', 'tcd', 'pfcResume']);
+  assert.deepEqual(rig(cfg, { int: true, ecn: false, mpd: true }).network.switches[3]!.policyNames(), ['pfcResume', 'int', 'mpd']);
+  assert.deepEqual(rig(cfg, { int: false, ecn: false }).network.switches[3]!.policyNames(), ['pfcResume']);
+});
+
+test('TCD: CE at a congestion port (queue > 2 MTU, ON for >= max T_on), UE within max T_on of a pause, none at a short queue', () => {
+  const { network, ctx } = rig(net('acc'), { int: false, ecn: false, tcd: true });
+  const sw = network.switches[3]!;
+  const out = sw.ports[2]!;
+  out.busyUntil = 1e15;
+  const pk = ctx.pool;
+  const pullMark = (): number => {
+    const p = sw.pull(out);
+    const m = pk.tcd(p);
+    pk.release(p);
+    return m;
+  };
+  // never paused, 3 packets (3144 B > 2096 B) queued behind the one leaving: a congestion port
+  for (let i = 0; i < 4; i++) sw.receive(dataPkt(ctx), 0);
+  assert.equal(pullMark(), TCD_CE);
+  // 2 packets (2096 B) behind: not above Q_th
+  assert.equal(pullMark(), TCD_NO);
+  pullMark();
+  pullMark();
+  // a PAUSE/RESUME cycle of class 3 at t = 10 us; dequeues within 24 us of the resume see an undetermined port
+  ctx.sched.now = 10 * US;
+  out.setPaused(3, true, 0);
+  ctx.sched.now = 12 * US;
+  out.setPaused(3, false, 0);
+  for (let i = 0; i < 8; i++) sw.receive(dataPkt(ctx), 0);
+  ctx.sched.now = 30 * US;
+  assert.equal(pullMark(), TCD_UE);
+  // a packet already CE keeps CE through an undetermined port (CE > UE > NO)
+  const p = sw.pull(out);
+  assert.equal(pk.tcd(p), TCD_UE);
+  pk.release(p);
+  const ce = dataPkt(ctx);
+  pk.setTcd(ce, TCD_CE);
+  sw.receive(ce, 0);
+  // continuously ON for 24 us after the resume at 12 us: congestion again
+  ctx.sched.now = 36 * US;
+  assert.equal(pullMark(), TCD_CE);
+  assert.equal(out.tcdCe, 2);
+  assert.equal(out.tcdUe, 2);
+});
+
+// ------------------------------------------------------------------ ACC on the 10:1 star (ACC Fig. 10, reduced)
+
+const C = 100e9;
+
+function tenToOne(cc: string, stopPs: number, params: Record<string, unknown> = {}): SimOutput {
+  const topo = star({ hosts: 11, rateBps: C, delayPs: 1 * US });
+  const flows: FlowSpec[] = [];
+  for (let i = 0; i < 10; i++) flows.push({ src: i, dst: 10, bytes: 1e12, startPs: 0 });
+  return simulate(
+    input(topo, flows, {
+      net: profileDefaults('acc'),
+      cc,
+      params,
+      stopAtPs: stopPs,
+      metrics: {
+        queuePorts: [{ node: 11, port: 10 }],
+        queueIntervalPs: 1 * US,
+        throughputPorts: [{ node: 11, port: 10 }, ...Array.from({ length: 10 }, (_, i) => ({ node: i, port: 0 }))],
+        throughputIntervalPs: 1 * US,
+        flowThroughput: [],
+        flowThroughputIntervalPs: 100 * US,
+      },
+    }),
+  );
+}
+
+/** Longest run of idle 1-us samples of a series within its first `withinPs`, in ps. */
+function longestIdle(t: number[], v: number[], withinPs: number): number {
+  let best = 0;
+  let run = 0;
+  for (let i = 0; i < v.length && t[i]! <= withinPs; i++) {
+    if (v[i]! < 1e9) run++;
+    else run = 0;
+    if (run > best) best = run;
+  }
+  return best * US;
+}
+
+test('ACC Fig. 10 (reduced): the queue of 10 line-rate flows is drained by source halts close to the ideal (max queue / link rate), fairly, without PFC', () => {
+  const out = tenToOne('acc', 1 * MS);
+  const q = out.queues[0]!;
+  const maxQ = Math.max(...q.v);
+  const ideal = (maxQ * 8) / C * 1e12;
+  // one RTT of 10 line-rate flows
+  assert.ok(maxQ > 500_000 && maxQ < 1_500_000, `max queue ${maxQ}`);
+  // each sender's first halt (its NIC sends no data) is close to the ideal halt
+  for (let i = 1; i <= 10; i++) {
+    const s = out.throughput[i]!;
+    const halt = longestIdle(s.t, s.v, 200 * US);
+    assert.ok(halt > 0.6 * ideal && halt < 1.3 * ideal, `sender ${i - 1}: halt ${halt / US} us vs ideal ${ideal / US} us`);
+  }
+  // the bottleneck drains at full rate during the halts: 60 us after the peak, less than a third is left
+  const iMax = q.v.indexOf(maxQ);
+  assert.ok(q.v[iMax + 60]! < maxQ / 3, `queue 60 us after the peak: ${q.v[iMax + 60]}`);
+  assert.equal(out.totals.pausesSent, 0);
+  assert.equal(out.totals.drops, 0);
+  const rates = out.flowThroughput.map((s) => mean(s.v.slice(2)));
+  assert.ok(jainIndex(rates) > 0.85, `Jain ${jainIndex(rates)} of ${rates.map((r) => (r / 1e9).toFixed(1)).join(' ')}`);
+});
+
+test('ACC ackRateSpan: the spec formula (dA_elig / T) under-reads R in the period a halt ends and under-fills the 10:1 link; dividing by the post-halt part of the period fills it (ACC Fig. 10(c))', () => {
+  const util = (o: SimOutput): number => mean(o.throughput[0]!.v.slice(1500)) / C;
+  const period = tenToOne('acc', 3 * MS);
+  const eligible = tenToOne('acc', 3 * MS, { ackRateSpan: 'eligible' });
+  assert.ok(util(period) < 0.9, `utilization ${util(period)} (ackRateSpan period, the default)`);
+  assert.ok(util(eligible) > util(period) + 0.05, `utilization ${util(eligible)} (eligible) vs ${util(period)} (period)`);
+});
+
+test('ACC w/o halt: congested flows take the ACK rate but the NICs never go silent; the queue drains much more slowly', () => {
+  const a = tenToOne('acc', 300 * US);
+  const b = tenToOne('acc-nohalt', 300 * US);
+  const idle = (o: SimOutput): number => Math.max(...o.throughput.slice(1).map((s) => longestIdle(s.t, s.v, 200 * US)));
+  assert.ok(idle(a) > 40 * US, `acc longest sender silence ${idle(a) / US} us`);
+  assert.ok(idle(b) < 10 * US, `acc-nohalt longest sender silence ${idle(b) / US} us`);
+  const at = (o: SimOutput, t: number): number => o.queues[0]!.v[Math.round(t / US)]!;
+  assert.ok(at(b, 80 * US) > 2 * at(a, 80 * US), `queue at 80 us: nohalt ${at(b, 80 * US)} vs acc ${at(a, 80 * US)}`);
+});
+
+test('HPCC on the same 10:1 star holds about 95% link utilization (ACC Fig. 10(c))', () => {
+  const out = simulate({ ...tenToOneInput('hpcc'), stopAtPs: 1 * MS, maxTimePs: 1 * MS });
+  const u = mean(out.throughput[0]!.v.slice(200)) / C;
+  assert.ok(u > 0.9 && u < 0.98, `HPCC utilization ${u}`);
+});
+
+function tenToOneInput(cc: string) {
+  const topo = star({ hosts: 11, rateBps: C, delayPs: 1 * US });
+  const flows: FlowSpec[] = [];
+  for (let i = 0; i < 10; i++) flows.push({ src: i, dst: 10, bytes: 1e12, startPs: 0 });
+  return input(topo, flows, { net: profileDefaults('acc'), cc, metrics: { throughputPorts: [{ node: 11, port: 10 }], throughputIntervalPs: 1 * US } });
+}
+
+// ------------------------------------------------------------------ the +TCD baselines, hook level
+
+interface Fake extends Omit<CcFlow, 'rateBps'> {
+  rateBps: number;
+  rates: number[];
+}
+
+function fakeFlow(): Fake {
+  const f: Fake = {
+    id: 0, src: 0, dst: 1, sizeBytes: 1e9, lineRateBps: C, baseRttPs: 12 * US, baseBdpBytes: 150_000, pathBaseRttPs: 12 * US, pathRttPs: 12 * US,
+    maxBaseRttPs: 12 * US, maxBaseBdpBytes: 150_000, baseOneWayPs: 6 * US, dataWireBytes: 1056, mtuBytes: 1000, rateBps: C,
+    cwndBytes: Infinity, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: 1e8, net: profileDefaults('acc'),
+    nextAvail: 0, holdUntilPs: 0, now: () => 0, rates: [],
+    setRate(bps: number) { f.rates.push(bps); f.rateBps = bps; },
+    setCwnd() {}, setHold() {}, setTimer() {}, cancelTimer() {}, timerPending: () => false,
+  };
+  return f;
+}
+
+function ack(seq: number, rttPs: number, tcd: number, sndNxt: number): AckInfo {
+  const z = () => new Float64Array(INT_MAX_HOPS);
+  return {
+    seq, isNack: false, ecnEcho: false, tcd, sendTsPs: 1e9, rxTsPs: -1, inflightBytes: 0, ackedPackets: 1, sumInflightBytes: 0,
+    newlyAckedBytes: 1000, intHops: 0, intTsPs: z(), intQlenBytes: z(), intTxBytes: z(), intRateBps: z(), intRxBytes: z(), mpdUs: 0,
+    sndNxt, sndUna: seq, maxSentSeq: sndNxt, nowPs: 1e9 + rttPs, receiverEcho: 0,
+  };
+}
+
+function create(name: string, f: CcFlow): CcInstance {
+  const def = findCc(name)!;
+  return def.create(f, def.params.parse({}));
+}
+
+test('TIMELY+TCD: a rising RTT cuts the rate unless the window brought UE marks and no CE (victim flows keep their rate)', () => {
+  for (const [mark, expectCut] of [
+    [TCD_UE, false],
+    [TCD_CE, true],
+    [TCD_NO, true],
+  ] as const) {
+    const f = fakeFlow();
+    const cc = create('timely-tcd', f);
+    // per-RTT updates with RTT rising 60 -> 300 us (inside [T_low, T_high]: the gradient rule)
+    let seq = 1000;
+    for (let k = 0; k < 6; k++) {
+      cc.onAck(ack(seq, (60 + 40 * k) * US, mark, seq + 10_000));
+      seq += 10_000;
+    }
+    const cut = f.rates.some((r) => r < C);
+    assert.equal(cut, expectCut, `marks ${mark}`);
+  }
+});
+
+test('DCQCN+TCD: TCD CE echoes drive the reaction point; UE (victim) marks do not', () => {
+  for (const [mark, expectCut] of [
+    [TCD_UE, false],
+    [TCD_CE, true],
+  ] as const) {
+    const f = fakeFlow();
+    const cc = create('dcqcn-tcd', f);
+    cc.onAck(ack(1000, 20 * US, mark, 50_000));
+    assert.equal(cc.onCnp, undefined, 'RED CNP flags are ignored');
+    // the first CE sets up the decrease timer; firing it cuts by alpha/2
+    cc.onTimer!(0);
+    assert.equal(f.rates.some((r) => r < C), expectCut, `mark ${mark}`);
+  }
+});
+
+// ------------------------------------------------------------------ spec errors
+
+function specWith(profile: string, extra: Record<string, unknown> = {}) {
+  return parseSpec({
+    name: 'x',
+    profile,
+    topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us' },
+    cc: 'acc',
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 2, size: '1MB' }] }],
+    ...extra,
+  });
+}
+
+test('a TCD CC on a profile whose switches cannot mark TCD, or on a lossy fabric, is a spec error naming the field', () => {
+  assert.throws(() => resolveSpec(specWith('oscar'), '.'), (e: unknown) => e instanceof SpecError && /cc: "acc" — .*network\.switch\.tcd\.enabled is false/.test(e.message));
+  assert.throws(
+    () => resolveSpec(specWith('acc', { network: { switch: { pfcEnabled: false } } }), '.'),
+    (e: unknown) => e instanceof SpecError && /network\.switch\.pfcEnabled is false/.test(e.message),
+  );
+  assert.doesNotThrow(() => resolveSpec(specWith('acc'), '.'));
+  assert.doesNotThrow(() => resolveSpec(specWith('hpcc', { network: { switch: { tcd: { enabled: true } } } }), '.'));
+});
+
+test('ACC declares TCD marks and high-priority ACKs; a lone flow is never halted and finishes near its ideal FCT', () => {
+  for (const name of ['acc', 'acc-nohalt']) assert.deepEqual(findCc(name)!.needs, { tcd: true, highPriorityAcks: true });
+  const topo = star({ hosts: 2, rateBps: C, delayPs: 1 * US });
+  const out = simulate(input(topo, [{ src: 0, dst: 1, bytes: 200_000, startPs: 0 }], { net: profileDefaults('acc'), cc: 'acc' }));
+  assert.equal(out.totals.finished, 1);
+  assert.ok(out.fct[0]!.slowdown < 1.2, `slowdown ${out.fct[0]!.slowdown}`);
+});
+
+// ------------------------------------------------------------------ deadlock detection (ACC Table 2)
+
+test('a PFC deadlock on the CBD unit is found (ports of the cycle, time), the run ends there, and drops are reported per unfinished flow', () => {
+  const raw = (cc: string) => ({
+    name: 'cbd',
+    profile: 'acc',
+    topology: { type: 'accCbd', hostsPerTor: 8, rate: '100Gbps', delay: '1us' },
+    cc,
+    workload: [{ type: 'poisson', cdf: 'websearch', load: 0.6, duration: '6ms' }],
+    stop: { at: '6ms', deadlock: { pausedFor: '1ms', checkEvery: '100us' } },
+  });
+  const out = simulate(resolveSpec(parseSpec(raw('timely')), '.', { seed: 1 }));
+  const d = out.deadlock;
+  assert.ok(d !== undefined, 'TIMELY deadlocks on the CBD unit (all links 100 G) within 6 ms');
+  assert.ok(out.endPs === d.detectedAtPs && d.detectedAtPs < 6 * MS);
+  // a cycle through both uppers and the two middle ToRs (T1, T2), every port paused >= 1 ms
+  assert.ok(d.cycle.length >= 2);
+  for (const p of d.cycle) assert.ok(d.detectedAtPs - p.pausedSincePs >= MS && p.queuedBytes > 0);
+  const names = new Set(d.cycle.map((p) => p.name));
+  assert.ok(names.has('spine36') && names.has('spine37'), [...names].join(','));
+  for (let i = 0; i < d.cycle.length; i++) assert.equal(d.cycle[i]!.peer, d.cycle[(i + 1) % d.cycle.length]!.node, 'each port feeds the next');
+  assert.equal(d.unfinishedFlows, out.unfinished.length);
+  assert.equal(d.dropsRuledOut, d.unfinishedWithDrops === 0);
+  assert.ok(d.unfinishedWithDrops <= d.unfinishedFlows);
+});
+
+test('deadlock detection adds no events: results and event counts are identical with it off', () => {
+  const spec = parseSpec({
+    name: 'cbd',
+    profile: 'acc',
+    topology: { type: 'accCbd', hostsPerTor: 2, rate: '100Gbps', delay: '1us' },
+    cc: 'dcqcn',
+    workload: [{ type: 'poisson', cdf: 'websearch', load: 0.3, duration: '1ms' }],
+  });
+  const on = simulate(resolveSpec(spec, '.'));
+  const off = simulate({ ...resolveSpec(spec, '.'), deadlock: null });
+  assert.equal(on.events, off.events);
+  assert.deepEqual(on.fct, off.fct);
+});
