@@ -306,3 +306,25 @@ test('OSCAR incast (Fig 20, reduced to 50 flows): first peak = sum of initial wi
   assert.equal(out.fct.length, N);
   assert.equal(out.totals.drops, 0);
 });
+
+test('Reference state (Fig 8): two HPCC flows without U smoothing fluctuate with the per-RTT reference and share fairly with the synchronised one', () => {
+  // artifact fig8a/b: star17, flows from hosts 0 and 2 to 16, 2 us apart, HPCC with ImmediateMode (no EWMA) and MaxStage 0
+  const flows: FlowSpec[] = [
+    { src: 0, dst: 16, bytes: 1e12, startPs: 0 },
+    { src: 2, dst: 16, bytes: 1e12, startPs: 2 * US },
+  ];
+  const imbalance = (reference: string): { d: number; a: number; b: number } => {
+    const out = run(flows, 17, 300 * US, { maxStage: 0, smoothU: false, reference }, 'hpcc');
+    // 10-us samples from 150 us on
+    const a = out.flowThroughput[0]!.v.slice(15);
+    const b = out.flowThroughput[1]!.v.slice(15);
+    let d = 0;
+    for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!) / (a[i]! + b[i]!);
+    return { d: d / a.length, a: mean(a), b: mean(b) };
+  };
+  const hp = imbalance('perRtt');
+  const sync = imbalance('synchronized');
+  assert.ok(hp.d > 0.25, `per-RTT reference: mean |r1 - r2| / (r1 + r2) = ${hp.d}`);
+  assert.ok(sync.d < 0.15, `synchronised reference: ${sync.d}`);
+  assert.ok(jainIndex([sync.a, sync.b]) > 0.99, `synchronised shares ${sync.a / 1e9} / ${sync.b / 1e9} Gb/s`);
+});

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import type { NetworkConfig } from '../net/config.js';
-import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance } from './types.js';
+import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
 
 const params = z
   .object({
@@ -28,6 +28,11 @@ const params = z
     rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 50 Mb/s at 100 G, i.e. 0.0005·C)'),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
     fastReact: z.boolean().default(true).describe('react on every ACK, not only once per RTT'),
+    smoothU: z.boolean().default(true).describe('EWMA of U over tau/T (false = the artifact ImmediateMode, u = U; OSCAR Fig 8)'),
+    reference: z
+      .enum(['perRtt', 'synchronized'])
+      .default('perRtt')
+      .describe("reference rate Rc: updated once per RTT (HPCC) or the rate at the acked packet's send time (artifact RefFixMode, OSCAR §4.1.2 / Fig 8b)"),
   })
   .strict();
 type Params = z.infer<typeof params>;
@@ -62,6 +67,11 @@ class Hpcc implements CcInstance {
     this.rateAi = p.rateAiBps ?? 0.0005 * f.lineRateBps;
     this.minRate = p.minRateBps ?? 0.001 * f.lineRateBps;
     this.oscar = p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar';
+  }
+
+  onSend(info: SendInfo): void {
+    // the packet carries its send-time rate, so the reference can be the state synchronised with its signal
+    if (this.p.reference === 'synchronized') info.inflightStamp = this.f.rateBps;
   }
 
   private setRate(r: number): void {
@@ -107,7 +117,9 @@ class Hpcc implements CcInstance {
     }
     this.copyHops(ack, n);
     const tau = tauMax < T ? tauMax : T;
-    this.u = (this.u * (T - tau) + U * tau) / T;
+    this.u = this.p.smoothU ? (this.u * (T - tau) + U * tau) / T : U;
+    // synchronised reference: the rate this packet was sent at (stamped in onSend, echoed)
+    if (this.p.reference === 'synchronized' && ack.inflightBytes > 0) this.rc = ack.inflightBytes;
     const k = this.u / this.p.eta;
     let newRate: number;
     let newStage: number;
@@ -150,7 +162,8 @@ export const hpccCc: CcDefinition<typeof params> = {
   description: 'HPCC: INT-based rate and window control toward eta utilisation (HPCC* with eta = 1.5)',
   reference: 'Li et al. SIGCOMM\'19; network-model.md §4.4.A (HPCC simulator), §4.4.B (OSCAR artifact), §4.5 (HPCC*)',
   params,
-  needs: { int: true },
+  // inflight: the echoed per-packet stamp carries the send-time rate in `reference: synchronized`
+  needs: { int: true, inflight: true },
   dataHeaderBytes: () => INT_HEADER_BYTES,
   ackHeaderBytes: () => INT_HEADER_BYTES,
   initialCwnd: (flow) => flow.baseBdpBytes,

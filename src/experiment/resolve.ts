@@ -700,7 +700,7 @@ function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIn
           if (f.tag !== undefined) x.tag = f.tag;
           return x;
         });
-        all.push(...issues.guard(at, () => explicitFlows(list, ti.hostCount)));
+        for (const f of issues.guard(at, () => explicitFlows(list, ti.hostCount))) all.push(f);
         break;
       }
     }
@@ -920,3 +920,4 @@ export function loadAndResolve(path: string, overrides: ResolveOverrides = {}, o
   const input = resolveSpec(loaded.spec, dirname(loaded.path), overrides, { raw: loaded.raw, file: path });
   return { loaded, input };
 }
+
