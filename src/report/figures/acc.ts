@@ -12,14 +12,11 @@ import { join } from 'node:path';
 import { readTable, type TableRow } from '../load.js';
 import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { mean } from '../../metrics/stats.js';
 
 const US_PS = 1e6;
 const MS_PS = 1e9;
 const C = 100e9;
-
-function mean(v: readonly number[]): number {
-  return v.length === 0 ? NaN : v.reduce((a, b) => a + b, 0) / v.length;
-}
 
 function jain(v: readonly number[]): number {
   const s = v.reduce((a, b) => a + b, 0);

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTable, type TableRow } from '../load.js';
 import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from './types.js';
+import { jainIndex } from '../../metrics/stats.js';
 
 interface Manifest {
   resolved: { cc: { name: string; params: Record<string, unknown> }; stopAtPs: number | null };
@@ -172,12 +173,6 @@ const table1S2: FigureAnalysis = {
 
 // ----------------------------------------------------------------------------- fairness (Figs 8-10)
 
-function jain(xs: number[]): number {
-  const s = xs.reduce((a, b) => a + b, 0);
-  const s2 = xs.reduce((a, b) => a + b * b, 0);
-  return s2 === 0 ? 1 : (s * s) / (xs.length * s2);
-}
-
 interface TraceData {
   fields: string[];
   byFlow: Map<number, { t: number[]; rows: TableRow[] }>;
@@ -232,7 +227,7 @@ const fairness: FigureAnalysis = {
         const jainAt = t0.map((t, i) => {
           if (t <= arr) return NaN;
           const a = active(t);
-          return a.length < 2 ? NaN : jain(a.map((f) => byFlow.get(f)!.v[i]!));
+          return a.length < 2 ? NaN : jainIndex(a.map((f) => byFlow.get(f)!.v[i]!));
         });
         let found: number | null = null;
         for (let i = 0; i < t0.length; i++) {

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SimOutput } from '../../experiment/types.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { mean } from '../../metrics/stats.js';
 
 const PS = 1e-12;
 const US_PS = 1e6;
@@ -107,10 +108,6 @@ export function runSeries(out: SimOutput): RunSeries {
 
 // ---------------------------------------------------------------------------------------------
 // series helpers
-
-function mean(v: readonly number[]): number {
-  return v.length === 0 ? NaN : v.reduce((a, b) => a + b, 0) / v.length;
-}
 
 /** Values with from <= t < to. */
 export function window(s: Series, fromPs: number, toPs: number): number[] {
