@@ -11,7 +11,10 @@
  * (c) PowerTCP's 256-server 4:1 tree (25 G hosts, 100 G fabric, 1 us links,
  *     5 us to the cores, 4 MiB buffers), WebSearch at 60 % load (of the ToR
  *     uplinks) for 10 ms of arrivals, DCQCN with a one-BDP window.
- * Targets on one core: (c) <= 5 s, (b) <= 5 min, <= 2 GB RSS.
+ * (d) (c)'s tree and workload with 100 ms of arrivals (~7.1 k flows, ~25 M
+ *     packets), HPCC: the run the reference ns-3 simulator takes ~225 s for.
+ * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS,
+ * (d) <= 50 s.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -45,18 +48,25 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  if (name === 'c') {
+  if (name === 'c' || name === 'd') {
+    const long = name === 'd';
     const topo = fatTreePreset('powertcp256');
     const hosts = Array.from({ length: 256 }, (_, i) => i);
     // load on the ToR uplinks: 32 × 25 G hosts share 2 × 100 G uplinks (4:1), i.e. 6.25 G per host
-    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch-powertcp'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: 10 * MS, rng: new Rng(1).fork('workload/0') });
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch-powertcp'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: (long ? 100 : 10) * MS, rng: new Rng(1).fork('workload/0') });
     const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 4 * MIB }, transport: { txTimeQuantization: 'floorExact' } });
+    if (long) {
+      return {
+        title: `(d) PowerTCP 256-host 4:1 tree, WebSearch 60%, 100 ms arrivals (${flows.length} flows), HPCC`,
+        input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
+      };
+    }
     return {
       title: `(c) PowerTCP 256-host 4:1 tree, WebSearch 60%, 10 ms arrivals (${flows.length} flows), DCQCN + window`,
       input: { seed: 1, topology: topo, net, cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  throw new Error(`unknown scenario "${name}" (a, b or c)`);
+  throw new Error(`unknown scenario "${name}" (a, b, c or d)`);
 }
 
 function runOne(name: string): void {
@@ -93,7 +103,7 @@ function main(): void {
     runOne(args[1]!);
     return;
   }
-  const names = args.length > 0 ? args : ['a', 'c', 'b'];
+  const names = args.length > 0 ? args : ['a', 'c', 'd', 'b'];
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
