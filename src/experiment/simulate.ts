@@ -8,15 +8,32 @@ import { unmetNeeds } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
-import { collectResults } from '../metrics/collect.js';
+import { collectResults, FctRecorder } from '../metrics/collect.js';
 import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockReport } from '../net/deadlock.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
-import { createFlows } from '../transport/setup.js';
+import type { Flow } from '../transport/flow.js';
+import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
+import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { SimInput, SimOutput } from './types.js';
+
+/** A flow list as a stream, in start order (`startOrder`). */
+class SpecListStream implements FlowStream {
+  private i = 0;
+  constructor(
+    private readonly specs: readonly FlowSpec[],
+    private readonly order: Int32Array,
+  ) {}
+  peekStartPs(): number {
+    return this.i < this.order.length ? this.specs[this.order[this.i]!]!.startPs : Infinity;
+  }
+  next(): FlowSpec {
+    return this.specs[this.order[this.i++]!]!;
+  }
+}
 
 export function simulate(input: SimInput): SimOutput {
   const wallStart = performance.now();
@@ -48,20 +65,36 @@ export function simulate(input: SimInput): SimOutput {
   transport.setCcParams(params);
   for (const h of network.hosts) h.endpoint = transport;
 
-  // ---- flows
-  const flows = createFlows(input.flows, net, transport, network, oracle, {
-    data: def.dataHeaderBytes(net, params as never),
-    ack: def.ackHeaderBytes(net, params as never),
-  });
-  transport.addFlows(flows);
-  ctx.flowDrops = new Int32Array(flows.length);
+  // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs
+  // every flow from the start (metrics.flowThroughput / ccTrace)
+  const ccHeaders = { data: def.dataHeaderBytes(net, params as never), ack: def.ackHeaderBytes(net, params as never) };
+  const stream = input.flowStream;
+  if (stream !== undefined && input.flows.length > 0) throw new Error('simulate: give flows or flowStream, not both');
+  const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null;
+  let flows: Flow[] = [];
+  if (eager) {
+    let specs = input.flows;
+    if (stream !== undefined) {
+      specs = [];
+      while (stream.peekStartPs() !== Infinity) specs.push(stream.next());
+    }
+    flows = createFlows(specs, net, transport, network, oracle, ccHeaders);
+    transport.addFlows(flows);
+    ctx.flowDrops = new Int32Array(flows.length);
+  } else {
+    const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
+    transport.addFlowStream(stream ?? new SpecListStream(input.flows, startOrder(input.flows)), factory, true);
+    ctx.flowDrops = new Int32Array(input.flows.length);
+  }
+  const recorder = new FctRecorder(net.metrics.clampSlowdownAt1, input.fctSink ?? null);
 
   // ---- stop rule
-  let done = flows.length === 0;
-  const total = flows.length;
+  const allDone = (): boolean => !transport.hasUnstarted() && transport.finishedCount === transport.flows.length;
+  let done = allDone();
   const untilDone = input.stopAtPs === null;
-  transport.onFinish = () => {
-    if (transport.finishedCount === total) {
+  transport.onFinish = (f) => {
+    recorder.add(f);
+    if (allDone()) {
       done = true;
       if (untilDone) sched.stop();
     }
@@ -96,20 +129,32 @@ export function simulate(input: SimInput): SimOutput {
     if (dl === null || done) return false;
     const cycle = findDeadlockCycle(network, sched.now, dl.minPausedPs, frozen);
     if (cycle === null) return false;
-    deadlock = { detectedAtPs: sched.now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: total - transport.finishedCount, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
+    deadlock = { detectedAtPs: sched.now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: 0, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
     return true;
   };
   // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown;
   // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
   let chunk = 10 * US;
   let lastProgress = performance.now();
-  let totalBytes = 0;
-  for (const f of flows) totalBytes += f.sizeBytes;
+  // progress: work done out of all flows' bytes (a stream's flows count from when they start)
+  let listBytes = 0;
+  for (const f of input.flows) listBytes += f.bytes;
+  let live = 0;
   const report = (): void => {
     if (input.onProgress === undefined) return;
-    let acked = 0;
-    for (const f of flows) acked += f.finished ? f.sizeBytes : f.sndUna;
-    input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total, acked, totalBytes);
+    let acked = transport.finishedBytes;
+    let startedBytes = transport.finishedBytes;
+    const all = transport.flows;
+    // flows below `live` have all finished: skip them (flows tend to finish in start order)
+    while (live < all.length && (all[live] === null || all[live]!.finished)) live++;
+    for (let i = live; i < all.length; i++) {
+      const f = all[i]!;
+      if (f === null || f.finished) continue;
+      acked += f.sndUna;
+      startedBytes += f.sizeBytes;
+    }
+    const total = stream === undefined ? input.flows.length : transport.flows.length;
+    input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total, acked, stream === undefined ? listBytes : startedBytes);
   };
   while (!done || !untilDone) {
     const t0 = performance.now();
@@ -135,11 +180,12 @@ export function simulate(input: SimInput): SimOutput {
   }
   report();
 
-  const results = collectResults(flows, transport.finishedCount, topo, network, net);
+  const results = collectResults(transport, recorder, topo, network);
   if (deadlock !== undefined) {
+    deadlock.unfinishedFlows = results.totals.flows - results.totals.finished;
     deadlock.drops = results.totals.drops;
     let lossy = 0;
-    for (const f of flows) if (!f.finished && ctx.flowDrops[f.id]! > 0) lossy++;
+    for (const u of results.unfinished) if ((ctx.flowDrops[u.id] ?? 0) > 0) lossy++;
     deadlock.unfinishedWithDrops = lossy;
     deadlock.dropsRuledOut = lossy === 0;
   }
