@@ -65,6 +65,7 @@ function burst(k: number, endUs: number, params: Record<string, unknown> = {}): 
   const tr = out.ccTrace!;
   const iu = tr.fields.indexOf('u');
   const ib = tr.fields.indexOf('batches');
+  assert.ok(iu >= 0 && ib >= 0, `trace fields ${tr.fields.join(',')}`);
   const s = tr.series[0]!;
   const w = tr.fields.length;
   // index = time in us (the sampler runs every 1 us from t = 0)
@@ -130,7 +131,7 @@ test('OSCAR Fig 7/16, 9 flows join: the long flow cuts to its share in O(1) upda
 test('OSCAR Fig 7/16b, the survivor of two flows returns to u >= 0.9 within ~25 us of the burst end, whatever the batch phase', () => {
   // k = 1: the 0.5-BDP queue drains at mu/2 for ~12 us >= 2 batch periods, so a whole batch
   // always sees the drain (g = -0.5, u_r = 1). Artifact parity h = 0.5 us (ART-12): with the
-  // paper's h = 0 two flows keep a limit cycle around D_target (README F6), which leaves a
+  // paper's h = 0 two flows oscillate around D_target for ~450 us after the join (README F6), which leaves a
   // smaller queue to drain at the burst end.
   const ends = [300, 301.3, 302.6, 303.9];
   for (const end of ends) {

@@ -85,11 +85,12 @@ const OSCAR_DATA_HEADER_BYTES = 6;
 const POINT_CAP = 1024;
 
 /**
- * cc_trace.csv columns: the unified ratio u; the last closed batch's mean
- * delay (ns), BLS gradient, mean in-flight (wire bytes) and delivered rate
- * (bit/s, -1 = stale batch); the number of batches closed so far.
+ * cc_trace.csv columns: the unified ratio u and the pacing rate u·mu (bit/s);
+ * the last closed batch's mean delay (ns), BLS gradient, mean in-flight (wire
+ * bytes) and delivered rate (bit/s, -1 = stale batch); the number of batches
+ * closed so far.
  */
-const OSCAR_TRACE_FIELDS = ['u', 'delay_ns', 'gradient', 'inflight_bytes', 'rate_bps', 'batches'] as const;
+const OSCAR_TRACE_FIELDS = ['u', 'rate_bps', 'delay_ns', 'gradient', 'inflight_bytes', 'batch_rate_bps', 'batches'] as const;
 
 /** D_target of a flow, ps. */
 function targetDelayPs(f: CcFlow, p: Params): number {
@@ -174,11 +175,12 @@ class Oscar implements CcInstance {
 
   traceState(out: Float64Array): void {
     out[0] = this.u;
-    out[1] = this.lastDelayPs / 1000;
-    out[2] = this.lastGradient;
-    out[3] = this.lastInflightBytes;
-    out[4] = this.lastRateBps;
-    out[5] = this.updates;
+    out[1] = this.u * this.mu;
+    out[2] = this.lastDelayPs / 1000;
+    out[3] = this.lastGradient;
+    out[4] = this.lastInflightBytes;
+    out[5] = this.lastRateBps;
+    out[6] = this.updates;
   }
 
   /** pktInfl = packets in flight including this one x wire packet size (cc-seeds.md §1.3, ART-13). */
