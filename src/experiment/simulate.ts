@@ -46,7 +46,7 @@ export function simulate(input: SimInput): SimOutput {
   });
   const transport = new Transport(ctx, net, network.hosts, def);
   transport.setCcParams(params);
-  for (const h of network.hosts) h.transport = transport;
+  for (const h of network.hosts) h.endpoint = transport;
 
   // ---- flows
   const flows = createFlows(input.flows, net, transport, network, oracle, {
