@@ -94,7 +94,7 @@ export class Simulation {
     const transport = new Transport(ctx, net, network.hosts, def);
     this.transport = transport;
     transport.setCcParams(params);
-    for (const h of network.hosts) h.transport = transport;
+    for (const h of network.hosts) h.endpoint = transport;
 
     // ---- flows
     const flows = createFlows(input.flows, net, transport, network, oracle, {

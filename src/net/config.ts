@@ -48,6 +48,19 @@ export interface EcnConfig {
 }
 
 /**
+ * RED thresholds a CC asks for (`CcNeeds.ecnMarking`, e.g. DCTCP's step),
+ * replacing the profile's on every switch port; the comparison rule stays the
+ * profile's.
+ */
+export interface CcEcnMarking {
+  kminBytes: number;
+  kmaxBytes: number;
+  pmax: number;
+  /** scale kmin/kmax by portRate / refRateBps; null = the same thresholds on every port */
+  refRateBps: number | null;
+}
+
+/**
  * TCD ternary congestion detection (cc-seeds.md §4.2, a reconstruction: ACC
  * §2.2/§6.1 give only the port states and these two numbers). Switches mark
  * TCD only when the CC needs it; `enabled` says whether this profile's

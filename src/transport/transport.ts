@@ -21,15 +21,14 @@
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.js';
-import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
-import type { Host } from '../net/host.js';
-import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_PAUSE, FLAG_RETX, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
+import type { Host, HostEndpoint } from '../net/host.js';
+import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
 import { MS } from '../engine/units.js';
 import type { Flow } from './flow.js';
 
-export class Transport {
+export class Transport implements HostEndpoint {
   readonly sched: Scheduler;
   readonly cfg: TransportConfig;
   readonly adjustPacing: boolean;
@@ -60,7 +59,6 @@ export class Transport {
   private readonly echoMpd: boolean;
   /** ACK class when the CC needs high-priority ACKs (ACC §4.3), else -1: the dialect's rule */
   private readonly ackHighClass: number;
-  private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
@@ -97,7 +95,6 @@ export class Transport {
     this.echoMpd = cc.needs.mpd === true;
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
-    this.quanta = net.switch.pfcMode === 'quanta';
     this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     this.ack = {
       seq: 0,
@@ -492,18 +489,5 @@ export class Transport {
   /** A CC opened the window of f. */
   onWindowGrew(f: Flow): void {
     this.hosts[f.src]!.port.kick();
-  }
-
-  onPfcAtHost(host: Host, pkt: number): void {
-    const port = host.port;
-    const cls = this.pk.aux(pkt);
-    const pause = this.pk.has(pkt, FLAG_PAUSE);
-    if (this.quanta && pause) {
-      const until = this.sched.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);
-      port.setPaused(cls, true, until);
-      this.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
-    } else {
-      port.setPaused(cls, pause, 0);
-    }
   }
 }
