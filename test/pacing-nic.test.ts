@@ -48,7 +48,7 @@ function pacedSends(profile: ProfileName, rule: PacingUpdate, r0: number, r1: nu
     },
   });
   sim.runUntil(Infinity);
-  assert.equal(sim.flows[0]!.finished, true);
+  assert.equal(log.flows[0]!.finished, true);
   return { times: log.sends.map((s) => s.nowPs), d, g0, g1, x };
 }
 

@@ -45,7 +45,7 @@ function oneFlow(profile: ProfileName, over: DeepPartial<NetworkConfig>, packets
   const dropped = drop(sim);
   sim.runUntil(Infinity);
   const out = sim.finish();
-  const f = sim.flows[0]!;
+  const f = log.flows[0]!;
   return { sim, out, log, dropped, d: ser(cfg, f.dataWireBytes, rateBps), a: ser(cfg, f.ackWireBytes, rateBps), n: ser(cfg, f.nackWireBytes, rateBps) };
 }
 
@@ -82,12 +82,12 @@ for (const profile of ['oscar', 'hpcc'] as const) {
     assert.equal(out.totals.retransmittedPackets, N - i);
     assert.equal(out.totals.dataPacketsSent, N + (N - i));
     assert.equal(out.totals.timeouts, 0);
-    assert.equal(sim.network.hosts[0]!.port.txBytes, (2 * N - i) * sim.flows[0]!.dataWireBytes);
+    assert.equal(sim.network.hosts[0]!.port.txBytes, (2 * N - i) * r.log.flows[0]!.dataWireBytes);
     // completes with exactly its bytes delivered in order, when the last resent packet's ACK is back
     assert.equal(out.fct.length, 1);
     assert.equal(out.fct[0]!.bytes, N * MTU);
-    assert.equal(sim.flows[0]!.rcvExpected, N * MTU);
-    assert.equal(sim.flows[0]!.sndUna, N * MTU);
+    assert.equal(r.log.flows[0]!.rcvExpected, N * MTU);
+    assert.equal(r.log.flows[0]!.sndUna, N * MTU);
     assert.equal(out.fct[0]!.fctPs, nackAt + (N - i + 1) * d + 2 * a + 4 * P);
   });
 }
@@ -176,7 +176,7 @@ test('RTO: D-HPCC has none with PFC on (a lost tail leaves the flow unfinished);
   const lossless = oneFlow('hpcc', {}, N, tail);
   assert.equal(lossless.out.fct.length, 0);
   assert.equal(lossless.out.unfinished.length, 1);
-  assert.equal(lossless.sim.flows[0]!.sndUna, (N - 1) * MTU);
+  assert.equal(lossless.log.flows[0]!.sndUna, (N - 1) * MTU);
   assert.equal(lossless.out.totals.timeouts, 0);
   assert.equal(lossless.out.totals.retransmittedPackets, 0);
 

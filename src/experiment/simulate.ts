@@ -9,16 +9,32 @@ import { unmetNeeds, type CcDefinition } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
-import { collectResults } from '../metrics/collect.js';
+import { collectResults, FctRecorder } from '../metrics/collect.js';
 import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
 import type { Flow } from '../transport/flow.js';
-import { createFlows } from '../transport/setup.js';
+import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
+import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { SimInput, SimOutput } from './types.js';
+
+/** A flow list as a stream, in start order (`startOrder`). */
+class SpecListStream implements FlowStream {
+  private i = 0;
+  constructor(
+    private readonly specs: readonly FlowSpec[],
+    private readonly order: Int32Array,
+  ) {}
+  peekStartPs(): number {
+    return this.i < this.order.length ? this.specs[this.order[this.i]!]!.startPs : Infinity;
+  }
+  next(): FlowSpec {
+    return this.specs[this.order[this.i++]!]!;
+  }
+}
 
 /**
  * Runs `input` to its end (every flow finished, `stopAtPs`, `maxTimePs`, or a
@@ -36,8 +52,8 @@ export function simulate(input: SimInput): SimOutput {
  * order is fixed by (time, insertion order) and the deadlock checks happen at
  * fixed simulated times, so any sequence of `runUntil` calls gives what
  * `simulate` gives. Several simulations may be stepped in turn in one process
- * (they share no state). The network, transport and flows are exposed for
- * tests and tools that observe a run; changing them changes the run.
+ * (they share no state). The network and transport are exposed for tests and
+ * tools that observe a run; changing them changes the run.
  */
 export class Simulation {
   readonly input: SimInput;
@@ -45,20 +61,21 @@ export class Simulation {
   readonly ctx: NetContext;
   readonly network: Network;
   readonly transport: Transport;
-  /** flows in start order (a flow's id is its index) */
-  readonly flows: Flow[];
   private readonly wallStart: number;
+  private readonly stream: FlowStream | undefined;
+  private readonly recorder: FctRecorder;
+  private readonly samplers: Samplers;
   private readonly untilDone: boolean;
   private readonly endPs: number;
   private readonly dl: DeadlockOptions | null;
-  private readonly samplers: Samplers;
-  private readonly totalBytes: number;
+  private readonly listBytes: number;
   private done: boolean;
   private over = false;
   private nextCheck: number;
   private deadlock: DeadlockReport | undefined;
   private chunk = 10 * US;
   private lastProgress: number;
+  private live = 0;
 
   /** Builds the simulation; `cc` replaces the registry's `input.cc.name` (tests with their own CC). */
   constructor(input: SimInput, cc?: CcDefinition) {
@@ -96,22 +113,39 @@ export class Simulation {
     transport.setCcParams(params);
     for (const h of network.hosts) h.endpoint = transport;
 
-    // ---- flows
-    const flows = createFlows(input.flows, net, transport, network, oracle, {
-      data: def.dataHeaderBytes(net, params as never),
-      ack: def.ackHeaderBytes(net, params as never),
-    });
-    this.flows = flows;
-    transport.addFlows(flows);
-    ctx.flowDrops = new Int32Array(flows.length);
+    // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs
+    // every flow from the start (metrics.flowThroughput / ccTrace)
+    const ccHeaders = { data: def.dataHeaderBytes(net, params as never), ack: def.ackHeaderBytes(net, params as never) };
+    const stream = input.flowStream;
+    this.stream = stream;
+    if (stream !== undefined && input.flows.length > 0) throw new Error('simulate: give flows or flowStream, not both');
+    const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null;
+    let flows: Flow[] = [];
+    if (eager) {
+      let specs = input.flows;
+      if (stream !== undefined) {
+        specs = [];
+        while (stream.peekStartPs() !== Infinity) specs.push(stream.next());
+      }
+      flows = createFlows(specs, net, transport, network, oracle, ccHeaders);
+      transport.addFlows(flows);
+      ctx.flowDrops = new Int32Array(flows.length);
+    } else {
+      const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
+      transport.addFlowStream(stream ?? new SpecListStream(input.flows, startOrder(input.flows)), factory, true);
+      ctx.flowDrops = new Int32Array(input.flows.length);
+    }
+    const recorder = new FctRecorder(net.metrics.clampSlowdownAt1, input.fctSink ?? null);
+    this.recorder = recorder;
 
     // ---- stop rule
-    this.done = flows.length === 0;
-    const total = flows.length;
+    const allDone = (): boolean => !transport.hasUnstarted() && transport.finishedCount === transport.flows.length;
+    this.done = allDone();
     const untilDone = input.stopAtPs === null;
     this.untilDone = untilDone;
-    transport.onFinish = () => {
-      if (transport.finishedCount === total) {
+    transport.onFinish = (f) => {
+      recorder.add(f);
+      if (allDone()) {
         this.done = true;
         if (untilDone) sched.stop();
       }
@@ -137,13 +171,15 @@ export class Simulation {
     // ---- samplers
     this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done, def.traceFields);
 
+    // ---- run
     this.endPs = input.stopAtPs ?? input.maxTimePs;
     this.dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
     this.nextCheck = this.dl === null ? Infinity : this.dl.checkIntervalPs;
     this.lastProgress = performance.now();
-    let totalBytes = 0;
-    for (const f of flows) totalBytes += f.sizeBytes;
-    this.totalBytes = totalBytes;
+    // progress: work done out of all flows' bytes (a stream's flows count from when they start)
+    let listBytes = 0;
+    for (const f of input.flows) listBytes += f.bytes;
+    this.listBytes = listBytes;
   }
 
   /** Simulated time, ps. */
@@ -159,27 +195,33 @@ export class Simulation {
   private checkDeadlock(frozen: boolean): boolean {
     const dl = this.dl;
     if (dl === null || this.done) return false;
-    const cycle = findDeadlockCycle(this.network, this.sched.now, dl.minPausedPs, frozen);
+    const now = this.sched.now;
+    const cycle = findDeadlockCycle(this.network, now, dl.minPausedPs, frozen);
     if (cycle === null) return false;
-    this.deadlock = {
-      detectedAtPs: this.sched.now,
-      minPausedPs: dl.minPausedPs,
-      frozen,
-      cycle,
-      unfinishedFlows: this.flows.length - this.transport.finishedCount,
-      drops: 0,
-      unfinishedWithDrops: 0,
-      dropsRuledOut: false,
-    };
+    this.deadlock = { detectedAtPs: now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: 0, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
     return true;
   }
 
   private report(): void {
-    const cb = this.input.onProgress;
-    if (cb === undefined) return;
-    let acked = 0;
-    for (const f of this.flows) acked += f.finished ? f.sizeBytes : f.sndUna;
-    cb(Math.min(this.sched.now, this.endPs), this.endPs, this.sched.eventsProcessed, this.transport.finishedCount, this.flows.length, acked, this.totalBytes);
+    const input = this.input;
+    if (input.onProgress === undefined) return;
+    const transport = this.transport;
+    let acked = transport.finishedBytes;
+    let startedBytes = transport.finishedBytes;
+    const all = transport.flows;
+    // flows below `live` have all finished: skip them (flows tend to finish in start order)
+    let live = this.live;
+    while (live < all.length && (all[live] === null || all[live]!.finished)) live++;
+    this.live = live;
+    for (let i = live; i < all.length; i++) {
+      const f = all[i]!;
+      if (f === null || f.finished) continue;
+      acked += f.sndUna;
+      startedBytes += f.sizeBytes;
+    }
+    const total = this.stream === undefined ? input.flows.length : all.length;
+    const endPs = this.endPs;
+    input.onProgress(Math.min(this.sched.now, endPs), endPs, this.sched.eventsProcessed, transport.finishedCount, total, acked, this.stream === undefined ? this.listBytes : startedBytes);
   }
 
   /**
@@ -204,20 +246,13 @@ export class Simulation {
       if (emptied) {
         // nothing can happen any more: paused queues stay paused for ever
         this.checkDeadlock(true);
-        this.over = true;
         break;
       }
       if (sched.now >= this.nextCheck) {
         this.nextCheck += this.dl!.checkIntervalPs;
-        if (this.checkDeadlock(false)) {
-          this.over = true;
-          break;
-        }
+        if (this.checkDeadlock(false)) break;
       }
-      if (sched.now >= this.endPs) {
-        this.over = true;
-        break;
-      }
+      if (sched.now >= this.endPs) break;
       if (sched.now >= limitPs) return false;
     }
     this.over = true;
@@ -227,13 +262,14 @@ export class Simulation {
   /** Collects the results at the current simulated time (normally after `runUntil` returned true). */
   finish(): SimOutput {
     this.report();
-    const flows = this.flows;
-    const results = collectResults(flows, this.transport.finishedCount, this.input.topology, this.network, this.input.net);
+    const input = this.input;
+    const results = collectResults(this.transport, this.recorder, input.topology, this.network);
     const deadlock = this.deadlock;
     if (deadlock !== undefined) {
+      deadlock.unfinishedFlows = results.totals.flows - results.totals.finished;
       deadlock.drops = results.totals.drops;
       let lossy = 0;
-      for (const f of flows) if (!f.finished && this.ctx.flowDrops[f.id]! > 0) lossy++;
+      for (const u of results.unfinished) if ((this.ctx.flowDrops[u.id] ?? 0) > 0) lossy++;
       deadlock.unfinishedWithDrops = lossy;
       deadlock.dropsRuledOut = lossy === 0;
     }
@@ -244,7 +280,7 @@ export class Simulation {
       throughput: samplers.throughput,
       flowThroughput: samplers.flows,
       ccTrace: samplers.ccTrace,
-      ...(this.input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
+      ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
       endPs: this.sched.now,
       events: this.sched.eventsProcessed,
       wallMs: performance.now() - this.wallStart,

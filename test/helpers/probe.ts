@@ -10,6 +10,7 @@ import type { Simulation } from '../../src/experiment/simulate.js';
 import { FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type PacketStore } from '../../src/net/packet.js';
 import { txTimePs } from '../../src/engine/units.js';
 import type { NetworkConfig } from '../../src/net/config.js';
+import type { Flow } from '../../src/transport/flow.js';
 
 /** The AckInfo fields a test looks at, copied (the transport reuses one AckInfo object). */
 export interface AckRecord {
@@ -33,6 +34,8 @@ export interface SendRecord {
 
 /** What a recording CC saw, in order. `hooks` lists every hook call as `<hook>:<flow>`. */
 export interface CcLog {
+  /** the flows, by id, as they started (the transport's `Flow` objects; kept after the transport lets go of them) */
+  flows: Flow[];
   acks: AckRecord[];
   sends: SendRecord[];
   hooks: string[];
@@ -61,6 +64,7 @@ export function recordingCc(log: CcLog, hooks: RecordingHooks = {}): CcDefinitio
     ackHeaderBytes: () => 0,
     initialCwnd: () => Infinity,
     create(f: CcFlow): CcInstance {
+      log.flows[f.id] = f as Flow;
       return {
         onStart() {
           log.hooks.push(`start:${f.id}`);
@@ -98,7 +102,7 @@ export function recordingCc(log: CcLog, hooks: RecordingHooks = {}): CcDefinitio
 }
 
 export function newLog(): CcLog {
-  return { acks: [], sends: [], hooks: [] };
+  return { flows: [], acks: [], sends: [], hooks: [] };
 }
 
 /** A packet as a filter or recorder sees it. */
