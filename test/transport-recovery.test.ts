@@ -186,6 +186,30 @@ test('RTO: D-HPCC has none with PFC on (a lost tail leaves the flow unfinished);
   assert.equal(lossy.out.fct[0]!.fctPs, rto + 2 * lossy.d + 2 * lossy.a + 4 * P);
 });
 
+test('RTO: a lost last ACK is recovered: the resent last packet is a duplicate, and its ACK completes the flow', () => {
+  // D-OSCAR ACKs duplicates by rule; D-HPCC does not, but lossy mode gives it a timeout and then it must
+  // (declared fidelity fix: before it, every RTO resent the last packet, no ACK came back, and the flow never finished)
+  const N = 20;
+  for (const [profile, over] of [
+    ['oscar', {}],
+    ['hpcc', { switch: { pfcEnabled: false } }],
+  ] as const) {
+    let lost = false;
+    const r = oneFlow(profile, over, N, (sim) => dropAtSwitch(sim, SW, (p) => p.type === 'ack' && p.seq === N * MTU && !lost && (lost = true)));
+    assert.equal(r.dropped.length, 1, profile);
+    // the last ACK to arrive is that of packet N-2, at N·d + 2a + 4p; 10 ms later the RTO resends packet N-1
+    const rto = N * r.d + 2 * r.a + 4 * P + 10 * MS;
+    assert.deepEqual(
+      r.log.sends.filter((s) => s.retx).map((s) => [s.seq, s.nowPs]),
+      [[(N - 1) * MTU, rto]],
+      profile,
+    );
+    assert.equal(r.out.totals.timeouts, 1, profile);
+    assert.equal(r.out.fct.length, 1, profile);
+    assert.equal(r.out.fct[0]!.fctPs, rto + 2 * r.d + 2 * r.a + 4 * P, profile);
+  }
+});
+
 // ------------------------------------------------------------------ ACK order
 
 test('what the CC sees per ACK: ccFirst shows the state before the ACK, transportFirst after it (incl. the NACK rewind)', () => {

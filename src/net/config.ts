@@ -154,6 +154,7 @@ export interface TransportConfig {
   cnpBytes: number;
   pfcBytes: number;
   ackOrder: AckOrder;
+  /** the receiver ACKs duplicate data packets (D-OSCAR); always when a retransmission timeout is on (lossy mode) */
   ackOnDuplicate: boolean;
   nackRule: NackRule;
   nackIntervalPs: number;

@@ -85,6 +85,8 @@ export class Transport implements HostEndpoint {
   private readonly rxActive: Int32Array;
   /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (§2.2) */
   private readonly rtoPs: number;
+  /** the receiver acknowledges duplicate data packets (profile rule, or forced by a retransmission timeout) */
+  private readonly ackDuplicates: boolean;
 
   constructor(
     readonly ctx: NetContext,
@@ -113,6 +115,10 @@ export class Transport implements HostEndpoint {
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
     this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
+    // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
+    // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
+    // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
+    this.ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
     this.ack = {
       seq: 0,
       isNack: false,
@@ -340,7 +346,7 @@ export class Transport implements HostEndpoint {
       f.nackArmed = true;
       this.countForAck(f, pkt, ce);
     } else if (seq < exp) {
-      if (this.cfg.ackOnDuplicate) {
+      if (this.ackDuplicates) {
         f.nackArmed = true;
         this.sendAck(f, pkt, false, 1, pk.inflight(pkt));
       }
