@@ -78,12 +78,16 @@ function runOne(name: string): void {
     last = t;
     process.stderr.write(`  [${name}] simulated ${(now / 1e9).toFixed(3)} ms, ${(events / 1e6).toFixed(1)} M events, ${fin}/${total} flows\n`);
   };
+  const cpu0 = process.cpuUsage();
   const out = simulate(input);
+  const cpu = process.cpuUsage(cpu0);
   const wallS = out.wallMs / 1000;
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const res = {
     title,
     wallS,
+    // CPU time of this process (user + system): less sensitive than wall time to other load on the machine
+    cpuS: (cpu.user + cpu.system) / 1e6,
     events: out.events,
     eventsPerSec: out.events / wallS,
     simulatedS: out.endPs / SEC,
@@ -118,7 +122,7 @@ function main(): void {
     const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
     console.log(x.title);
     console.log(
-      `    wall ${f(x.wallS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}`,
+      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}`,
     );
   }
 }

@@ -81,7 +81,7 @@ export function simulate(input: SimInput): SimOutput {
         p.setRate(e.rateBps);
       }
     },
-  });
+  }, 'linkEvents: Port.setRate');
   linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
 
   // ---- samplers

@@ -136,10 +136,10 @@ export class Transport {
         f.ccTimers[tag] = -1;
         if (!f.finished && f.cc.onTimer !== undefined) f.cc.onTimer(tag);
       },
-    });
-    this.kRto = s.register({ fire: (id) => this.onRtoEvent(flows[id]!) });
-    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(flows[id]!) });
-    this.kFlowStart = s.register({ fire: () => this.startDueFlows() });
+    }, 'CongestionControl.onTimer');
+    this.kRto = s.register({ fire: (id) => this.onRtoEvent(flows[id]!) }, 'Transport.onRtoEvent');
+    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(flows[id]!) }, 'Transport.onCnpTimer');
+    this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
   }
 
   setCcParams(params: unknown): void {
