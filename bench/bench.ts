@@ -13,7 +13,12 @@
  *     uplinks) for 10 ms of arrivals, DCQCN with a one-BDP window.
  * (d) (c)'s tree and workload with 100 ms of arrivals (~7.1 k flows, ~25 M
  *     packets), HPCC: the run the reference ns-3 simulator takes ~225 s for.
- * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS,
+ * (e) (c)'s tree and load reference, Facebook key-value sizes (`keyvalue`),
+ *     HPCC, Poisson arrivals until 2 x 10^6 flows, run until every flow
+ *     finishes: memory with millions of flows. Arrivals are made as flows
+ *     start, finished flows drop their state and their FCT rows stream to a
+ *     scratch file; target peak RSS <= 1 GB.
+ * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,7 +29,9 @@ import { Rng } from '../src/engine/rng.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
 import { fatTreePreset, star } from '../src/net/topology/index.js';
-import { loadCdf, poissonFlows } from '../src/workload/index.js';
+import { FctStream } from '../src/experiment/output.js';
+import { runSummary } from '../src/metrics/summary.js';
+import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
 import type { FlowSpec } from '../src/workload/types.js';
 
 const metricsOff = noMetrics();
@@ -66,7 +73,18 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net, cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  throw new Error(`unknown scenario "${name}" (a, b, c or d)`);
+  if (name === 'e') {
+    const topo = fatTreePreset('powertcp256');
+    const hosts = Array.from({ length: 256 }, (_, i) => i);
+    const n = 2_000_000;
+    const flowStream = poissonStream({ sources: hosts, destinations: hosts, cdf: loadCdf('keyvalue'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: Infinity, rng: new Rng(1).fork('workload/0') }, n);
+    const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 4 * MIB }, transport: { txTimeQuantization: 'floorExact' } });
+    return {
+      title: `(e) PowerTCP 256-host 4:1 tree, keyvalue 60%, ${n.toLocaleString('en-US')} flows, HPCC (flows made lazily, FCT rows streamed)`,
+      input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows: [], flowStream, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  throw new Error(`unknown scenario "${name}" (a, b, c, d or e)`);
 }
 
 function runOne(name: string): void {
@@ -78,9 +96,19 @@ function runOne(name: string): void {
     last = t;
     process.stderr.write(`  [${name}] simulated ${(now / 1e9).toFixed(3)} ms, ${(events / 1e6).toFixed(1)} M events, ${fin}/${total} flows\n`);
   };
+  // (e) streams its FCT rows to a scratch file, as `ccsim run` does
+  const fct = name === 'e' ? new FctStream('csv') : null;
+  let out;
+  let meanSlowdown = NaN;
   const cpu0 = process.cpuUsage();
-  const out = simulate(input);
-  const cpu = process.cpuUsage(cpu0);
+  let cpu;
+  try {
+    out = simulate(fct === null ? input : { ...input, fctSink: fct.sink });
+    cpu = process.cpuUsage(cpu0);
+    meanSlowdown = runSummary(out).fct.overall.meanSlowdown;
+  } finally {
+    fct?.dispose();
+  }
   const wallS = out.wallMs / 1000;
   const rssMb = process.resourceUsage().maxRSS / 1024;
   const res = {
@@ -97,6 +125,7 @@ function runOne(name: string): void {
     finished: out.totals.finished,
     drops: out.totals.drops,
     pauses: out.totals.pausesSent,
+    meanSlowdown,
   };
   process.stdout.write(JSON.stringify(res) + '\n');
 }
@@ -107,7 +136,7 @@ function main(): void {
     runOne(args[1]!);
     return;
   }
-  const names = args.length > 0 ? args : ['a', 'c', 'd', 'b'];
+  const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
@@ -122,7 +151,7 @@ function main(): void {
     const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
     console.log(x.title);
     console.log(
-      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}`,
+      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}`,
     );
   }
 }

@@ -1,11 +1,11 @@
 /**
  * ccsim as a library: run experiments from spec files, or build a SimInput
- * programmatically and call `simulate`.
+ * programmatically and call `simulate` (or step it with `Simulation`).
  */
 
 // simulator contract and entry points
 export type * from './experiment/types.js';
-export { simulate } from './experiment/simulate.js';
+export { simulate, Simulation } from './experiment/simulate.js';
 export { runExperiment, defaultOutDir, specBinSets, type RunOptions, type RunResult } from './experiment/runner.js';
 
 // specs

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from '../src/engine/scheduler.js';
+import { Simulation } from '../src/experiment/simulate.js';
+import { star } from '../src/net/topology/index.js';
+import { input } from './helpers/sim.js';
 import { Rng } from '../src/engine/rng.js';
-import { parseBytes, parseRate, parseTimePs, txTimePs, type TxTimeQuantization } from '../src/engine/units.js';
+import { parseBytes, parseRate, parseTimePs, txTimePs, US, type TxTimeQuantization } from '../src/engine/units.js';
 
 function recorder(s: Scheduler): { log: string[]; kind: number } {
   const log: string[] = [];
@@ -203,6 +206,21 @@ test('event kinds are registered with the method they reach', () => {
   const k1 = s.register({ fire: () => undefined }, 'Host.onWake');
   assert.deepEqual([k0, k1], [0, 1]);
   assert.deepEqual(s.kindNames(), ['Port.onArrive', 'Host.onWake']);
+});
+
+test('every event kind of a simulation names the method it reaches', () => {
+  const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
+  const sim = new Simulation(
+    input(topo, [{ src: 0, dst: 2, bytes: 10_000, startPs: 0 }], {
+      cc: 'dcqcn',
+      metrics: { queuePorts: [{ node: 3, port: 2 }], queueIntervalPs: 1 * US },
+    }),
+  );
+  const names = sim.sched.kindNames();
+  assert.ok(!names.includes('unnamed'), names.join(', '));
+  for (const n of ['Port.onTxDone', 'Port.onArrive', 'Host.onWake', 'Transport.onRtoEvent', 'CongestionControl.onTimer', 'Samplers.sample']) {
+    assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
+  }
 });
 
 test('seeded RNG is reproducible, label-separated and uniform', () => {

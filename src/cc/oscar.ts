@@ -37,6 +37,10 @@
  * Time is kept in ps (engine clock) except inside the regression, which uses
  * ns offsets from the batch's first send time (exact centring, §1.7).
  * Nothing is allocated per ACK.
+ *
+ * State trace (metrics `ccTrace`, cc_trace.csv): `OSCAR_TRACE_FIELDS`, the
+ * current u and the estimates of the last closed batch, with a batch counter
+ * so a sampled trace shows where each update happened.
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
@@ -79,6 +83,14 @@ type Params = z.infer<typeof params>;
 const OSCAR_DATA_HEADER_BYTES = 6;
 /** three-point mode keeps at most this many samples per batch (the last slot is overwritten beyond) */
 const POINT_CAP = 1024;
+
+/**
+ * cc_trace.csv columns: the unified ratio u and the pacing rate u·mu (bit/s);
+ * the last closed batch's mean delay (ns), BLS gradient, mean in-flight (wire
+ * bytes) and delivered rate (bit/s, -1 = stale batch); the number of batches
+ * closed so far.
+ */
+const OSCAR_TRACE_FIELDS = ['u', 'rate_bps', 'delay_ns', 'gradient', 'inflight_bytes', 'batch_rate_bps', 'batches'] as const;
 
 /** D_target of a flow, ps. */
 function targetDelayPs(f: CcFlow, p: Params): number {
@@ -159,6 +171,16 @@ class Oscar implements CcInstance {
 
   onStart(): void {
     this.apply();
+  }
+
+  traceState(out: Float64Array): void {
+    out[0] = this.u;
+    out[1] = this.u * this.mu;
+    out[2] = this.lastDelayPs / 1000;
+    out[3] = this.lastGradient;
+    out[4] = this.lastInflightBytes;
+    out[5] = this.lastRateBps;
+    out[6] = this.updates;
   }
 
   /** pktInfl = packets in flight including this one x wire packet size (cc-seeds.md §1.3, ART-13). */
@@ -292,6 +314,7 @@ export const oscarCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => OSCAR_DATA_HEADER_BYTES,
   initialCwnd: (flow, p) => windowOf(p.uInit, flow, p),
   create: (flow, p) => new Oscar(flow, p),
+  traceFields: OSCAR_TRACE_FIELDS,
 };
 
 export { Oscar as OscarInstance };

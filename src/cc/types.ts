@@ -10,7 +10,7 @@
  * what you need, never keep a reference.
  */
 import type { z } from 'zod';
-import type { NetworkConfig } from '../net/config.js';
+import type { CcEcnMarking, NetworkConfig } from '../net/config.js';
 
 /**
  * Network features a CC needs. Where the references make a feature depend on
@@ -60,22 +60,9 @@ export interface CcNeeds {
   ecnMarking?: CcEcnMarking;
 }
 
-/** RED thresholds a CC asks for (`CcNeeds.ecnMarking`); the comparison rule stays the profile's. */
-export interface CcEcnMarking {
-  kminBytes: number;
-  kmaxBytes: number;
-  pmax: number;
-  /** scale kmin/kmax by portRate / refRateBps; null = the same thresholds on every port */
-  refRateBps: number | null;
-}
-
-/** TCD mark values. */
-export const TCD_NO = 0;
-export const TCD_UE = 1;
-export const TCD_CE = 2;
-
-/** INT hop slots per packet (HPCC's 5-hop header). */
-export const INT_MAX_HOPS = 5;
+// Packet-level constants and the RED-threshold type belong to the network layer; CCs import them from here.
+export type { CcEcnMarking } from '../net/config.js';
+export { INT_MAX_HOPS, TCD_CE, TCD_NO, TCD_UE } from '../net/packet.js';
 
 /**
  * What the sender learns from one ACK or NACK. One object per simulation,

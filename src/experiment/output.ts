@@ -7,7 +7,8 @@
  * byte-identical across runs; wall time, versions, timestamps and memory use
  * are kept in manifest.json alone.
  */
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../metrics/summary.js';
@@ -16,7 +17,7 @@ import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
 import { commitResultFiles, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
-import type { SimInput, SimOutput } from './types.js';
+import type { FctRow, SimInput, SimOutput } from './types.js';
 
 export type OutputFormat = 'csv' | 'jsonl';
 
@@ -71,24 +72,45 @@ class Sink {
   }
 }
 
+/** One table file written row by row: CSV (header line + rows) or JSON Lines (one object per row). */
+class TableWriter {
+  private readonly sink: Sink;
+  private readonly keys: string[];
+
+  constructor(
+    path: string,
+    private readonly format: OutputFormat,
+    columns: readonly string[],
+  ) {
+    this.sink = new Sink(path);
+    this.keys = columns.map((c) => JSON.stringify(c) + ':');
+    if (format === 'csv') this.sink.write(columns.join(',') + '\n');
+  }
+
+  row(r: readonly Cell[]): void {
+    if (this.format === 'csv') {
+      this.sink.write(r.map(csvCell).join(',') + '\n');
+      return;
+    }
+    const keys = this.keys;
+    let line = '{';
+    for (let i = 0; i < keys.length; i++) line += (i > 0 ? ',' : '') + keys[i] + jsonCell(r[i]!);
+    this.sink.write(line + '}\n');
+  }
+
+  close(): void {
+    this.sink.close();
+  }
+}
+
 /** Writes a table as CSV (header line + rows) or JSON Lines (one object per row). Returns the file name. */
 function writeTable(dir: string, base: string, format: OutputFormat, columns: readonly string[], rows: Iterable<readonly Cell[]>): string {
   const file = `${base}.${format}`;
-  const sink = new Sink(join(dir, file));
+  const w = new TableWriter(join(dir, file), format, columns);
   try {
-    if (format === 'csv') {
-      sink.write(columns.join(',') + '\n');
-      for (const r of rows) sink.write(r.map(csvCell).join(',') + '\n');
-    } else {
-      const keys = columns.map((c) => JSON.stringify(c) + ':');
-      for (const r of rows) {
-        let line = '{';
-        for (let i = 0; i < keys.length; i++) line += (i > 0 ? ',' : '') + keys[i] + jsonCell(r[i]!);
-        sink.write(line + '}\n');
-      }
-    }
+    for (const r of rows) w.row(r);
   } finally {
-    sink.close();
+    w.close();
   }
   return file;
 }
@@ -156,6 +178,8 @@ export interface ResultData {
   output: SimOutput;
   summary: RunSummary;
   info: RunInfo;
+  /** the FCT table already written during the run (else it is written from output.fct) */
+  fctStream?: FctStream;
 }
 
 export const FCT_COLUMNS = ['id', 'src', 'dst', 'bytes', 'start_ps', 'finish_ps', 'fct_ps', 'ideal_fct_ps', 'slowdown', 'tag'] as const;
@@ -165,8 +189,45 @@ function tagName(tag: string): string {
   return tag === '' ? UNTAGGED : tag;
 }
 
+function fctCells(r: FctRow): Cell[] {
+  return [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, tagName(r.tag)];
+}
+
 function* fctRows(out: SimOutput): Iterable<Cell[]> {
-  for (const r of out.fct) yield [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, tagName(r.tag)];
+  for (const r of out.fct) yield fctCells(r);
+}
+
+/**
+ * The FCT table written while the run goes (`SimInput.fctSink`), into a
+ * scratch folder of its own; `writeResults` moves it into the result folder.
+ */
+export class FctStream {
+  readonly path: string;
+  private readonly dir: string;
+  private readonly w: TableWriter;
+  private open = true;
+
+  constructor(format: OutputFormat) {
+    this.dir = mkdtempSync(join(tmpdir(), 'ccsim-fct-'));
+    this.path = join(this.dir, `fct.${format}`);
+    this.w = new TableWriter(this.path, format, FCT_COLUMNS);
+  }
+
+  /** The sink to give the simulation. */
+  readonly sink = (row: FctRow): void => this.w.row(fctCells(row));
+
+  /** Flushes and closes the file (idempotent). */
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.w.close();
+  }
+
+  /** Removes the scratch folder. */
+  dispose(): void {
+    this.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 function* unfinishedRows(out: SimOutput): Iterable<Cell[]> {
@@ -213,7 +274,12 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
   return commitResultFiles(plan, (dir) => {
     const files: string[] = [];
     const out = d.output;
-    files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
+    if (d.fctStream !== undefined) {
+      d.fctStream.close();
+      const file = `fct.${format}`;
+      copyFileSync(d.fctStream.path, join(dir, file));
+      files.push(file);
+    } else files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
     files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));
     files.push(writeJson(dir, 'summary.json', d.summary));
 

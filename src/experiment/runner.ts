@@ -9,7 +9,7 @@ import { formatTime } from '../engine/units.js';
 import { binSetsByName, customBinSet, runSummary, type BinSet, type RunSummary } from '../metrics/summary.js';
 import { throughputNotes } from '../metrics/notes.js';
 import { prepareOutDir, type OutDirPlan } from './outdir.js';
-import { resultFileNames, writeResults } from './output.js';
+import { FctStream, resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from './simulate.js';
 import type { Spec } from './spec.js';
@@ -182,20 +182,27 @@ export interface ResolvedRunOptions {
 export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
-  const output = simulate(o.onProgress ? { ...input, onProgress: o.onProgress } : input);
-  const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile }, throughputNotes(input, output));
-  const files = writeResults(plan, {
-    spec,
-    raw,
-    input,
-    output,
-    summary,
-    info: {
-      ...(o.specPath !== undefined ? { specPath: o.specPath } : {}),
-      startedAt: o.startedAt,
-      totalWallMs: Math.round(performance.now() - o.t0),
-      ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
-    },
-  });
-  return { outDir, output, summary, spec, input, files };
+  // FCT rows go to a scratch file as flows finish, so a run of millions of flows never holds them
+  const fct = new FctStream(spec.output.format);
+  try {
+    const output = simulate({ ...input, fctSink: fct.sink, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+    const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile }, throughputNotes(input, output));
+    const files = writeResults(plan, {
+      spec,
+      raw,
+      input,
+      output,
+      summary,
+      fctStream: fct,
+      info: {
+        ...(o.specPath !== undefined ? { specPath: o.specPath } : {}),
+        startedAt: o.startedAt,
+        totalWallMs: Math.round(performance.now() - o.t0),
+        ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
+      },
+    });
+    return { outDir, output, summary, spec, input, files };
+  } finally {
+    fct.dispose();
+  }
 }

@@ -1,158 +1,290 @@
 /**
  * Builds a simulation from a resolved `SimInput`, runs it and collects a
- * `SimOutput`. Everything lives in objects created here (one `Scheduler`, one
- * `NetContext`), so two runs in one process never share state.
+ * `SimOutput`, in one call (`simulate`) or in steps (`Simulation`). Everything
+ * lives in objects created here (one `Scheduler`, one `NetContext`), so two
+ * runs in one process never share state.
  */
 import { findCc, ccNames } from '../cc/registry.js';
-import { unmetNeeds } from '../cc/types.js';
+import { unmetNeeds, type CcDefinition } from '../cc/types.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
-import { collectResults } from '../metrics/collect.js';
+import { collectResults, FctRecorder } from '../metrics/collect.js';
 import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
-import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockReport } from '../net/deadlock.js';
+import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
-import { createFlows } from '../transport/setup.js';
+import type { Flow } from '../transport/flow.js';
+import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
+import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { SimInput, SimOutput } from './types.js';
 
+/** A flow list as a stream, in start order (`startOrder`). */
+class SpecListStream implements FlowStream {
+  private i = 0;
+  constructor(
+    private readonly specs: readonly FlowSpec[],
+    private readonly order: Int32Array,
+  ) {}
+  peekStartPs(): number {
+    return this.i < this.order.length ? this.specs[this.order[this.i]!]!.startPs : Infinity;
+  }
+  next(): FlowSpec {
+    return this.specs[this.order[this.i++]!]!;
+  }
+}
+
+/**
+ * Runs `input` to its end (every flow finished, `stopAtPs`, `maxTimePs`, or a
+ * PFC deadlock) and returns the results.
+ */
 export function simulate(input: SimInput): SimOutput {
-  const wallStart = performance.now();
-  const net = input.net;
-  const tc = net.transport;
-  const def = findCc(input.cc.name);
-  if (def === undefined) throw new Error(`unknown congestion control "${input.cc.name}" (known: ${ccNames().join(', ')})`);
-  const params: unknown = def.params.parse(input.cc.params ?? {});
-  const unmet = unmetNeeds(def, net);
-  if (unmet.length > 0) throw new Error(unmet.join('; '));
+  const sim = new Simulation(input);
+  sim.runUntil(Infinity);
+  return sim.finish();
+}
 
-  const sched = new Scheduler(4096);
-  const ctx = new NetContext(sched, tc.txTimeQuantization);
-  ctx.pfcBytes = tc.pfcBytes;
-  const rng = new Rng(input.seed);
-  const topo = input.topology;
-  const portMap = buildPortMap(topo);
-  const routes = computeRoutes(topo, portMap);
-  const oracle = new PathOracle(topo, portMap);
-  const ecnMarking = def.needs.ecnMarking;
-  const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), {
-    int: def.needs.int === true,
-    ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
-    mpd: def.needs.mpd === true,
-    tcd: def.needs.tcd === true,
-    ...(ecnMarking !== undefined ? { ecnMarking } : {}),
-  });
-  const transport = new Transport(ctx, net, network.hosts, def);
-  transport.setCcParams(params);
-  for (const h of network.hosts) h.transport = transport;
+/**
+ * One simulation that can be advanced in steps: `runUntil(ps)` as often as
+ * wanted, then `finish()`. Stepping does not change the results: the event
+ * order is fixed by (time, insertion order) and the deadlock checks happen at
+ * fixed simulated times, so any sequence of `runUntil` calls gives what
+ * `simulate` gives. Several simulations may be stepped in turn in one process
+ * (they share no state). The network and transport are exposed for tests and
+ * tools that observe a run; changing them changes the run.
+ */
+export class Simulation {
+  readonly input: SimInput;
+  readonly sched: Scheduler;
+  readonly ctx: NetContext;
+  readonly network: Network;
+  readonly transport: Transport;
+  private readonly wallStart: number;
+  private readonly stream: FlowStream | undefined;
+  private readonly recorder: FctRecorder;
+  private readonly samplers: Samplers;
+  private readonly untilDone: boolean;
+  private readonly endPs: number;
+  private readonly dl: DeadlockOptions | null;
+  private readonly listBytes: number;
+  private done: boolean;
+  private over = false;
+  private nextCheck: number;
+  private deadlock: DeadlockReport | undefined;
+  private chunk = 10 * US;
+  private lastProgress: number;
+  private live = 0;
 
-  // ---- flows
-  const flows = createFlows(input.flows, net, transport, network, oracle, {
-    data: def.dataHeaderBytes(net, params as never),
-    ack: def.ackHeaderBytes(net, params as never),
-  });
-  transport.addFlows(flows);
-  ctx.flowDrops = new Int32Array(flows.length);
+  /** Builds the simulation; `cc` replaces the registry's `input.cc.name` (tests with their own CC). */
+  constructor(input: SimInput, cc?: CcDefinition) {
+    this.wallStart = performance.now();
+    this.input = input;
+    const net = input.net;
+    const tc = net.transport;
+    const def = cc ?? findCc(input.cc.name);
+    if (def === undefined) throw new Error(`unknown congestion control "${input.cc.name}" (known: ${ccNames().join(', ')})`);
+    const params: unknown = def.params.parse(input.cc.params ?? {});
+    const unmet = unmetNeeds(def, net);
+    if (unmet.length > 0) throw new Error(unmet.join('; '));
 
-  // ---- stop rule
-  let done = flows.length === 0;
-  const total = flows.length;
-  const untilDone = input.stopAtPs === null;
-  transport.onFinish = () => {
-    if (transport.finishedCount === total) {
-      done = true;
-      if (untilDone) sched.stop();
-    }
-  };
+    const sched = new Scheduler(4096);
+    this.sched = sched;
+    const ctx = new NetContext(sched, tc.txTimeQuantization);
+    this.ctx = ctx;
+    ctx.pfcBytes = tc.pfcBytes;
+    const rng = new Rng(input.seed);
+    const topo = input.topology;
+    const portMap = buildPortMap(topo);
+    const routes = computeRoutes(topo, portMap);
+    const oracle = new PathOracle(topo, portMap);
+    const ecnMarking = def.needs.ecnMarking;
+    const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), {
+      int: def.needs.int === true,
+      ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
+      mpd: def.needs.mpd === true,
+      tcd: def.needs.tcd === true,
+      ...(ecnMarking !== undefined ? { ecnMarking } : {}),
+    });
+    this.network = network;
+    const transport = new Transport(ctx, net, network.hosts, def);
+    this.transport = transport;
+    transport.setCcParams(params);
+    for (const h of network.hosts) h.endpoint = transport;
 
-  // ---- link events
-  const linkEvents = [...input.linkEvents].sort((a, b) => a.atPs - b.atPs);
-  const kLink = sched.register({
-    fire: (i) => {
-      const e = linkEvents[i]!;
-      for (const [x, y] of [
-        [e.a, e.b],
-        [e.b, e.a],
-      ] as const) {
-        const p = network.portToward(x, y);
-        if (p === undefined) throw new Error(`events[${i}]: nodes ${e.a} and ${e.b} are not linked`);
-        p.setRate(e.rateBps);
+    // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs
+    // every flow from the start (metrics.flowThroughput / ccTrace)
+    const ccHeaders = { data: def.dataHeaderBytes(net, params as never), ack: def.ackHeaderBytes(net, params as never) };
+    const stream = input.flowStream;
+    this.stream = stream;
+    if (stream !== undefined && input.flows.length > 0) throw new Error('simulate: give flows or flowStream, not both');
+    const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null;
+    let flows: Flow[] = [];
+    if (eager) {
+      let specs = input.flows;
+      if (stream !== undefined) {
+        specs = [];
+        while (stream.peekStartPs() !== Infinity) specs.push(stream.next());
       }
-    },
-  }, 'linkEvents: Port.setRate');
-  linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
+      flows = createFlows(specs, net, transport, network, oracle, ccHeaders);
+      transport.addFlows(flows);
+      ctx.flowDrops = new Int32Array(flows.length);
+    } else {
+      const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
+      transport.addFlowStream(stream ?? new SpecListStream(input.flows, startOrder(input.flows)), factory, true);
+      ctx.flowDrops = new Int32Array(input.flows.length);
+    }
+    const recorder = new FctRecorder(net.metrics.clampSlowdownAt1, input.fctSink ?? null);
+    this.recorder = recorder;
 
-  // ---- samplers
-  const samplers = new Samplers(sched, input.metrics, network, flows, () => done, def.traceFields);
+    // ---- stop rule
+    const allDone = (): boolean => !transport.hasUnstarted() && transport.finishedCount === transport.flows.length;
+    this.done = allDone();
+    const untilDone = input.stopAtPs === null;
+    this.untilDone = untilDone;
+    transport.onFinish = (f) => {
+      recorder.add(f);
+      if (allDone()) {
+        this.done = true;
+        if (untilDone) sched.stop();
+      }
+    };
 
-  // ---- run
-  const endPs = input.stopAtPs ?? input.maxTimePs;
-  const dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
-  let nextCheck = dl === null ? Infinity : dl.checkIntervalPs;
-  let deadlock: DeadlockReport | undefined;
-  const checkDeadlock = (frozen: boolean): boolean => {
-    if (dl === null || done) return false;
-    const cycle = findDeadlockCycle(network, sched.now, dl.minPausedPs, frozen);
+    // ---- link events
+    const linkEvents = [...input.linkEvents].sort((a, b) => a.atPs - b.atPs);
+    const kLink = sched.register({
+      fire: (i) => {
+        const e = linkEvents[i]!;
+        for (const [x, y] of [
+          [e.a, e.b],
+          [e.b, e.a],
+        ] as const) {
+          const p = network.portToward(x, y);
+          if (p === undefined) throw new Error(`events[${i}]: nodes ${e.a} and ${e.b} are not linked`);
+          p.setRate(e.rateBps);
+        }
+      },
+    }, 'linkEvents: Port.setRate');
+    linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
+
+    // ---- samplers
+    this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done, def.traceFields);
+
+    // ---- run
+    this.endPs = input.stopAtPs ?? input.maxTimePs;
+    this.dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
+    this.nextCheck = this.dl === null ? Infinity : this.dl.checkIntervalPs;
+    this.lastProgress = performance.now();
+    // progress: work done out of all flows' bytes (a stream's flows count from when they start)
+    let listBytes = 0;
+    for (const f of input.flows) listBytes += f.bytes;
+    this.listBytes = listBytes;
+  }
+
+  /** Simulated time, ps. */
+  get nowPs(): number {
+    return this.sched.now;
+  }
+
+  /** Whether the run has ended (every flow finished, the stop or end time, or a deadlock). */
+  get ended(): boolean {
+    return this.over;
+  }
+
+  private checkDeadlock(frozen: boolean): boolean {
+    const dl = this.dl;
+    if (dl === null || this.done) return false;
+    const now = this.sched.now;
+    const cycle = findDeadlockCycle(this.network, now, dl.minPausedPs, frozen);
     if (cycle === null) return false;
-    deadlock = { detectedAtPs: sched.now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: total - transport.finishedCount, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
+    this.deadlock = { detectedAtPs: now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: 0, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
     return true;
-  };
-  // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown;
-  // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
-  let chunk = 10 * US;
-  let lastProgress = performance.now();
-  let totalBytes = 0;
-  for (const f of flows) totalBytes += f.sizeBytes;
-  const report = (): void => {
-    if (input.onProgress === undefined) return;
-    let acked = 0;
-    for (const f of flows) acked += f.finished ? f.sizeBytes : f.sndUna;
-    input.onProgress(Math.min(sched.now, endPs), endPs, sched.eventsProcessed, transport.finishedCount, total, acked, totalBytes);
-  };
-  while (!done || !untilDone) {
-    const t0 = performance.now();
-    const until = Math.min(sched.now + chunk, endPs, nextCheck);
-    const emptied = sched.run(until);
-    const t1 = performance.now();
-    if (t1 - t0 < 100) chunk *= 2;
-    else if (t1 - t0 > 500 && chunk > 1 * US) chunk = Math.floor(chunk / 2);
-    if (t1 - lastProgress > 200) {
-      report();
-      lastProgress = t1;
-    }
-    if (emptied) {
-      // nothing can happen any more: paused queues stay paused for ever
-      checkDeadlock(true);
-      break;
-    }
-    if (sched.now >= nextCheck) {
-      nextCheck += dl!.checkIntervalPs;
-      if (checkDeadlock(false)) break;
-    }
-    if (sched.now >= endPs) break;
   }
-  report();
 
-  const results = collectResults(flows, transport.finishedCount, topo, network, net);
-  if (deadlock !== undefined) {
-    deadlock.drops = results.totals.drops;
-    let lossy = 0;
-    for (const f of flows) if (!f.finished && ctx.flowDrops[f.id]! > 0) lossy++;
-    deadlock.unfinishedWithDrops = lossy;
-    deadlock.dropsRuledOut = lossy === 0;
+  private report(): void {
+    const input = this.input;
+    if (input.onProgress === undefined) return;
+    const transport = this.transport;
+    let acked = transport.finishedBytes;
+    let startedBytes = transport.finishedBytes;
+    const all = transport.flows;
+    // flows below `live` have all finished: skip them (flows tend to finish in start order)
+    let live = this.live;
+    while (live < all.length && (all[live] === null || all[live]!.finished)) live++;
+    this.live = live;
+    for (let i = live; i < all.length; i++) {
+      const f = all[i]!;
+      if (f === null || f.finished) continue;
+      acked += f.sndUna;
+      startedBytes += f.sizeBytes;
+    }
+    const total = this.stream === undefined ? input.flows.length : all.length;
+    const endPs = this.endPs;
+    input.onProgress(Math.min(this.sched.now, endPs), endPs, this.sched.eventsProcessed, transport.finishedCount, total, acked, this.stream === undefined ? this.listBytes : startedBytes);
   }
-  return {
-    ...results,
-    queues: samplers.queues,
-    throughput: samplers.throughput,
-    flowThroughput: samplers.flows,
-    ccTrace: samplers.ccTrace,
-    ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
-    endPs: sched.now,
-    events: sched.eventsProcessed,
-    wallMs: performance.now() - wallStart,
-    ...(deadlock !== undefined ? { deadlock } : {}),
-  };
+
+  /**
+   * Runs every event up to simulated time `limitPs` (inclusive), or until the
+   * run ends if that comes first. Returns true once the run has ended.
+   */
+  runUntil(limitPs: number): boolean {
+    const sched = this.sched;
+    // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown;
+    // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
+    while (!this.over && (!this.done || !this.untilDone)) {
+      const t0 = performance.now();
+      const until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, limitPs);
+      const emptied = sched.run(until);
+      const t1 = performance.now();
+      if (t1 - t0 < 100) this.chunk *= 2;
+      else if (t1 - t0 > 500 && this.chunk > 1 * US) this.chunk = Math.floor(this.chunk / 2);
+      if (t1 - this.lastProgress > 200) {
+        this.report();
+        this.lastProgress = t1;
+      }
+      if (emptied) {
+        // nothing can happen any more: paused queues stay paused for ever
+        this.checkDeadlock(true);
+        break;
+      }
+      if (sched.now >= this.nextCheck) {
+        this.nextCheck += this.dl!.checkIntervalPs;
+        if (this.checkDeadlock(false)) break;
+      }
+      if (sched.now >= this.endPs) break;
+      if (sched.now >= limitPs) return false;
+    }
+    this.over = true;
+    return true;
+  }
+
+  /** Collects the results at the current simulated time (normally after `runUntil` returned true). */
+  finish(): SimOutput {
+    this.report();
+    const input = this.input;
+    const results = collectResults(this.transport, this.recorder, input.topology, this.network);
+    const deadlock = this.deadlock;
+    if (deadlock !== undefined) {
+      deadlock.unfinishedFlows = results.totals.flows - results.totals.finished;
+      deadlock.drops = results.totals.drops;
+      let lossy = 0;
+      for (const u of results.unfinished) if ((this.ctx.flowDrops[u.id] ?? 0) > 0) lossy++;
+      deadlock.unfinishedWithDrops = lossy;
+      deadlock.dropsRuledOut = lossy === 0;
+    }
+    const samplers = this.samplers;
+    return {
+      ...results,
+      queues: samplers.queues,
+      throughput: samplers.throughput,
+      flowThroughput: samplers.flows,
+      ccTrace: samplers.ccTrace,
+      ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
+      endPs: this.sched.now,
+      events: this.sched.eventsProcessed,
+      wallMs: performance.now() - this.wallStart,
+      ...(deadlock !== undefined ? { deadlock } : {}),
+    };
+  }
 }

@@ -5,7 +5,7 @@
 import type { NetworkConfig } from '../net/config.js';
 import type { DeadlockOptions, DeadlockReport } from '../net/deadlock.js';
 import type { Topology } from '../net/topology/types.js';
-import type { FlowSpec } from '../workload/types.js';
+import type { FlowSpec, FlowStream } from '../workload/types.js';
 
 /** An egress port: node id and port number (k-th link of that node). */
 export interface PortRef {
@@ -63,6 +63,17 @@ export interface SimInput {
   net: NetworkConfig;
   cc: { name: string; params: Record<string, unknown> };
   flows: FlowSpec[];
+  /**
+   * Flows made lazily, in start order, after none of `flows` (which must then
+   * be empty): a workload of millions of flows without holding them.
+   */
+  flowStream?: FlowStream;
+  /**
+   * Receives every finished flow's FCT row, in flow id order, as soon as the
+   * rows before it are known; the output's `fct` then stays empty and
+   * `fctColumns` holds what the summary needs.
+   */
+  fctSink?: (row: FctRow) => void;
   /** hard stop time in ps; null = run until every flow finished (bounded by maxTimePs) */
   stopAtPs: number | null;
   maxTimePs: number;
@@ -100,6 +111,21 @@ export interface FctRow {
   idealFctPs: number;
   slowdown: number;
   tag: string;
+}
+
+/**
+ * The finished flows' numbers a summary needs, as typed columns (one entry
+ * per finished flow, in completion order): what a run keeps in place of FCT
+ * rows when the rows stream to a file (`SimInput.fctSink`).
+ */
+export interface FctColumns {
+  count: number;
+  bytes: Float64Array;
+  slowdown: Float64Array;
+  fctPs: Float64Array;
+  /** index into `tags` */
+  tag: Int32Array;
+  tags: string[];
 }
 
 export interface UnfinishedFlow {
@@ -175,7 +201,16 @@ export interface CcTrace {
 }
 
 export interface SimOutput {
+  /** FCT rows of the finished flows in id order (empty when they went to `SimInput.fctSink`) */
   fct: FctRow[];
+  /** with `SimInput.fctSink`: the finished flows' numbers for the summary */
+  fctColumns?: FctColumns;
+  /**
+   * flows whose state the run still held at the end: the started, unfinished
+   * ones and finished ones that could not be released (they retransmitted),
+   * or every flow when a per-flow sampler (flowThroughput, ccTrace) needed them
+   */
+  heldFlows?: number;
   unfinished: UnfinishedFlow[];
   queues: PortSeries[];
   throughput: PortSeries[];

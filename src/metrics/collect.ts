@@ -3,34 +3,141 @@
  * unfinished flows with the bytes they got acknowledged (§3.9), and PFC, drop,
  * byte and ECN counters per node and per port (§3.9, §6.7).
  */
-import type { FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from '../experiment/types.js';
-import type { NetworkConfig } from '../net/config.js';
+import type { FctColumns, FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from '../experiment/types.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import type { Network } from '../net/network.js';
 import type { Topology } from '../net/topology/types.js';
 import type { Flow } from '../transport/flow.js';
+import type { Transport } from '../transport/transport.js';
 
-export type CollectedResults = Pick<SimOutput, 'fct' | 'unfinished' | 'nodes' | 'ports' | 'totals'>;
+export type CollectedResults = Pick<SimOutput, 'fct' | 'fctColumns' | 'unfinished' | 'nodes' | 'ports' | 'totals' | 'heldFlows'>;
 
-export function collectResults(flows: readonly Flow[], finishedCount: number, topo: Topology, network: Network, net: NetworkConfig): CollectedResults {
-  const fct: FctRow[] = [];
+/**
+ * FCT rows of finished flows, taken when each flow finishes and handed on in
+ * flow id order: into `rows`, or to a sink (a file) as soon as every lower id
+ * has finished. With a sink only typed columns stay, for the summary; rows
+ * wait only while a lower-id flow is still running.
+ */
+export class FctRecorder {
+  readonly rows: FctRow[] = [];
+  private readonly pending = new Map<number, FctRow>();
+  private nextId = 0;
+  private n = 0;
+  private bytes = new Float64Array(0);
+  private slowdown = new Float64Array(0);
+  private fct = new Float64Array(0);
+  private tag = new Int32Array(0);
+  private readonly tags: string[] = [];
+  private readonly tagIndex = new Map<string, number>();
+
+  constructor(
+    private readonly clampSlowdownAt1: boolean,
+    private readonly sink: ((row: FctRow) => void) | null,
+  ) {}
+
+  /** Flow f finished (call once per flow). */
+  add(f: Flow): void {
+    const fctPs = f.finishPs - f.startPs;
+    let slowdown = fctPs / f.idealFctPs;
+    if (this.clampSlowdownAt1 && slowdown < 1) slowdown = 1;
+    const row: FctRow = { id: f.id, src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, finishPs: f.finishPs, fctPs, idealFctPs: f.idealFctPs, slowdown, tag: f.tag };
+    if (this.sink !== null) this.addColumns(row);
+    if (row.id !== this.nextId) {
+      this.pending.set(row.id, row);
+      return;
+    }
+    this.emit(row);
+    this.nextId++;
+    const p = this.pending;
+    for (let r = p.get(this.nextId); r !== undefined; r = p.get(this.nextId)) {
+      p.delete(this.nextId);
+      this.emit(r);
+      this.nextId++;
+    }
+  }
+
+  /** The run is over: hands on every row still waiting, in id order. */
+  flush(): void {
+    const ids = [...this.pending.keys()].sort((a, b) => a - b);
+    for (const id of ids) this.emit(this.pending.get(id)!);
+    this.pending.clear();
+  }
+
+  hasSink(): boolean {
+    return this.sink !== null;
+  }
+
+  /** The summary's columns (only with a sink). */
+  columns(): FctColumns {
+    const n = this.n;
+    return { count: n, bytes: this.bytes.subarray(0, n), slowdown: this.slowdown.subarray(0, n), fctPs: this.fct.subarray(0, n), tag: this.tag.subarray(0, n), tags: [...this.tags] };
+  }
+
+  private emit(row: FctRow): void {
+    if (this.sink !== null) this.sink(row);
+    else this.rows.push(row);
+  }
+
+  private addColumns(row: FctRow): void {
+    const n = this.n;
+    if (n === this.bytes.length) {
+      const cap = Math.max(1024, 2 * n);
+      const grow = <T extends Float64Array | Int32Array>(a: T, b: T): T => {
+        b.set(a);
+        return b;
+      };
+      this.bytes = grow(this.bytes, new Float64Array(cap));
+      this.slowdown = grow(this.slowdown, new Float64Array(cap));
+      this.fct = grow(this.fct, new Float64Array(cap));
+      this.tag = grow(this.tag, new Int32Array(cap));
+    }
+    let t = this.tagIndex.get(row.tag);
+    if (t === undefined) {
+      t = this.tags.length;
+      this.tags.push(row.tag);
+      this.tagIndex.set(row.tag, t);
+    }
+    this.bytes[n] = row.bytes;
+    this.slowdown[n] = row.slowdown;
+    this.fct[n] = row.fctPs;
+    this.tag[n] = t;
+    this.n = n + 1;
+  }
+}
+
+/**
+ * End-of-run results. FCT rows come from the recorder (flushed here); the
+ * transport's flows that are still held give the unfinished rows and their
+ * counters, released flows their counters' sums.
+ */
+export function collectResults(transport: Transport, recorder: FctRecorder, topo: Topology, network: Network): CollectedResults {
   const unfinished: UnfinishedFlow[] = [];
-  let retx = 0;
-  let timeouts = 0;
-  let dataSent = 0;
-  for (const f of flows) {
+  let retx = transport.releasedRetxPackets;
+  let timeouts = transport.releasedTimeouts;
+  let dataSent = transport.releasedDataPackets;
+  let count = 0;
+  let held = 0;
+  for (const f of transport.flows) {
+    count++;
+    if (f === null) continue;
+    held++;
     retx += f.retxPackets;
     timeouts += f.timeouts;
     dataSent += f.dataPacketsSent;
-    if (f.finished) {
-      const fctPs = f.finishPs - f.startPs;
-      let slowdown = fctPs / f.idealFctPs;
-      if (net.metrics.clampSlowdownAt1 && slowdown < 1) slowdown = 1;
-      fct.push({ id: f.id, src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, finishPs: f.finishPs, fctPs, idealFctPs: f.idealFctPs, slowdown, tag: f.tag });
-    } else {
+    if (!f.finished) {
       unfinished.push({ id: f.id, src: f.src, dst: f.dst, bytes: f.sizeBytes, ackedBytes: f.sndUna, startPs: f.startPs, tag: f.tag });
     }
   }
+  if (transport.hasUnstarted()) {
+    for (const { id, spec } of transport.unstarted()) {
+      // eager flows not yet started are in transport.flows already (counted above)
+      if (id >= count) {
+        count++;
+        unfinished.push({ id, src: spec.src, dst: spec.dst, bytes: spec.bytes, ackedBytes: 0, startPs: spec.startPs, tag: spec.tag ?? '' });
+      }
+    }
+  }
+  recorder.flush();
   const nodes: NodeCounters[] = [];
   const ports: PortCounters[] = [];
   let drops = 0;
@@ -81,10 +188,12 @@ export function collectResults(flows: readonly Flow[], finishedCount: number, to
     nodes.push(c);
   }
   return {
-    fct,
+    fct: recorder.rows,
+    ...(recorder.hasSink() ? { fctColumns: recorder.columns() } : {}),
     unfinished,
     nodes,
     ports,
-    totals: { flows: flows.length, finished: finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent },
+    heldFlows: held,
+    totals: { flows: count, finished: transport.finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent },
   };
 }

@@ -4,7 +4,7 @@
  * OSCAR Fig10c).
  */
 import { KB, KIB, MB, MIB } from '../engine/units.js';
-import type { FctRow, SimOutput } from '../experiment/types.js';
+import type { FctColumns, FctRow, SimOutput } from '../experiment/types.js';
 import { mean, percentileLinear, percentileNearestRank, sortedCopy } from './stats.js';
 
 /**
@@ -132,13 +132,22 @@ export interface SummarizeOptions {
 }
 
 export function statsOf(rows: readonly FctRow[], method: PercentileMethod = 'linear'): FctStats {
+  return statsOfValues(
+    rows.map((r) => r.slowdown),
+    rows.map((r) => r.fctPs),
+    method,
+  );
+}
+
+/** Statistics of one group given its slowdowns and FCTs (same order, any order). */
+function statsOfValues(slowdowns: ArrayLike<number>, fcts: ArrayLike<number>, method: PercentileMethod): FctStats {
   const pct = method === 'nearestRank' ? percentileNearestRank : percentileLinear;
-  const sd = sortedCopy(rows.map((r) => r.slowdown));
-  const fct = sortedCopy(rows.map((r) => r.fctPs));
+  const sd = sortedCopy(slowdowns);
+  const fct = sortedCopy(fcts);
   let belowOne = 0;
-  for (const r of rows) if (r.slowdown < 1) belowOne++;
+  for (let i = 0; i < slowdowns.length; i++) if (slowdowns[i]! < 1) belowOne++;
   return {
-    count: rows.length,
+    count: slowdowns.length,
     belowOne,
     meanSlowdown: mean(sd),
     p50Slowdown: pct(sd, 50),
@@ -154,10 +163,44 @@ export function statsOf(rows: readonly FctRow[], method: PercentileMethod = 'lin
 /** Untagged flows are grouped under this name. */
 export const UNTAGGED = 'untagged';
 
-export function summarize(fct: readonly FctRow[], sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}): FctSummary {
+/** The summary's columns of FCT rows. */
+export function fctColumnsOf(rows: readonly FctRow[]): FctColumns {
+  const n = rows.length;
+  const c: FctColumns = { count: n, bytes: new Float64Array(n), slowdown: new Float64Array(n), fctPs: new Float64Array(n), tag: new Int32Array(n), tags: [] };
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    c.bytes[i] = r.bytes;
+    c.slowdown[i] = r.slowdown;
+    c.fctPs[i] = r.fctPs;
+    let t = index.get(r.tag);
+    if (t === undefined) {
+      t = c.tags.length;
+      c.tags.push(r.tag);
+      index.set(r.tag, t);
+    }
+    c.tag[i] = t;
+  }
+  return c;
+}
+
+/** Statistics of the flows (column indices) that `keep` selects. */
+function groupStats(c: FctColumns, keep: (i: number) => boolean, method: PercentileMethod): FctStats {
+  const sd: number[] = [];
+  const fct: number[] = [];
+  for (let i = 0; i < c.count; i++) {
+    if (!keep(i)) continue;
+    sd.push(c.slowdown[i]!);
+    fct.push(c.fctPs[i]!);
+  }
+  return statsOfValues(sd, fct, method);
+}
+
+export function summarize(fct: readonly FctRow[] | FctColumns, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}): FctSummary {
   const method = opts.percentile ?? 'linear';
   // statistics are taken over sorted values, so row order (completion order) does not matter
-  const rows = fct;
+  const c = Array.isArray(fct) ? fctColumnsOf(fct as readonly FctRow[]) : (fct as FctColumns);
+  const bytes = c.bytes;
   const binSets: BinSetStats[] = sets.map((set) => ({
     name: set.name,
     title: set.title,
@@ -166,26 +209,15 @@ export function summarize(fct: readonly FctRow[], sets: readonly BinSet[] = binS
       label: b.label,
       minBytes: b.minBytes,
       maxBytes: b.maxBytes,
-      ...statsOf(
-        rows.filter((r) => inBin(r.bytes, b)),
-        method,
-      ),
+      ...groupStats(c, (i) => inBin(bytes[i]!, b), method),
     })),
-    outside: statsOf(
-      rows.filter((r) => !set.bins.some((b) => inBin(r.bytes, b))),
-      method,
-    ),
+    outside: groupStats(c, (i) => !set.bins.some((b) => inBin(bytes[i]!, b)), method),
   }));
-  const byTag = new Map<string, FctRow[]>();
-  for (const r of rows) {
-    const t = r.tag === '' ? UNTAGGED : r.tag;
-    let list = byTag.get(t);
-    if (list === undefined) byTag.set(t, (list = []));
-    list.push(r);
-  }
+  // tags in sorted order of their names; an empty tag is reported as UNTAGGED
+  const names = c.tags.map((t) => (t === '' ? UNTAGGED : t));
   const tags: Record<string, FctStats> = {};
-  for (const t of [...byTag.keys()].sort()) tags[t] = statsOf(byTag.get(t)!, method);
-  return { percentile: method, overall: statsOf(rows, method), binSets, tags };
+  for (const name of [...new Set(names)].sort()) tags[name] = groupStats(c, (i) => names[c.tag[i]!] === name, method);
+  return { percentile: method, overall: groupStats(c, () => true, method), binSets, tags };
 }
 
 /** What summary.json holds: the FCT summary plus the run's totals (all deterministic). */
@@ -205,11 +237,12 @@ export interface RunSummary {
 }
 
 export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}, notes: readonly string[] = []): RunSummary {
-  const fct = summarize(out.fct, sets, opts);
+  const cols = out.fctColumns ?? fctColumnsOf(out.fct);
+  const fct = summarize(cols, sets, opts);
   const all: string[] = [];
   if (fct.overall.belowOne > 0) {
     let min = Infinity;
-    for (const r of out.fct) if (r.slowdown < min) min = r.slowdown;
+    for (let i = 0; i < cols.count; i++) if (cols.slowdown[i]! < min) min = cols.slowdown[i]!;
     all.push(
       `${fct.overall.belowOne} of ${fct.overall.count} finished flows have slowdown < 1 (lowest ${+min.toFixed(3)}): ` +
         'they finished faster than the ideal FCT model (network.metrics.idealFct) says an unloaded network allows; ' +

@@ -48,6 +48,19 @@ export interface EcnConfig {
 }
 
 /**
+ * RED thresholds a CC asks for (`CcNeeds.ecnMarking`, e.g. DCTCP's step),
+ * replacing the profile's on every switch port; the comparison rule stays the
+ * profile's.
+ */
+export interface CcEcnMarking {
+  kminBytes: number;
+  kmaxBytes: number;
+  pmax: number;
+  /** scale kmin/kmax by portRate / refRateBps; null = the same thresholds on every port */
+  refRateBps: number | null;
+}
+
+/**
  * TCD ternary congestion detection (cc-seeds.md §4.2, a reconstruction: ACC
  * §2.2/§6.1 give only the port states and these two numbers). Switches mark
  * TCD only when the CC needs it; `enabled` says whether this profile's
@@ -141,6 +154,7 @@ export interface TransportConfig {
   cnpBytes: number;
   pfcBytes: number;
   ackOrder: AckOrder;
+  /** the receiver ACKs duplicate data packets (D-OSCAR); always when a retransmission timeout is on (lossy mode) */
   ackOnDuplicate: boolean;
   nackRule: NackRule;
   nackIntervalPs: number;

@@ -12,11 +12,9 @@
  * policies (INT, MPD) after it. Each policy keeps its per-port state in typed
  * arrays indexed by the port number; `apply` allocates nothing.
  */
-import type { CcEcnMarking } from '../cc/types.js';
-import { TCD_CE, TCD_NO, TCD_UE } from '../cc/types.js';
 import type { Rng } from '../engine/rng.js';
-import type { SwitchConfig } from './config.js';
-import { FLAG_CE, FLAG_ECT, PKT_DATA, type PacketStore } from './packet.js';
+import type { CcEcnMarking, SwitchConfig } from './config.js';
+import { FLAG_CE, FLAG_ECT, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, type PacketStore } from './packet.js';
 import type { Port } from './port.js';
 
 /** One step of egress processing, run for every data-queue packet a port dequeues. */

@@ -8,17 +8,38 @@
  * first (`fifoWhenQueueEmpty`, D-OSCAR's first-come turn taking). When no flow
  * is ready the NIC arms one wake-up timer at the earliest pacing time.
  * Hosts never send PFC; they obey PFC from their switch.
+ *
+ * The layers point one way: the NIC knows sending flows only as `NicFlow`s and
+ * hands received packets to a `HostEndpoint`; the transport implements both.
  */
 import type { TransportConfig } from './config.js';
 import type { NetContext } from './context.js';
-import { NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC } from './packet.js';
+import { FLAG_PAUSE, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC } from './packet.js';
 import type { Port, PortOwner } from './port.js';
-import type { Flow } from '../transport/flow.js';
-import type { Transport } from '../transport/transport.js';
+
+/** A sending flow as the NIC sees it (a transport connection implements it). */
+export interface NicFlow {
+  /** traffic class of its data packets (PFC pauses per class) */
+  readonly prio: number;
+  /** earliest time (ps) the flow may start its next data packet: its pacer and any CC hold */
+  readyAt(): number;
+  /** the flow has bytes left and its window admits another packet (time and PFC aside) */
+  maySend(): boolean;
+  /** builds the flow's next data packet, now (the NIC chose it); returns the packet id */
+  buildPacket(): number;
+}
+
+/** Where a host delivers the packets it receives (the transport). */
+export interface HostEndpoint {
+  onData(pkt: number): void;
+  /** an ACK or a NACK */
+  onAck(pkt: number): void;
+  onCnpPacket(pkt: number): void;
+}
 
 export class Host implements PortOwner {
   port!: Port;
-  readonly active: Flow[] = [];
+  readonly active: NicFlow[] = [];
   private rr = -1;
   private wakeHandle = -1;
   private wakeTime = Infinity;
@@ -26,12 +47,14 @@ export class Host implements PortOwner {
   private readonly ackStrict: boolean;
   private readonly fifo: boolean;
   kWake = -1;
-  transport!: Transport;
+  endpoint!: HostEndpoint;
 
   constructor(
     private readonly ctx: NetContext,
     readonly id: number,
     cfg: TransportConfig,
+    /** PFC frames carry pause quanta (pfcMode quanta) instead of on/off */
+    private readonly pfcQuanta = false,
   ) {
     this.ackStrict = cfg.ackPriority === 'strictAtHost';
     this.fifo = cfg.nicArbitration === 'fifoWhenQueueEmpty';
@@ -69,7 +92,6 @@ export class Host implements PortOwner {
     if (n === 0) return NIL;
     const now = this.ctx.sched.now;
     const paused = this.port.paused;
-    const tr = this.transport;
     let best = -1;
     if (this.fifo) {
       let bestT = Infinity;
@@ -97,16 +119,17 @@ export class Host implements PortOwner {
       return NIL;
     }
     this.rr = best;
-    return tr.sendData(act[best]!);
+    return act[best]!.buildPacket();
   }
 
   /**
    * The "may this flow send" test, apart from time (network-model.md §2.5):
-   * bytes left, window open, class not paused. Time is `Flow.readyAt()`: the
-   * later of the pacer's next send time and the CC hold (ACC's source halt).
+   * class not paused, and the flow's own test (bytes left, window open). Time
+   * is `NicFlow.readyAt()`: the later of the pacer's next send time and the
+   * CC hold (ACC's source halt).
    */
-  private mayQueue(f: Flow, paused: Uint8Array): boolean {
-    return paused[f.prio] === 0 && f.sndNxt < f.sizeBytes && this.transport.windowOpen(f);
+  private mayQueue(f: NicFlow, paused: Uint8Array): boolean {
+    return paused[f.prio] === 0 && f.maySend();
   }
 
   /** Arms the wake-up at the earliest pacing time of a flow that could send then. */
@@ -139,12 +162,12 @@ export class Host implements PortOwner {
     this.port.kick();
   }
 
-  addFlow(f: Flow): void {
+  addFlow(f: NicFlow): void {
     this.active.push(f);
     this.port.kick();
   }
 
-  removeFlow(f: Flow): void {
+  removeFlow(f: NicFlow): void {
     const i = this.active.indexOf(f);
     if (i < 0) return;
     this.active.splice(i, 1);
@@ -157,7 +180,7 @@ export class Host implements PortOwner {
   }
 
   receive(pkt: number, _port: number): void {
-    const tr = this.transport;
+    const tr = this.endpoint;
     switch (this.ctx.pool.type(pkt)) {
       case PKT_DATA:
         tr.onData(pkt);
@@ -170,9 +193,29 @@ export class Host implements PortOwner {
         tr.onCnpPacket(pkt);
         break;
       case PKT_PFC:
-        tr.onPfcAtHost(this, pkt);
+        this.onPfc(pkt);
         break;
     }
     this.ctx.pool.release(pkt);
+  }
+
+  /**
+   * PFC frame from the switch: pause or resume class `aux` of the NIC port
+   * (network-model.md §3.3). With quanta the pause lapses after 65535 quanta
+   * of 512 bit times unless refreshed.
+   */
+  private onPfc(pkt: number): void {
+    const port = this.port;
+    const pk = this.ctx.pool;
+    const cls = pk.aux(pkt);
+    const pause = pk.has(pkt, FLAG_PAUSE);
+    if (this.pfcQuanta && pause) {
+      const s = this.ctx.sched;
+      const until = s.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);
+      port.setPaused(cls, true, until);
+      s.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
+    } else {
+      port.setPaused(cls, pause, 0);
+    }
   }
 }

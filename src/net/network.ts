@@ -42,7 +42,7 @@ export class Network {
     }, 'Switch.onPfcRefresh');
     for (const node of topo.nodes) {
       if (node.kind === 'host') {
-        const h = new Host(ctx, node.id, net.transport);
+        const h = new Host(ctx, node.id, net.transport, net.switch.pfcMode === 'quanta');
         h.kWake = this.kWake;
         this.hosts.push(h);
         this.switches.push(null);

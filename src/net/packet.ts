@@ -12,7 +12,13 @@
  *
  * `size` is the wire size; headers are never serialized.
  */
-import { INT_MAX_HOPS } from '../cc/types.js';
+/** INT hop slots per packet (HPCC's 5-hop header); cc/types re-exports it for CCs. */
+export const INT_MAX_HOPS = 5;
+
+/** TCD mark values carried by packets (cc-seeds.md §4.2); cc/types re-exports them for CCs. */
+export const TCD_NO = 0;
+export const TCD_UE = 1;
+export const TCD_CE = 2;
 
 export const PKT_DATA = 0;
 export const PKT_ACK = 1;

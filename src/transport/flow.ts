@@ -6,11 +6,12 @@
  */
 import type { CcFlow, CcInstance } from '../cc/types.js';
 import type { NetworkConfig } from '../net/config.js';
+import type { NicFlow } from '../net/host.js';
 import type { Transport } from './transport.js';
 
 export const CC_TIMER_SLOTS = 8;
 
-export class Flow implements CcFlow {
+export class Flow implements CcFlow, NicFlow {
   // identity
   readonly id: number;
   readonly src: number;
@@ -128,6 +129,15 @@ export class Flow implements CcFlow {
   /** Earliest time the pacer and the CC hold both allow the next packet. */
   readyAt(): number {
     return this.nextAvail > this.holdUntilPs ? this.nextAvail : this.holdUntilPs;
+  }
+
+  /** The flow's part of the NIC's "may send" test: bytes left and window open (§2.2 / §2.3). */
+  maySend(): boolean {
+    return this.sndNxt < this.sizeBytes && this.sys.windowOpen(this);
+  }
+
+  buildPacket(): number {
+    return this.sys.sendData(this);
   }
 
   setHold(untilPs: number): void {

@@ -23,58 +23,81 @@ export interface CcHeaderBytes {
 }
 
 /**
- * Builds the flows, ordered by start time (stable); a flow's id is its index
- * in that order.
+ * Makes `Flow`s one at a time, in start order: a flow's id is its rank in
+ * that order, and the per-pair / per-host port counters advance in id order,
+ * so making flows lazily (as they start) gives the same flows as making them
+ * all up front.
  */
-export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, transport: Transport, network: Network, oracle: PathOracle, cc: CcHeaderBytes): Flow[] {
-  const tc = net.transport;
-  const ackHdr = tc.ackBytes + cc.ack;
-  const ackWire = Math.max(tc.ackMinBytes, ackHdr);
-  // D-OSCAR NACKs carry no CC echo; their padding is computed from the ACK header (§1.4)
-  const nackWire = tc.nackCarriesEcho ? ackWire : tc.ackBytes + Math.max(0, tc.ackMinBytes - ackHdr);
-  const mtu = tc.mtuBytes;
-  const hdr = tc.dataHeaderBytes + cc.data;
-  const H = network.hosts.length;
-  const globalRtt = oracle.maxPairRttPs(mtu);
-  const globalBdp = oracle.maxPairBdpBytes(mtu);
-  // OSCAR's notebooks class a pair (same rack / pod / other) by host IP = id + 1, so one host
-  // per rack is classed with the next rack (network-model.md §6.2, oscarIdealIndexOffset).
-  // Here the class of (src, dst) is the path between src + offset and dst + offset; an id
-  // past the last host falls in a rack of its own, i.e. the longest path.
-  const offset = net.metrics.idealFct === 'oscar' ? net.metrics.oscarIdealIndexOffset : 0;
-  const maxDelayPs = offset !== 0 ? oracle.maxPairRttPs(0) / 2 : 0;
-  const idealPath = (src: number, dst: number, path: PathInfo): PathInfo => {
+export class FlowFactory {
+  private readonly ackWire: number;
+  private readonly nackWire: number;
+  private readonly mtu: number;
+  private readonly hdr: number;
+  private readonly H: number;
+  private readonly globalRtt: number;
+  private readonly globalBdp: number;
+  private readonly offset: number;
+  private readonly maxDelayPs: number;
+  private readonly pairCount = new Map<number, number>();
+  private readonly qpCount: Int32Array;
+
+  constructor(
+    private readonly net: NetworkConfig,
+    private readonly transport: Transport,
+    private readonly network: Network,
+    private readonly oracle: PathOracle,
+    cc: CcHeaderBytes,
+  ) {
+    const tc = net.transport;
+    const ackHdr = tc.ackBytes + cc.ack;
+    this.ackWire = Math.max(tc.ackMinBytes, ackHdr);
+    // D-OSCAR NACKs carry no CC echo; their padding is computed from the ACK header (§1.4)
+    this.nackWire = tc.nackCarriesEcho ? this.ackWire : tc.ackBytes + Math.max(0, tc.ackMinBytes - ackHdr);
+    this.mtu = tc.mtuBytes;
+    this.hdr = tc.dataHeaderBytes + cc.data;
+    this.H = network.hosts.length;
+    this.globalRtt = oracle.maxPairRttPs(this.mtu);
+    this.globalBdp = oracle.maxPairBdpBytes(this.mtu);
+    // OSCAR's notebooks class a pair (same rack / pod / other) by host IP = id + 1, so one host
+    // per rack is classed with the next rack (network-model.md §6.2, oscarIdealIndexOffset).
+    // Here the class of (src, dst) is the path between src + offset and dst + offset; an id
+    // past the last host falls in a rack of its own, i.e. the longest path.
+    this.offset = net.metrics.idealFct === 'oscar' ? net.metrics.oscarIdealIndexOffset : 0;
+    this.maxDelayPs = this.offset !== 0 ? oracle.maxPairRttPs(0) / 2 : 0;
+    this.qpCount = new Int32Array(this.H);
+  }
+
+  private idealPath(src: number, dst: number, path: PathInfo): PathInfo {
+    const offset = this.offset;
     if (offset === 0) return path;
     const a = src + offset;
     const b = dst + offset;
-    if (a >= 0 && b >= 0 && a < H && b < H) return { ...path, delayPs: oracle.info(a, b).delayPs };
-    return { ...path, delayPs: maxDelayPs };
-  };
-  const specs = specsIn.map((f, i) => ({ f, i }));
-  specs.sort((a, b) => a.f.startPs - b.f.startPs || a.i - b.i);
-  const pairCount = new Map<number, number>();
-  const qpCount = new Int32Array(H);
-  const flows: Flow[] = [];
-  for (let id = 0; id < specs.length; id++) {
-    const s = specs[id]!.f;
-    if (s.src === s.dst) throw new Error(`flow ${specs[id]!.i}: src and dst are both host ${s.src}`);
+    const H = this.H;
+    if (a >= 0 && b >= 0 && a < H && b < H) return { ...path, delayPs: this.oracle.info(a, b).delayPs };
+    return { ...path, delayPs: this.maxDelayPs };
+  }
+
+  /** The flow with id `id` (the next id in start order) from its spec. */
+  make(id: number, s: FlowSpec): Flow {
+    const tc = this.net.transport;
+    const { mtu, hdr, ackWire, H, oracle, transport } = this;
     const f = new Flow(transport, id, s.src, s.dst, s.bytes, s.startPs, s.prio ?? tc.dataPriority, s.tag ?? '');
-    const lineRate = network.hosts[s.src]!.port.rateBps;
+    const lineRate = this.network.hosts[s.src]!.port.rateBps;
     f.lineRateBps = lineRate;
     f.mtuBytes = mtu;
     f.dataHeaderBytes = hdr;
     f.dataWireBytes = mtu + hdr;
     f.ackWireBytes = ackWire;
-    f.nackWireBytes = nackWire;
+    f.nackWireBytes = this.nackWire;
     f.minRateBps = tc.minRateRatio * lineRate;
     f.rateBps = lineRate;
     const path = oracle.info(s.src, s.dst);
-    f.maxBaseRttPs = globalRtt;
-    f.maxBaseBdpBytes = globalBdp;
+    f.maxBaseRttPs = this.globalRtt;
+    f.maxBaseBdpBytes = this.globalBdp;
     if (tc.baseRtt === 'globalMaxHpcc') {
-      f.baseRttPs = globalRtt;
-      f.baseBdpBytes = globalBdp;
-      f.baseOneWayPs = Math.round(globalRtt / 2);
+      f.baseRttPs = this.globalRtt;
+      f.baseBdpBytes = this.globalBdp;
+      f.baseOneWayPs = Math.round(this.globalRtt / 2);
       f.pathBaseRttPs = oracle.pairRttPs(s.src, s.dst, mtu);
     } else {
       // D-OSCAR: every hop at the host rate, each term truncated to ns
@@ -89,21 +112,44 @@ export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, tr
     let pathRtt = 2 * path.delayPs;
     for (const r of path.rates) pathRtt += transport.ctx.txTime(mtu + hdr, r) + transport.ctx.txTime(ackWire, r);
     f.pathRttPs = pathRtt;
-    f.idealFctPs = idealFctPs(net.metrics.idealFct, s.bytes, idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
+    f.idealFctPs = idealFctPs(this.net.metrics.idealFct, s.bytes, this.idealPath(s.src, s.dst, path), lineRate, mtu, tc.dataHeaderBytes);
     if (tc.portRule === 'hpcc') {
       const key = s.src * H + s.dst;
-      const k = pairCount.get(key) ?? 0;
-      pairCount.set(key, k + 1);
+      const k = this.pairCount.get(key) ?? 0;
+      this.pairCount.set(key, k + 1);
       f.sport = 10000 + k;
       f.dport = s.tag === 'incast' ? 200 : 100;
     } else {
-      f.sport = ++qpCount[s.src]!;
-      f.dport = ++qpCount[s.dst]!;
+      f.sport = ++this.qpCount[s.src]!;
+      f.dport = ++this.qpCount[s.dst]!;
     }
     // kept as int32 so packets hold them as small integers
     f.hash = mix32(mix32(mix32(s.src + 1) ^ (s.dst + 0x3c6ef372)) ^ (f.sport | (f.dport << 16))) | 0;
     f.ackHash = mix32(mix32(mix32(s.dst + 1) ^ (s.src + 0x3c6ef372)) ^ (f.dport | (f.sport << 16))) | 0;
-    flows.push(f);
+    return f;
   }
+}
+
+/**
+ * Indices of `specs` in start order (stable: equal start times keep their
+ * list order); flow ids follow this order. Checks that no flow sends to itself.
+ */
+export function startOrder(specs: readonly FlowSpec[]): Int32Array {
+  const order = new Int32Array(specs.length);
+  for (let i = 0; i < specs.length; i++) {
+    const s = specs[i]!;
+    if (s.src === s.dst) throw new Error(`flow ${i}: src and dst are both host ${s.src}`);
+    order[i] = i;
+  }
+  order.sort((a, b) => specs[a]!.startPs - specs[b]!.startPs || a - b);
+  return order;
+}
+
+/** Builds all flows up front, ordered by start time (stable); a flow's id is its index in that order. */
+export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, transport: Transport, network: Network, oracle: PathOracle, cc: CcHeaderBytes): Flow[] {
+  const order = startOrder(specsIn);
+  const factory = new FlowFactory(net, transport, network, oracle, cc);
+  const flows: Flow[] = [];
+  for (let id = 0; id < order.length; id++) flows.push(factory.make(id, specsIn[order[id]!]!));
   return flows;
 }

@@ -21,19 +21,35 @@
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.js';
-import { INT_MAX_HOPS } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
-import type { Host } from '../net/host.js';
-import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_PAUSE, FLAG_RETX, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
+import type { Host, HostEndpoint } from '../net/host.js';
+import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
 import { MS } from '../engine/units.js';
+import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
+import type { FlowFactory } from './setup.js';
 
-export class Transport {
+export class Transport implements HostEndpoint {
   readonly sched: Scheduler;
   readonly cfg: TransportConfig;
   readonly adjustPacing: boolean;
-  readonly flows: Flow[] = [];
+  /**
+   * Flows by id. Made up front (`addFlows`) or as they start (`addFlowStream`);
+   * with `releaseFinished` a finished flow's entry becomes null once no packet
+   * or timer of it can arrive any more (`release`).
+   */
+  readonly flows: (Flow | null)[] = [];
+  /** lazily made flows: what is still to start, and who makes them */
+  private stream: FlowStream | null = null;
+  private factory: FlowFactory | null = null;
+  private releaseFinished = false;
+  /** counters of released flows (their objects are gone) */
+  releasedRetxPackets = 0;
+  releasedTimeouts = 0;
+  releasedDataPackets = 0;
+  /** payload bytes of the finished flows */
+  finishedBytes = 0;
   private readonly pk: PacketStore;
   kCcTimer = -1;
   private kRto = -1;
@@ -60,7 +76,6 @@ export class Transport {
   private readonly echoMpd: boolean;
   /** ACK class when the CC needs high-priority ACKs (ACC §4.3), else -1: the dialect's rule */
   private readonly ackHighClass: number;
-  private readonly quanta: boolean;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
@@ -70,6 +85,8 @@ export class Transport {
   private readonly rxActive: Int32Array;
   /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (§2.2) */
   private readonly rtoPs: number;
+  /** the receiver acknowledges duplicate data packets (profile rule, or forced by a retransmission timeout) */
+  private readonly ackDuplicates: boolean;
 
   constructor(
     readonly ctx: NetContext,
@@ -97,8 +114,11 @@ export class Transport {
     this.echoMpd = cc.needs.mpd === true;
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
-    this.quanta = net.switch.pfcMode === 'quanta';
     this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
+    // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
+    // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
+    // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
+    this.ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
     this.ack = {
       seq: 0,
       isNack: false,
@@ -132,13 +152,20 @@ export class Transport {
     const s = this.sched;
     this.kCcTimer = s.register({
       fire: (id, tag) => {
-        const f = flows[id]!;
+        const f = flows[id];
+        if (f === null || f === undefined) return;
         f.ccTimers[tag] = -1;
         if (!f.finished && f.cc.onTimer !== undefined) f.cc.onTimer(tag);
       },
     }, 'CongestionControl.onTimer');
-    this.kRto = s.register({ fire: (id) => this.onRtoEvent(flows[id]!) }, 'Transport.onRtoEvent');
-    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(flows[id]!) }, 'Transport.onCnpTimer');
+    this.kRto = s.register({
+      fire: (id) => {
+        // a released flow finished: its timeout would return at once
+        const f = flows[id];
+        if (f !== null && f !== undefined) this.onRtoEvent(f);
+      },
+    }, 'Transport.onRtoEvent');
+    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
     this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
   }
 
@@ -152,9 +179,64 @@ export class Transport {
     if (this.flows.length > 0) this.sched.schedule(this.flows[0]!.startPs, this.kFlowStart, 0, 0);
   }
 
+  /**
+   * Flows made as they start, from `stream` (start order) by `factory`: ids
+   * follow the stream's order. With `releaseFinished` finished flows drop
+   * their state (per-flow memory stays bounded by the flows in progress).
+   */
+  addFlowStream(stream: FlowStream, factory: FlowFactory, releaseFinished: boolean): void {
+    this.stream = stream;
+    this.factory = factory;
+    this.releaseFinished = releaseFinished;
+    const t = stream.peekStartPs();
+    if (t !== Infinity) this.sched.schedule(t, this.kFlowStart, 0, 0);
+  }
+
+  /** Whether flows are still to start. */
+  hasUnstarted(): boolean {
+    return this.stream !== null ? this.stream.peekStartPs() !== Infinity : this.nextStart < this.flows.length;
+  }
+
+  /** The flows not yet started, in id order, with their ids (drains a stream). */
+  *unstarted(): Generator<{ id: number; spec: FlowSpec }> {
+    if (this.stream !== null) {
+      let id = this.flows.length;
+      while (this.stream.peekStartPs() !== Infinity) yield { id: id++, spec: this.stream.next() };
+      return;
+    }
+    for (let i = this.nextStart; i < this.flows.length; i++) {
+      const f = this.flows[i]!;
+      yield { id: f.id, spec: { src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, prio: f.prio, tag: f.tag } };
+    }
+  }
+
+  private flowAt(id: number): Flow {
+    const f = this.flows[id];
+    if (f === null || f === undefined) throw new Error(`internal: packet or timer of flow ${id}, which was released`);
+    return f;
+  }
+
   private startDueFlows(): void {
     const now = this.sched.now;
     const flows = this.flows;
+    const st = this.stream;
+    if (st !== null) {
+      while (st.peekStartPs() <= now) {
+        const f = this.factory!.make(flows.length, st.next());
+        flows.push(f);
+        const drops = this.ctx.flowDrops;
+        if (f.id >= drops.length) {
+          const grown = new Int32Array(Math.max(1024, 2 * drops.length));
+          grown.set(drops);
+          this.ctx.flowDrops = grown;
+        }
+        this.startFlow(f);
+      }
+      this.nextStart = flows.length;
+      const t = st.peekStartPs();
+      if (t !== Infinity) this.sched.schedule(t, this.kFlowStart, 0, 0);
+      return;
+    }
     while (this.nextStart < flows.length && flows[this.nextStart]!.startPs <= now) {
       this.startFlow(flows[this.nextStart++]!);
     }
@@ -238,7 +320,7 @@ export class Transport {
 
   onData(pkt: number): void {
     const pk = this.pk;
-    const f = this.flows[pk.flow(pkt)]!;
+    const f = this.flowAt(pk.flow(pkt));
     const now = this.sched.now;
     const ce = pk.has(pkt, FLAG_CE);
     const seq = pk.seq(pkt);
@@ -264,7 +346,7 @@ export class Transport {
       f.nackArmed = true;
       this.countForAck(f, pkt, ce);
     } else if (seq < exp) {
-      if (this.cfg.ackOnDuplicate) {
+      if (this.ackDuplicates) {
         f.nackArmed = true;
         this.sendAck(f, pkt, false, 1, pk.inflight(pkt));
       }
@@ -369,20 +451,23 @@ export class Transport {
       this.sendCnp(f);
       f.cnpEcnSeen = false;
       this.sched.after(this.cfg.cnpIntervalPs, this.kCnpTimer, f.id, 0);
-    } else f.cnpTimerRunning = false;
+    } else {
+      f.cnpTimerRunning = false;
+      if (f.finished && this.releaseFinished) this.release(f);
+    }
   }
 
   // ------------------------------------------------------------------ sender
 
   onCnpPacket(pkt: number): void {
-    const f = this.flows[this.pk.flow(pkt)]!;
-    if (!f.finished && f.cc.onCnp !== undefined) f.cc.onCnp();
+    const f = this.flows[this.pk.flow(pkt)];
+    if (f !== null && f !== undefined && !f.finished && f.cc.onCnp !== undefined) f.cc.onCnp();
   }
 
   onAck(pkt: number): void {
     const pk = this.pk;
-    const f = this.flows[pk.flow(pkt)]!;
-    if (f.finished) return;
+    const f = this.flows[pk.flow(pkt)];
+    if (f === null || f === undefined || f.finished) return;
     const now = this.sched.now;
     const isNack = pk.type(pkt) === PKT_NACK;
     const seq = pk.seq(pkt);
@@ -478,7 +563,26 @@ export class Transport {
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);
     this.finishedCount++;
+    this.finishedBytes += f.sizeBytes;
     if (this.onFinish !== null) this.onFinish(f);
+    if (this.releaseFinished) this.release(f);
+  }
+
+  /**
+   * Drops a finished flow's state once nothing can reach it any more. A flow
+   * that never retransmitted sent every data packet once, and it finished
+   * when the last one was acknowledged, so none is left in flight; ACKs and
+   * CNPs still on their way find a null entry and are ignored, as they were
+   * by the finished flow. A running CNP timer (receiver side) can still send
+   * a CNP: the flow goes when it stops. A flow that retransmitted may still
+   * have data packets in flight and keeps its state.
+   */
+  private release(f: Flow): void {
+    if (f.retxPackets > 0 || f.cnpTimerRunning || this.flows[f.id] !== f) return;
+    this.releasedRetxPackets += f.retxPackets;
+    this.releasedTimeouts += f.timeouts;
+    this.releasedDataPackets += f.dataPacketsSent;
+    this.flows[f.id] = null;
   }
 
   /** A CC moved the pacing time of f: make sure the NIC looks at it in time. */
@@ -492,18 +596,5 @@ export class Transport {
   /** A CC opened the window of f. */
   onWindowGrew(f: Flow): void {
     this.hosts[f.src]!.port.kick();
-  }
-
-  onPfcAtHost(host: Host, pkt: number): void {
-    const port = host.port;
-    const cls = this.pk.aux(pkt);
-    const pause = this.pk.has(pkt, FLAG_PAUSE);
-    if (this.quanta && pause) {
-      const until = this.sched.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);
-      port.setPaused(cls, true, until);
-      this.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
-    } else {
-      port.setPaused(cls, pause, 0);
-    }
   }
 }

@@ -10,3 +10,14 @@ export interface FlowSpec {
   /** free-form label carried to the FCT rows, e.g. 'background' or 'incast' */
   tag?: string;
 }
+
+/**
+ * Flows produced lazily, in start order (equal start times in a fixed order),
+ * so that a run with millions of flows never holds them all.
+ */
+export interface FlowStream {
+  /** start time (ps) of the next flow; Infinity when there is none */
+  peekStartPs(): number;
+  /** removes and returns the next flow (only when peekStartPs() is finite) */
+  next(): FlowSpec;
+}
