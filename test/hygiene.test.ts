@@ -2,16 +2,19 @@
  * Rules about the test suite itself: scratch folders come from
  * helpers/tmp.ts (removed after each file, so `npm test` leaves nothing
  * behind), and no test asserts on wall-clock time (the machine's load is not
- * the simulator's behaviour).
+ * the simulator's behaviour). Also a rule about the repository: no file holds
+ * git merge-conflict markers (they were once committed in a README).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers/tmp.js';
 
 const TEST_SRC = fileURLToPath(new URL('../../test/', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 function sources(): { name: string; text: string }[] {
   return readdirSync(TEST_SRC)
@@ -41,4 +44,93 @@ test('tempDir gives an empty folder ...', () => {
 test.after(() => {
   // runs after the helper's own after() hook registered above: the folder is gone
   assert.ok(scratch === '' || !existsSync(scratch), `${scratch} was left behind`);
+});
+
+// ------------------------------------------------------------------------------- conflict markers
+
+// built, not written out, so this file does not hold the markers it looks for
+const OURS = '<'.repeat(7) + ' ';
+const BASE = '|'.repeat(7);
+const MID = '='.repeat(7);
+const THEIRS = '>'.repeat(7) + ' ';
+
+/**
+ * Lines (1-based) of `text` that are merge-conflict markers: `<<<<<<< x`,
+ * `>>>>>>> x` and diff3's `||||||| x` anywhere, and a bare `=======` only
+ * inside an open `<<<<<<<` block (alone it is a Markdown heading underline).
+ */
+function conflictMarkerLines(text: string): number[] {
+  const out: number[] = [];
+  let open = false;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.replace(/\r$/, '');
+    if (l.startsWith(OURS)) {
+      open = true;
+      out.push(i + 1);
+    } else if (l.startsWith(THEIRS)) {
+      open = false;
+      out.push(i + 1);
+    } else if (l.startsWith(BASE) && open) out.push(i + 1);
+    else if (l === MID && open) out.push(i + 1);
+  }
+  return out;
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'results']);
+
+/** The files git tracks below `root`; undefined without git or outside a git checkout. */
+function gitFiles(root: string): string[] | undefined {
+  try {
+    const out = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return out.split('\0').filter((f) => f !== '').map((f) => join(root, f));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every file below `root` but git's folder, build output and results. */
+function walkFiles(root: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) walk(join(dir, e.name));
+      } else if (e.isFile()) files.push(join(dir, e.name));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/** `file:line` of every conflict marker in the text files (no NUL byte) among `files`. */
+function conflictsIn(root: string, files: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const f of files) {
+    if (!existsSync(f) || !statSync(f).isFile()) continue; // tracked but deleted in the working tree
+    const buf = readFileSync(f);
+    if (buf.includes(0)) continue;
+    for (const line of conflictMarkerLines(buf.toString('utf8'))) found.push(`${relative(root, f)}:${line}`);
+  }
+  return found;
+}
+
+test('conflict markers are found: ours / base / theirs lines, a bare ======= only between them', () => {
+  const text = ['# Title', MID, 'a', `${OURS}HEAD`, 'x', `${BASE} base`, 'y', MID, 'z', `${THEIRS}main`, MID, ''].join('\n');
+  assert.deepEqual(conflictMarkerLines(text), [4, 6, 8, 10]);
+  assert.deepEqual(conflictMarkerLines(`a\n${MID}\nb\n<<<<<<<<< not a marker\n`), []);
+  // and through the file scan, on a folder of its own
+  const dir = tempDir('conflicts');
+  writeFileSync(join(dir, 'README.md'), `intro\r\n${OURS}HEAD\r\nours\r\n${MID}\r\ntheirs\r\n${THEIRS}branch\r\n`);
+  writeFileSync(join(dir, 'clean.md'), `Heading\n${MID}\n`);
+  writeFileSync(join(dir, 'blob.bin'), Buffer.from([0, ...Buffer.from(`\n${OURS}x\n`)]));
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'copy.md'), `${OURS}x\n`);
+  assert.deepEqual(conflictsIn(dir, walkFiles(dir)).sort(), ['README.md:2', 'README.md:4', 'README.md:6']);
+});
+
+test('no file of the repository holds git merge-conflict markers', () => {
+  const files = gitFiles(REPO) ?? walkFiles(REPO);
+  assert.ok(files.some((f) => f.endsWith('package.json')), `found ${files.length} files under ${REPO}`);
+  assert.deepEqual(conflictsIn(REPO, files), [], 'resolve the merge: remove the conflict markers');
 });

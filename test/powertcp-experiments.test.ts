@@ -15,8 +15,9 @@ import { simulate } from '../src/experiment/simulate.js';
 import { planSweep } from '../src/experiment/sweep.js';
 import type { SimOutput } from '../src/experiment/types.js';
 import { lossWarnings, runSummary } from '../src/metrics/summary.js';
+import { jainIndex } from '../src/metrics/stats.js';
 import { fatTreePreset } from '../src/net/topology/index.js';
-import { gainPct, jain, measureFairness, measureIncastOutput, tailByBucket } from '../src/report/figures/powertcp.js';
+import { gainPct, measureFairness, measureIncastOutput, tailByBucket } from '../src/report/figures/powertcp.js';
 import { runSeries } from '../src/report/figures/oscar-baselines.js';
 import { findFigure } from '../src/report/figures/index.js';
 import { ptQueryFlows, racksOf, uplinkShareBps } from '../src/workload/index.js';
@@ -212,8 +213,12 @@ test('tail FCT per PowerTCP bucket and gains', () => {
   assert.equal(t.medium.count, 0);
   assert.equal(t.long.p999Us, 7);
   assert.equal(gainPct(67, 100), 33);
+  // the figure analyses' Jain index: an all-zero sample (no flow moving) is undefined, not fair
+  const jain = (x: number[]): number => jainIndex(x, { allZero: NaN });
   assert.equal(jain([1, 1, 1]), 1);
   assert.ok(Math.abs(jain([1, 0]) - 0.5) < 1e-12);
+  assert.ok(Number.isNaN(jain([0, 0, 0])));
+  assert.equal(jainIndex([0, 0, 0]), 1);
   for (const id of ['powertcp-fig4', 'powertcp-fig5', 'powertcp-fig6-7ab', 'powertcp-fig7cdh', 'powertcp-fig7ef']) assert.ok(findFigure(id), id);
 });
 

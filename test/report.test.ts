@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
+import { readFctRecords, readRawTable, readTable, requireResultJson } from '../src/report/load.js';
+import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -140,4 +142,34 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
   } finally {
     await browser.close();
   }
+});
+
+test('result tables read the same through the plain-CSV fast path, csv-parse (quoted cells) and JSONL', () => {
+  const d = join(dir, 'tables');
+  mkdirSync(d, { recursive: true });
+  const head = 'id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag';
+  // the fast path (no quote anywhere), CRLF line ends and a trailing blank line
+  writeFileSync(join(d, 'fct.csv'), `${head}\r\n0,1,2,1000,5,25,20,10,2,bg\r\n1,1,2,2e3,7,nan,inf,10,-inf,7\r\n\r\n`);
+  // csv-parse: a quoted tag with a comma, and a quoted number that stays text
+  writeFileSync(join(d, 'q.csv'), `${head}\n0,1,2,1000,5,25,20,10,2,"a,b"\n1,1,2,2e3,7,nan,inf,10,-inf,"7"\n`);
+  writeFileSync(join(d, 'j.jsonl'), '{"id":0,"bytes":1000,"slowdown":2,"tag":"bg"}\n{"id":1,"bytes":2000,"slowdown":"-inf","tag":"7"}\n');
+  const plain = readTable(d, 'fct')!;
+  assert.deepEqual(plain[0], { id: 0, src: 1, dst: 2, bytes: 1000, start_ps: 5, finish_ps: 25, fct_ps: 20, ideal_fct_ps: 10, slowdown: 2, tag: 'bg' });
+  assert.deepEqual(plain[1], { id: 1, src: 1, dst: 2, bytes: 2000, start_ps: 7, finish_ps: NaN, fct_ps: Infinity, ideal_fct_ps: 10, slowdown: -Infinity, tag: 7 });
+  const quoted = readTable(d, 'q')!;
+  assert.deepEqual(quoted.map((r) => r['tag']), ['a,b', '7']);
+  assert.deepEqual(quoted.map((r) => r['slowdown']), [2, -Infinity]);
+  assert.deepEqual(readTable(d, 'j'), [
+    { id: 0, bytes: 1000, slowdown: 2, tag: 'bg' },
+    { id: 1, bytes: 2000, slowdown: -Infinity, tag: '7' },
+  ]);
+  assert.deepEqual(readRawTable(d, 'q')!.rows[0]!.slice(-2), ['2', 'a,b']);
+  assert.deepEqual(readRawTable(d, 'j'), { header: ['id', 'bytes', 'slowdown', 'tag'], rows: [['0', '1000', '2', 'bg'], ['1', '2000', '-inf', '7']] });
+  assert.equal(readTable(d, 'absent'), undefined);
+  const recs = readFctRecords(d);
+  assert.deepEqual(recs.map((r) => [r.id, r.bytes, r.fctPs, r.tag]), [[0, 1000, 20, 'bg'], [1, 2000, Infinity, '7']]);
+  // a short row is an error naming the file and line, as csv-parse's would be
+  writeFileSync(join(d, 'bad.csv'), 'a,b\n1,2\n3\n');
+  assert.throws(() => readTable(d, 'bad'), (e: Error) => e instanceof UsageError && /bad\.csv line 3: 1 cells, the header has 2/.test(e.message));
+  assert.throws(() => requireResultJson(d, 'summary.json'), (e: Error) => e instanceof UsageError && /summary\.json is missing/.test(e.message));
 });

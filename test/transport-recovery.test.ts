@@ -16,7 +16,7 @@ import type { NetworkConfig, ProfileName } from '../src/net/config.js';
 import { star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
-import { dropAtSwitch, dropFirstData, newLog, recordingCc, ser, type AckRecord, type CcLog, type PacketView } from './helpers/probe.js';
+import { dropAtSwitch, dropFirstData, newLog, recordArrivals, recordDepartures, recordingCc, ser, type AckRecord, type CcLog, type PacketView } from './helpers/probe.js';
 
 const SW = 2;
 const P = 1 * US;
@@ -271,4 +271,51 @@ test('a NACK after a lost ACK: under transportFirst it acknowledges up to its se
     );
   }
   assert.equal(cc!.out.fct[0]!.fctPs, tr!.out.fct[0]!.fctPs);
+});
+
+// ------------------------------------------------------------------ CNP pacing
+
+test('CNP packets (D-OSCAR): one at the first CE mark, then at most one per 50 us per flow while marks keep coming', () => {
+  // every data packet is marked (RED with kmin = kmax = 0, queue including the packet); two flows into host 2
+  const N = 3000;
+  const cfg = net('oscar', { switch: { ecn: { kminBytes: 0, kmaxBytes: 0, pmax: 1 } } });
+  const log = newLog();
+  const topo = star({ hosts: 3, rateBps: 100e9, delayPs: P });
+  const flows = [
+    { src: 0, dst: 2, bytes: N * MTU, startPs: 0 },
+    { src: 1, dst: 2, bytes: N * MTU, startPs: 0 },
+  ];
+  const sim = new Simulation(input(topo, flows, { net: cfg }), recordingCc(log));
+  const arrivals = recordArrivals(sim, 2);
+  const sent = recordDepartures(sim, 2);
+  sim.runUntil(Infinity);
+  const out = sim.finish();
+  assert.equal(out.fct.length, 2);
+  const interval = cfg.transport.cnpIntervalPs;
+  assert.equal(interval, 50 * US);
+  const c = ser(cfg, cfg.transport.cnpBytes, 100e9);
+  for (const id of [0, 1]) {
+    // the receiver gets this flow's first (marked) packet at t0 and its last at tLast
+    const data = arrivals.filter((a) => a.type === 'data' && a.flow === id);
+    assert.equal(data.length, N);
+    const t0 = data[0]!.nowPs;
+    const tLast = data.at(-1)!.nowPs;
+    // the receiver sends a CNP at t0, then at t0 + m·50 us for every m whose preceding interval saw a mark
+    // (up to the end of the run, which stops when the last flow has finished)
+    const last = Math.ceil((tLast - t0) / interval);
+    const cnpAt = Array.from({ length: last + 1 }, (_, m) => t0 + m * interval).filter((t) => t <= out.endPs);
+    assert.deepEqual(
+      sent.filter((x) => x.type === 'cnp' && x.flow === id).map((x) => x.nowPs),
+      cnpAt,
+      `flow ${id}`,
+    );
+    // CNPs go first at every hop; the CC hears of those that arrive before its flow finished
+    const finish = out.fct.find((r) => r.id === id)!.finishPs;
+    assert.deepEqual(
+      log.cnps.filter((x) => x.flow === id).map((x) => x.nowPs),
+      cnpAt.map((t) => t + 2 * c + 2 * P).filter((t) => t < finish),
+      `flow ${id}`,
+    );
+    assert.ok(cnpAt.length >= 5, `flow ${id}: ${cnpAt.length} CNPs`);
+  }
 });

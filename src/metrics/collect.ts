@@ -15,13 +15,21 @@ export type CollectedResults = Pick<SimOutput, 'fct' | 'fctColumns' | 'unfinishe
 /**
  * FCT rows of finished flows, taken when each flow finishes and handed on in
  * flow id order: into `rows`, or to a sink (a file) as soon as every lower id
- * has finished. With a sink only typed columns stay, for the summary; rows
- * wait only while a lower-id flow is still running.
+ * has finished. With a sink only typed columns stay, for the summary; a row
+ * waits (in typed columns) only while a lower-id flow is still running.
  */
 export class FctRecorder {
   readonly rows: FctRow[] = [];
-  private readonly pending = new Map<number, FctRow>();
+  /** next id to hand on; rows of higher ids wait in a ring of typed columns, slot id & mask */
   private nextId = 0;
+  private maxId = -1;
+  private mask = 1023;
+  private has = new Uint8Array(1024);
+  private pSrc = new Int32Array(1024);
+  private pDst = new Int32Array(1024);
+  private pTag = new Int32Array(1024);
+  /** bytes, startPs, finishPs, fctPs, idealFctPs, slowdown per slot */
+  private pNum = new Float64Array(1024 * 6);
   private n = 0;
   private bytes = new Float64Array(0);
   private slowdown = new Float64Array(0);
@@ -40,27 +48,37 @@ export class FctRecorder {
     const fctPs = f.finishPs - f.startPs;
     let slowdown = fctPs / f.idealFctPs;
     if (this.clampSlowdownAt1 && slowdown < 1) slowdown = 1;
-    const row: FctRow = { id: f.id, src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, finishPs: f.finishPs, fctPs, idealFctPs: f.idealFctPs, slowdown, tag: f.tag };
-    if (this.sink !== null) this.addColumns(row);
-    if (row.id !== this.nextId) {
-      this.pending.set(row.id, row);
+    const tag = this.tagOf(f.tag);
+    if (this.sink !== null) this.addColumns(f.sizeBytes, slowdown, fctPs, tag);
+    const id = f.id;
+    if (id > this.maxId) this.maxId = id;
+    if (id !== this.nextId) {
+      // wait for the lower ids
+      while (id - this.nextId > this.mask) this.growRing();
+      const k = id & this.mask;
+      this.has[k] = 1;
+      this.pSrc[k] = f.src;
+      this.pDst[k] = f.dst;
+      this.pTag[k] = tag;
+      const o = k * 6;
+      const num = this.pNum;
+      num[o] = f.sizeBytes;
+      num[o + 1] = f.startPs;
+      num[o + 2] = f.finishPs;
+      num[o + 3] = fctPs;
+      num[o + 4] = f.idealFctPs;
+      num[o + 5] = slowdown;
       return;
     }
-    this.emit(row);
+    this.emit({ id, src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, finishPs: f.finishPs, fctPs, idealFctPs: f.idealFctPs, slowdown, tag: f.tag });
     this.nextId++;
-    const p = this.pending;
-    for (let r = p.get(this.nextId); r !== undefined; r = p.get(this.nextId)) {
-      p.delete(this.nextId);
-      this.emit(r);
-      this.nextId++;
-    }
+    while (this.has[this.nextId & this.mask] === 1) this.emitWaiting(this.nextId++);
   }
 
   /** The run is over: hands on every row still waiting, in id order. */
   flush(): void {
-    const ids = [...this.pending.keys()].sort((a, b) => a - b);
-    for (const id of ids) this.emit(this.pending.get(id)!);
-    this.pending.clear();
+    for (let id = this.nextId; id <= this.maxId; id++) if (this.has[id & this.mask] === 1) this.emitWaiting(id);
+    this.nextId = this.maxId + 1;
   }
 
   hasSink(): boolean {
@@ -73,12 +91,57 @@ export class FctRecorder {
     return { count: n, bytes: this.bytes.subarray(0, n), slowdown: this.slowdown.subarray(0, n), fctPs: this.fct.subarray(0, n), tag: this.tag.subarray(0, n), tags: [...this.tags] };
   }
 
+  private emitWaiting(id: number): void {
+    const k = id & this.mask;
+    this.has[k] = 0;
+    const o = k * 6;
+    const num = this.pNum;
+    this.emit({ id, src: this.pSrc[k]!, dst: this.pDst[k]!, bytes: num[o]!, startPs: num[o + 1]!, finishPs: num[o + 2]!, fctPs: num[o + 3]!, idealFctPs: num[o + 4]!, slowdown: num[o + 5]!, tag: this.tags[this.pTag[k]!]! });
+  }
+
   private emit(row: FctRow): void {
     if (this.sink !== null) this.sink(row);
     else this.rows.push(row);
   }
 
-  private addColumns(row: FctRow): void {
+  /** Doubles the waiting ring, keeping each waiting row of id in [nextId, nextId + old size) at its new slot. */
+  private growRing(): void {
+    const old = this.mask + 1;
+    const cap = old * 2;
+    const has = new Uint8Array(cap);
+    const src = new Int32Array(cap);
+    const dst = new Int32Array(cap);
+    const tag = new Int32Array(cap);
+    const num = new Float64Array(cap * 6);
+    for (let id = this.nextId; id < this.nextId + old; id++) {
+      const a = id & this.mask;
+      if (this.has[a] !== 1) continue;
+      const b = id & (cap - 1);
+      has[b] = 1;
+      src[b] = this.pSrc[a]!;
+      dst[b] = this.pDst[a]!;
+      tag[b] = this.pTag[a]!;
+      num.set(this.pNum.subarray(a * 6, a * 6 + 6), b * 6);
+    }
+    this.has = has;
+    this.pSrc = src;
+    this.pDst = dst;
+    this.pTag = tag;
+    this.pNum = num;
+    this.mask = cap - 1;
+  }
+
+  private tagOf(name: string): number {
+    let t = this.tagIndex.get(name);
+    if (t === undefined) {
+      t = this.tags.length;
+      this.tags.push(name);
+      this.tagIndex.set(name, t);
+    }
+    return t;
+  }
+
+  private addColumns(bytes: number, slowdown: number, fctPs: number, tag: number): void {
     const n = this.n;
     if (n === this.bytes.length) {
       const cap = Math.max(1024, 2 * n);
@@ -91,16 +154,10 @@ export class FctRecorder {
       this.fct = grow(this.fct, new Float64Array(cap));
       this.tag = grow(this.tag, new Int32Array(cap));
     }
-    let t = this.tagIndex.get(row.tag);
-    if (t === undefined) {
-      t = this.tags.length;
-      this.tags.push(row.tag);
-      this.tagIndex.set(row.tag, t);
-    }
-    this.bytes[n] = row.bytes;
-    this.slowdown[n] = row.slowdown;
-    this.fct[n] = row.fctPs;
-    this.tag[n] = t;
+    this.bytes[n] = bytes;
+    this.slowdown[n] = slowdown;
+    this.fct[n] = fctPs;
+    this.tag[n] = tag;
     this.n = n + 1;
   }
 }

@@ -1,7 +1,10 @@
 /**
- * Small statistics used by the summaries (network-model.md §6.4, §6.8).
- * Percentile functions take an ascending sorted array and p in [0, 100];
- * on an empty array they return NaN.
+ * Small statistics used by the summaries (network-model.md §6.4, §6.8) and
+ * by the figure analyses (src/report/figures): one implementation of each, so
+ * a paper's number and the run summary are computed the same way.
+ * Percentile functions take an ascending sorted array and p in [0, 100] (a
+ * percent, not a fraction: the 99.9th percentile is p = 99.9); on an empty
+ * array they return NaN.
  */
 
 /**
@@ -49,11 +52,21 @@ export function mean(xs: ArrayLike<number>): number {
   return s / n;
 }
 
+export interface JainOptions {
+  /**
+   * The index when every value is 0, where (Σx)² / (n·Σx²) is 0/0. Default 1
+   * (all shares equal). The figure analyses pass NaN: a sample in which no
+   * flow moves a byte says nothing about fairness, and counting it as
+   * perfectly fair would let a stall pass a "Jain >= 0.95" convergence test.
+   */
+  allZero?: number;
+}
+
 /**
  * Jain's fairness index (Σx)² / (n·Σx²), in (0, 1]. NaN for an empty array;
- * 1 when every value is 0 (all equal).
+ * `opts.allZero` (default 1) when every value is 0.
  */
-export function jainIndex(xs: ArrayLike<number>): number {
+export function jainIndex(xs: ArrayLike<number>, opts: JainOptions = {}): number {
   const n = xs.length;
   if (n === 0) return NaN;
   let s = 0;
@@ -63,7 +76,7 @@ export function jainIndex(xs: ArrayLike<number>): number {
     s += x;
     s2 += x * x;
   }
-  if (s2 === 0) return 1;
+  if (s2 === 0) return opts.allZero ?? 1;
   return (s * s) / (n * s2);
 }
 

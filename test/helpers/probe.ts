@@ -38,6 +38,8 @@ export interface CcLog {
   flows: Flow[];
   acks: AckRecord[];
   sends: SendRecord[];
+  /** times (ps) the CC was told of congestion (a CNP packet, or an ACK with the CNP flag), per flow */
+  cnps: { flow: number; nowPs: number }[];
   hooks: string[];
 }
 
@@ -87,6 +89,10 @@ export function recordingCc(log: CcLog, hooks: RecordingHooks = {}): CcDefinitio
             maxSentSeq: a.maxSentSeq,
           });
         },
+        onCnp() {
+          log.hooks.push(`cnp:${f.id}`);
+          log.cnps.push({ flow: f.id, nowPs: f.now() });
+        },
         onRto() {
           log.hooks.push(`rto:${f.id}`);
         },
@@ -102,7 +108,7 @@ export function recordingCc(log: CcLog, hooks: RecordingHooks = {}): CcDefinitio
 }
 
 export function newLog(): CcLog {
-  return { flows: [], acks: [], sends: [], hooks: [] };
+  return { flows: [], acks: [], sends: [], cnps: [], hooks: [] };
 }
 
 /** A packet as a filter or recorder sees it. */
@@ -183,6 +189,19 @@ export function recordSwitchDepartures(sim: Simulation, node: number, port: numb
     const pkt = inner(p);
     if (pkt !== NIL && p.index === port) out.push(view(pk, pkt));
     return pkt;
+  };
+  return out;
+}
+
+/** Records, in order, every packet that reaches host `host`, with its arrival time. */
+export function recordArrivals(sim: Simulation, host: number): (PacketView & { nowPs: number })[] {
+  const h = sim.network.hosts[host]!;
+  const pk = sim.ctx.pool;
+  const inner = h.receive.bind(h);
+  const out: (PacketView & { nowPs: number })[] = [];
+  h.receive = (pkt: number, port: number): void => {
+    out.push({ ...view(pk, pkt), nowPs: sim.nowPs });
+    inner(pkt, port);
   };
   return out;
 }

@@ -7,37 +7,28 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readTable, type TableRow } from '../load.js';
+import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../load.js';
 import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
-import { mean } from '../../metrics/stats.js';
+import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 
 const US_PS = 1e6;
 const MS_PS = 1e9;
 const C = 100e9;
-
-function jain(v: readonly number[]): number {
-  const s = v.reduce((a, b) => a + b, 0);
-  const q = v.reduce((a, b) => a + b * b, 0);
-  return q === 0 ? NaN : (s * s) / (v.length * q);
-}
 
 function ccOf(p: PointResult): string {
   const v = p.vars['cc'];
   if (typeof v === 'string') return v;
   if (v !== null && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
   try {
-    const m = JSON.parse(readFileSync(join(p.dir, 'manifest.json'), 'utf8')) as { resolved?: { cc?: { name?: string } } };
-    return m.resolved?.cc?.name ?? p.label;
+    return readResultJson<{ resolved?: { cc?: { name?: string } } }>(p.dir, 'manifest.json')?.resolved?.cc?.name ?? p.label;
   } catch {
     return p.label;
   }
 }
 
 function summaryOf(p: PointResult): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(p.dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+  return requireResultJson(p.dir, 'summary.json');
 }
 
 function r3(x: number): number {
@@ -107,7 +98,7 @@ const fig10: FigureAnalysis = {
       const cc = ccOf(p);
       const m = measureConvergence(loadRun(p.dir));
       const halt = mean(m.haltsUs);
-      rows.push([cc, Math.round(m.maxQueueBytes / 1000), r3(m.drainUs), r3(m.idealHaltUs), r3(halt), r3(m.utilization), r3(mean(m.flowGbps)), r3(Math.min(...m.flowGbps)), r3(Math.max(...m.flowGbps)), r3(jain(m.flowGbps))]);
+      rows.push([cc, Math.round(m.maxQueueBytes / 1000), r3(m.drainUs), r3(m.idealHaltUs), r3(halt), r3(m.utilization), r3(mean(m.flowGbps)), r3(Math.min(...m.flowGbps)), r3(Math.max(...m.flowGbps)), r3(jainIndex(m.flowGbps, { allZero: NaN }))]);
       claims.push({ id: `fig10.${cc}.utilization`, value: m.utilization });
       claims.push({ id: `fig10.${cc}.mean-flow-gbps`, value: mean(m.flowGbps), unit: 'Gb/s' });
       if (cc === 'acc') claims.push({ id: 'fig10.acc.halt-over-ideal', value: halt / m.idealHaltUs });
@@ -249,29 +240,9 @@ const table2: FigureAnalysis = {
 // ---------------------------------------------------------------------------------------------
 // large scale: Fig. 13-16, 18, 19
 
-interface FctRowLite {
-  bytes: number;
-  fctPs: number;
-  slowdown: number;
-}
-
-function fctRows(dir: string): FctRowLite[] {
-  return (readTable(dir, 'fct') ?? []).map((r) => ({ bytes: Number(r['bytes']), fctPs: Number(r['fct_ps']), slowdown: Number(r['slowdown']) }));
-}
-
-function pct(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const x = (p / 100) * (sorted.length - 1);
-  const lo = Math.floor(x);
-  const hi = Math.ceil(x);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (x - lo);
-}
-
 function workloadOf(dir: string): string {
-  const mf = join(dir, 'manifest.json');
-  if (!existsSync(mf)) return '';
-  const m = JSON.parse(readFileSync(mf, 'utf8')) as { spec?: { workload?: { cdf?: string }[] } };
-  return String(m.spec?.workload?.[0]?.cdf ?? '');
+  const m = readResultJson<{ spec?: { workload?: { cdf?: string }[] } }>(dir, 'manifest.json');
+  return String(m?.spec?.workload?.[0]?.cdf ?? '');
 }
 
 /** ACC's size classes (ACC §6.4): small < 100 KB, medium 100 KB - 10 MB, large > 10 MB (> 1 MB for Hadoop). */
@@ -318,7 +289,7 @@ const largeScale: FigureAnalysis = {
     for (const p of points) {
       const name = varsLabel(p);
       const cc = ccOf(p);
-      const rows = fctRows(p.dir);
+      const rows = readFctRecords(p.dir);
       const wl = workloadOf(p.dir);
       const s = summaryOf(p);
       const row: Cell[] = [name, rows.length, Number(s['unfinished'])];
@@ -330,9 +301,9 @@ const largeScale: FigureAnalysis = {
       g.set(cc, st);
       for (const c of sizeClasses(wl)) {
         const sel = rows.filter((r) => r.bytes > c.lo && r.bytes <= c.hi);
-        const f = sel.map((r) => r.fctPs / US_PS).sort((a, b) => a - b);
+        const f = sortedCopy(sel.map((r) => r.fctPs / US_PS));
         const m = mean(f);
-        const p99 = pct(f, 99);
+        const p99 = percentileLinear(f, 99);
         st[`${c.label}.mean`] = m;
         st[`${c.label}.p99`] = p99;
         row.push(sel.length, r3(m), r3(p99));
@@ -342,10 +313,10 @@ const largeScale: FigureAnalysis = {
       cls.push(row);
       const frow: Cell[] = [name];
       for (const b of FINE_BINS) {
-        const sd = rows.filter((r) => r.bytes > b.lo && r.bytes <= b.hi).map((r) => r.slowdown).sort((a, b2) => a - b2);
-        frow.push(r3(pct(sd, 99)));
-        st[`${b.label}.p99sd`] = pct(sd, 99);
-        if (b.label === '>3MB' || b.label === '>10MB') claims.push({ id: `fct.${wl}.${cc}.${b.label}.p99-slowdown`, value: pct(sd, 99) });
+        const p99sd = percentileLinear(sortedCopy(rows.filter((r) => r.bytes > b.lo && r.bytes <= b.hi).map((r) => r.slowdown)), 99);
+        frow.push(r3(p99sd));
+        st[`${b.label}.p99sd`] = p99sd;
+        if (b.label === '>3MB' || b.label === '>10MB') claims.push({ id: `fct.${wl}.${cc}.${b.label}.p99-slowdown`, value: p99sd });
       }
       fine.push(frow);
       const pl = pausesByLayer(nodeCounters(p));

@@ -9,11 +9,9 @@
  * downlink is the only queue on the path (true on `ccc250`, 1:4 under-subscribed
  * at the edge, and on the stars) and time-weighted rather than ACK-weighted.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readTable, type TableRow } from '../load.js';
+import { readFctRecords, readTable, requireResultJson, type TableRow } from '../load.js';
 import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from './types.js';
-import { jainIndex } from '../../metrics/stats.js';
+import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 
 interface Manifest {
   resolved: { cc: { name: string; params: Record<string, unknown> }; stopAtPs: number | null };
@@ -29,8 +27,8 @@ const C = 25e9;
 /** maximum unloaded RTT of ccc250 and the 5-us-link stars, us (network-model.md §7.7) */
 const RTT_MIN_US = 20.16;
 
-const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-const summaryOf = (dir: string): Summary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+const manifestOf = (dir: string): Manifest => requireResultJson<Manifest>(dir, 'manifest.json');
+const summaryOf = (dir: string): Summary => requireResultJson<Summary>(dir, 'summary.json');
 
 interface Series {
   t: number[];
@@ -42,20 +40,8 @@ function series(dir: string, base: string, col: string): Series {
   return { t: rows.map((r) => Number(r['t_ps'])), v: rows.map((r) => Number(r[col])) };
 }
 
-function fctRows(dir: string): TableRow[] {
-  return readTable(dir, 'fct') ?? [];
-}
-
-function percentile(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const x = p * (s.length - 1);
-  const i = Math.floor(x);
-  const j = Math.min(i + 1, s.length - 1);
-  return s[i]! + (s[j]! - s[i]!) * (x - i);
-}
-
-const meanOf = (xs: number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+/** The p-th percentile (p in percent) of unsorted samples. */
+const percentile = (xs: readonly number[], p: number): number => percentileLinear(sortedCopy(xs), p);
 const r1 = (x: number): number | null => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null);
 const r3 = (x: number): number | null => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
@@ -93,15 +79,15 @@ const table1S1: FigureAnalysis = {
     const claims: MeasuredClaim[] = [];
     for (const p of points) {
       const label = ccLabel(p);
-      const fct = fctRows(p.dir);
-      const longEnd = Math.max(...fct.filter((r) => r['tag'] === 'long').map((r) => Number(r['finish_ps'])));
-      const shortEnd = Math.max(...fct.filter((r) => r['tag'] === 'short').map((r) => Number(r['finish_ps'])));
+      const fct = readFctRecords(p.dir);
+      const longEnd = Math.max(...fct.filter((r) => r.tag === 'long').map((r) => r.finishPs));
+      const shortEnd = Math.max(...fct.filter((r) => r.tag === 'short').map((r) => r.finishPs));
       const tp = series(p.dir, 'throughput', 'bps');
       const q = series(p.dir, 'queues', 'bytes');
-      const eb = meanOf(tp.v.filter((_, i) => tp.t[i]! <= longEnd)) / C;
+      const eb = mean(tp.v.filter((_, i) => tp.t[i]! <= longEnd)) / C;
       const el = percentile(
         q.v.filter((_, i) => q.t[i]! >= 1000 * US_PS && q.t[i]! <= longEnd).map(rttUs),
-        0.999,
+        99.9,
       );
       const iB = tp.t.findIndex((t, i) => t > shortEnd && t <= longEnd && tp.v[i]! > 0.95 * C);
       const tb = iB >= 0 ? (tp.t[iB]! - shortEnd) / US_PS : NaN;
@@ -138,12 +124,12 @@ const table1S2: FigureAnalysis = {
       const label = ccLabel(p);
       const tp = series(p.dir, 'throughput', 'bps');
       const q = series(p.dir, 'queues', 'bytes');
-      const eb = meanOf(tp.v) / C;
+      const eb = mean(tp.v) / C;
       const firstHigh = q.t.find((_, i) => q.v[i]! > thr);
       const tl1 = firstHigh === undefined ? 0 : firstSustained(q, firstHigh, 10, (v) => v <= thr);
       const el = percentile(
         q.v.filter((_, i) => tl1 !== null && q.t[i]! >= tl1).map(rttUs),
-        0.999,
+        99.9,
       );
       const s = summaryOf(p.dir);
       const loss = s.totals.drops / s.totals.dataPacketsSent;
@@ -201,7 +187,7 @@ const fairness: FigureAnalysis = {
     const tables = [];
     for (const p of points) {
       const label = ccLabel(p);
-      const fct = fctRows(p.dir);
+      const fct = readFctRecords(p.dir);
       const gp = readTable(p.dir, 'flow_throughput') ?? [];
       const flows = [...new Set(gp.map((r) => Number(r['flow'])))].sort((a, b) => a - b);
       const byFlow = new Map<number, Series>();
@@ -212,7 +198,7 @@ const fairness: FigureAnalysis = {
         s.v.push(Number(r['bps']));
       }
       // flow start = first bin with goodput; end = finish time from fct (or none)
-      const finish = new Map<number, number>(fct.map((r) => [Number(r['id']), Number(r['finish_ps'])]));
+      const finish = new Map<number, number>(fct.map((r) => [r.id, r.finishPs]));
       const startOf = (f: number): number => {
         const s = byFlow.get(f)!;
         const i = s.v.findIndex((v) => v > 0);
@@ -227,7 +213,7 @@ const fairness: FigureAnalysis = {
         const jainAt = t0.map((t, i) => {
           if (t <= arr) return NaN;
           const a = active(t);
-          return a.length < 2 ? NaN : jainIndex(a.map((f) => byFlow.get(f)!.v[i]!));
+          return a.length < 2 ? NaN : jainIndex(a.map((f) => byFlow.get(f)!.v[i]!), { allZero: NaN });
         });
         let found: number | null = null;
         for (let i = 0; i < t0.length; i++) {
@@ -267,12 +253,12 @@ const fairness: FigureAnalysis = {
           for (const f of flows) {
             const e = tr.byFlow.get(f);
             const xs = e === undefined ? [] : e.rows.filter((_, i) => e.t[i]! >= a * 1e9 && e.t[i]! < b * 1e9).map((r) => Number(r['s_bps']));
-            vals.push(xs.length > 0 ? r1(meanOf(xs) / 1e9) : '-');
+            vals.push(xs.length > 0 ? r1(mean(xs) / 1e9) : '-');
           }
           sRows.push(vals);
         }
         const f0 = tr.byFlow.get(flows[0]!);
-        const ends = fct.filter((r) => Number(r['id']) !== flows[0]).map((r) => Number(r['finish_ps']));
+        const ends = fct.filter((r) => r.id !== flows[0]).map((r) => r.finishPs);
         const lastEnd = ends.length > 0 ? Math.max(...ends) : Infinity;
         const vai = f0 === undefined ? [] : f0.rows.filter((_, i) => f0.t[i]! > lastEnd).map((r) => Number(r['vai']));
         const vmax = vai.length > 0 ? Math.max(...vai) : NaN;
@@ -330,8 +316,8 @@ const fig7: FigureAnalysis = {
       const inA = firstA < 0 ? NaN : reg.slice(firstA).filter((r) => r === 0 || r === 1).length / (reg.length - firstA);
       const end = e.t.at(-1)!;
       const late = e.rows.filter((_, k) => e.t[k]! >= end - 2000 * US_PS);
-      const qLate = meanOf(late.map((r) => Number(r['q_us'])));
-      const qvLate = meanOf(late.map((r) => Math.abs(Number(r['qv']))));
+      const qLate = mean(late.map((r) => Number(r['q_us'])));
+      const qvLate = mean(late.map((r) => Math.abs(Number(r['qv']))));
       claims.push({ id: 'ccc.fig7.share-in-A-after-entry', value: r3(inA) ?? NaN });
       claims.push({ id: 'ccc.fig7.late-q', value: r1(qLate) ?? NaN, unit: 'us' });
       tables.push({
@@ -409,8 +395,8 @@ const fig13: FigureAnalysis = {
       const label = ccLabel(p);
       const q = series(p.dir, 'queues', 'bytes');
       const tp = series(p.dir, 'throughput', 'bps');
-      const fct = fctRows(p.dir);
-      const shortEnd = Math.max(...fct.filter((r) => r['tag'] === 'short').map((r) => Number(r['finish_ps'])));
+      const fct = readFctRecords(p.dir);
+      const shortEnd = Math.max(...fct.filter((r) => r.tag === 'short').map((r) => r.finishPs));
       let peak = 0;
       let peakT = enter;
       for (let i = 0; i < q.t.length; i++) if (q.t[i]! >= enter && q.t[i]! < shortEnd && q.v[i]! > peak) {
@@ -449,12 +435,12 @@ const fig11: FigureAnalysis = {
     for (const p of points) {
       const label = ccLabel(p);
       const cdf = String(p.vars['workload[0].cdf'] ?? '');
-      const fct = fctRows(p.dir);
-      const short = fct.filter((r) => Number(r['bytes']) < 10_000).map((r) => Number(r['slowdown']));
-      const long = fct.filter((r) => Number(r['bytes']) > 1_000_000).map((r) => Number(r['slowdown']));
+      const fct = readFctRecords(p.dir);
+      const short = fct.filter((r) => r.bytes < 10_000).map((r) => r.slowdown);
+      const long = fct.filter((r) => r.bytes > 1_000_000).map((r) => r.slowdown);
       const s = summaryOf(p.dir);
-      const p95 = percentile(short, 0.95);
-      const ml = meanOf(long);
+      const p95 = percentile(short, 95);
+      const ml = mean(long);
       rows.push([cdf, label, short.length, r3(p95), long.length, r3(ml), s.totals.flows - s.totals.finished]);
       claims.push({ id: `ccc.fig11.${cdf}.${label}.short-p95`, value: r3(p95) ?? NaN });
       claims.push({ id: `ccc.fig11.${cdf}.${label}.long-mean`, value: r3(ml) ?? NaN });

@@ -4,8 +4,7 @@
  * Useful for ad-hoc sweeps (`figure: slowdown-table`) and as the smallest
  * example of the analysis contract.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { requireResultJson } from '../load.js';
 import type { Cell, FigureAnalysis, MeasuredClaim } from './types.js';
 
 interface Overall {
@@ -31,7 +30,7 @@ export const slowdownTable: FigureAnalysis = {
     const rows: Cell[][] = [];
     const claims: MeasuredClaim[] = [];
     for (const p of points) {
-      const s = JSON.parse(readFileSync(join(p.dir, 'summary.json'), 'utf8')) as { fct: { overall: Overall } };
+      const s = requireResultJson<{ fct: { overall: Overall } }>(p.dir, 'summary.json');
       const o = s.fct.overall;
       rows.push([p.label, o.count, ...STATS.map(([, k]) => o[k])]);
       for (const [name, k] of STATS) {

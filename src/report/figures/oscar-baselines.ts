@@ -11,9 +11,8 @@
  * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
  * serialization; the difference is below the precision of the claims).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SimOutput } from '../../experiment/types.js';
+import { readFctRecords, readTable, type TableRow } from '../load.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
 import { mean } from '../../metrics/stats.js';
 
@@ -40,35 +39,14 @@ export interface RunSeries {
 // ---------------------------------------------------------------------------------------------
 // loading
 
-function readRows(dir: string, base: string): Record<string, string>[] {
-  const csv = join(dir, `${base}.csv`);
-  if (existsSync(csv)) {
-    const lines = readFileSync(csv, 'utf8').split('\n').filter((l) => l.length > 0);
-    const head = lines[0]?.split(',') ?? [];
-    return lines.slice(1).map((l) => {
-      const cells = l.split(',');
-      const r: Record<string, string> = {};
-      head.forEach((h, i) => (r[h] = cells[i] ?? ''));
-      return r;
-    });
-  }
-  const jsonl = join(dir, `${base}.jsonl`);
-  if (!existsSync(jsonl)) return [];
-  return readFileSync(jsonl, 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => {
-      const o = JSON.parse(l) as Record<string, unknown>;
-      const r: Record<string, string> = {};
-      for (const [k, v] of Object.entries(o)) r[k] = String(v);
-      return r;
-    });
+function readRows(dir: string, base: string): TableRow[] {
+  return readTable(dir, base) ?? [];
 }
 
-function portSeries(rows: Record<string, string>[], valueKey: string): Series[] {
+function portSeries(rows: TableRow[], valueKey: string): Series[] {
   const byPort = new Map<string, Series>();
   for (const r of rows) {
-    const k = `${r['node']}/${r['port']}`;
+    const k = `${String(r['node'])}/${String(r['port'])}`;
     let s = byPort.get(k);
     if (s === undefined) byPort.set(k, (s = { t: [], v: [] }));
     s.t.push(Number(r['t_ps']));
@@ -89,7 +67,7 @@ export function loadRun(dir: string): RunSeries {
     s.t.push(Number(r['t_ps']));
     s.v.push(Number(r['bps']));
   }
-  const fct = readRows(dir, 'fct').map((r) => ({ id: Number(r['id']), startPs: Number(r['start_ps']), finishPs: Number(r['finish_ps']), tag: r['tag'] ?? '' }));
+  const fct = readFctRecords(dir).map((r) => ({ id: r.id, startPs: r.startPs, finishPs: r.finishPs, tag: r.tag }));
   return { queue: queues[0], link: links[0], links, flows, fct };
 }
 

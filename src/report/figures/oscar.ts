@@ -11,17 +11,14 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 import { cdfQuantile, loadCdf } from '../../workload/cdf.js';
+import { readRawTable, type RawTable } from '../load.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
 
 const SMALL_MAX_BYTES = 150 * 1024;
 
-/** Rows of a result CSV as string arrays keyed by header. */
-function readCsv(dir: string, name: string): { header: string[]; rows: string[][] } {
-  const p = join(dir, `${name}.csv`);
-  if (!existsSync(p)) return { header: [], rows: [] };
-  const lines = readFileSync(p, 'utf8').split('\n').filter((l) => l.length > 0);
-  const header = lines[0]!.split(',');
-  return { header, rows: lines.slice(1).map((l) => l.split(',')) };
+/** Rows of a result table (CSV or JSONL) as string arrays keyed by header. */
+function readCsv(dir: string, name: string): RawTable {
+  return readRawTable(dir, name) ?? { header: [], rows: [] };
 }
 
 interface FctData {

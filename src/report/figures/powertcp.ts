@@ -9,10 +9,9 @@
  * 100 KB - 1 MB, long > 1 MB. The measurements are plain functions on the series, so
  * tests apply them to `simulate` results directly.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SimOutput } from '../../experiment/types.js';
-import { percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { readFctRecords, readResultJson, readTable, type FctRecord } from '../load.js';
 import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';
 import type { Cell, FigureAnalysis, FigureTable, MeasuredClaim, PointResult } from './types.js';
 
@@ -164,29 +163,24 @@ const fig4: FigureAnalysis = {
   },
 };
 
-function readJson(dir: string, name: string): unknown {
-  const f = join(dir, name);
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as unknown) : undefined;
-}
-
 function readDrops(dir: string): number | null {
-  const s = readJson(dir, 'summary.json') as { totals?: { drops?: number } } | undefined;
+  const s = readResultJson<{ totals?: { drops?: number } }>(dir, 'summary.json');
   return s?.totals?.drops ?? null;
 }
 
 function readUnfinished(dir: string): number | null {
-  const s = readJson(dir, 'summary.json') as { unfinished?: number } | undefined;
+  const s = readResultJson<{ unfinished?: number }>(dir, 'summary.json');
   return s?.unfinished ?? null;
 }
 
 function hasIncastEntry(dir: string): boolean {
-  const m = readJson(dir, 'manifest.json') as { spec?: { workload?: { type: string }[] } } | undefined;
+  const m = readResultJson<{ spec?: { workload?: { type: string }[] } }>(dir, 'manifest.json');
   return (m?.spec?.workload ?? []).some((w) => w.type === 'incast');
 }
 
 /** With infinite flows nothing finishes: the incast instant comes from the spec's flows. */
 function incastTimeFromSpec(dir: string): number {
-  const m = readJson(dir, 'manifest.json') as { spec?: { workload?: { type: string; flows?: { start: number; tag?: string }[]; at?: number[] }[] } } | undefined;
+  const m = readResultJson<{ spec?: { workload?: { type: string; flows?: { start: number; tag?: string }[]; at?: number[] }[] } }>(dir, 'manifest.json');
   let best = Infinity;
   for (const w of m?.spec?.workload ?? []) {
     if (w.type === 'flows') for (const f of w.flows ?? []) if (f.tag === 'incast' || f.tag === 'query') best = Math.min(best, f.start);
@@ -210,16 +204,8 @@ export interface FairnessPhase {
   convergeUs: number;
 }
 
-export function jain(x: readonly number[]): number {
-  if (x.length === 0) return NaN;
-  let s = 0;
-  let s2 = 0;
-  for (const v of x) {
-    s += v;
-    s2 += v * v;
-  }
-  return s2 > 0 ? (s * s) / (x.length * s2) : NaN;
-}
+/** Jain index of goodput shares; NaN (not 1) when no flow moved a byte (see JainOptions). */
+const jain = (x: readonly number[]): number => jainIndex(x, { allZero: NaN });
 
 /**
  * Phases between flow arrivals and departures (from the flows' start and finish times;
@@ -272,7 +258,7 @@ export function measureFairness(run: RunSeries, starts: ReadonlyMap<number, numb
 }
 
 function flowStarts(dir: string): Map<number, number> {
-  const m = readJson(dir, 'manifest.json') as { spec?: { workload?: { type: string; flows?: { start: number }[] }[] } } | undefined;
+  const m = readResultJson<{ spec?: { workload?: { type: string; flows?: { start: number }[] }[] } }>(dir, 'manifest.json');
   const starts = new Map<number, number>();
   // flow ids are start-time order, ties in listing order (resolve.ts)
   const list: number[] = [];
@@ -294,7 +280,7 @@ const fig5: FigureAnalysis = {
     const summary: Cell[][] = [];
     for (const p of points) {
       const run = loadRun(p.dir);
-      const s = readJson(p.dir, 'summary.json') as { endPs?: number } | undefined;
+      const s = readResultJson<{ endPs?: number }>(p.dir, 'summary.json');
       const phases = measureFairness(run, flowStarts(p.dir), s?.endPs ?? Infinity);
       const cc = ccOf(p).name;
       tables.push({
@@ -332,24 +318,8 @@ export const PT_BUCKETS = [
 ] as const;
 export type BucketLabel = (typeof PT_BUCKETS)[number]['label'];
 
-function readCsv(dir: string, base: string): Record<string, string>[] {
-  const f = join(dir, `${base}.csv`);
-  if (!existsSync(f)) return [];
-  const lines = readFileSync(f, 'utf8').split('\n').filter((l) => l.length > 0);
-  const head = lines[0]?.split(',') ?? [];
-  return lines.slice(1).map((l) => {
-    const c = l.split(',');
-    const r: Record<string, string> = {};
-    head.forEach((h, i) => (r[h] = c[i] ?? ''));
-    return r;
-  });
-}
-
-export interface FctRowLite {
-  bytes: number;
-  fctPs: number;
-  tag: string;
-}
+/** The fct columns tailByBucket reads. */
+export type FctRowLite = Pick<FctRecord, 'bytes' | 'fctPs' | 'tag'>;
 
 export interface TailStats {
   count: number;
@@ -362,23 +332,18 @@ export function tailByBucket(rows: readonly FctRowLite[], tag?: string): Record<
   for (const b of PT_BUCKETS) {
     const sel = rows.filter((r) => (tag === undefined || r.tag === tag) && r.bytes > b.min && (b.label === 'short' ? r.bytes < b.max : r.bytes <= b.max));
     const v = sortedCopy(sel.map((r) => r.fctPs));
-    out[b.label] = { count: sel.length, p999Us: v.length > 0 ? percentileLinear(v, 99.9) / US_PS : NaN };
+    out[b.label] = { count: sel.length, p999Us: percentileLinear(v, 99.9) / US_PS };
   }
   return out;
 }
 
-function fctRows(dir: string): FctRowLite[] {
-  return readCsv(dir, 'fct').map((r) => ({ bytes: Number(r['bytes']), fctPs: Number(r['fct_ps']), tag: r['tag'] ?? '' }));
-}
-
 /** Samples of switch_buffer.csv (max-of-block total egress bytes), all sampled switches. */
 function bufferSamples(dir: string): number[] {
-  return readCsv(dir, 'switch_buffer').map((r) => Number(r['max_bytes']));
+  return (readTable(dir, 'switch_buffer') ?? []).map((r) => Number(r['max_bytes']));
 }
 
 export function bufferPercentile(samples: readonly number[], p: number): number {
-  const v = sortedCopy([...samples]);
-  return v.length > 0 ? percentileLinear(v, p) : NaN;
+  return percentileLinear(sortedCopy(samples), p);
 }
 
 interface TailPoint {
@@ -394,7 +359,7 @@ function tailPoints(points: readonly PointResult[], xSuffix: string): TailPoint[
   return points.map((p) => ({
     cc: ccOf(p).name,
     x: varOf(p, xSuffix) ?? NaN,
-    tails: tailByBucket(fctRows(p.dir), 'background'),
+    tails: tailByBucket(readFctRecords(p.dir), 'background'),
     buf: bufferSamples(p.dir),
     unfinished: readUnfinished(p.dir),
     drops: readDrops(p.dir),

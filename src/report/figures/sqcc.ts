@@ -6,9 +6,8 @@
  * it windows it, experiments.md §7 item 15); "oscillation range" is reported
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readTable } from '../load.js';
+import { mean as meanOf, percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { readTable, requireResultJson } from '../load.js';
 import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
 
 interface Manifest {
@@ -41,7 +40,6 @@ export interface QueueStats {
   paced: boolean;
 }
 
-const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
 
 /** The scheme a point ran, named as the SQCC paper names them. */
 export function sqccScheme(cc: { name: string; params: Record<string, unknown> }): string {
@@ -55,26 +53,18 @@ export function sqccScheme(cc: { name: string; params: Record<string, unknown> }
   return 'SQCC';
 }
 
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const x = p * (sorted.length - 1);
-  const i = Math.floor(x);
-  const j = Math.min(i + 1, sorted.length - 1);
-  return sorted[i]! + (sorted[j]! - sorted[i]!) * (x - i);
-}
-
 /** Steady-state queue statistics of one point (second half of the run). */
 export function queueStats(dir: string): QueueStats {
-  const m = manifestOf(dir);
+  const m = requireResultJson<Manifest>(dir, 'manifest.json');
   const t = m.resolved.net.transport;
   const pkt = t.mtuBytes + t.dataHeaderBytes + 8;
   const end = m.resolved.stopAtPs ?? Infinity;
   const from = end / 2;
   const q = (readTable(dir, 'queues') ?? []).filter((r) => Number(r['t_ps']) >= from).map((r) => Number(r['bytes']) / pkt);
   const tp = (readTable(dir, 'throughput') ?? []).filter((r) => Number(r['t_ps']) >= from).map((r) => Number(r['bps']));
-  const mean = q.reduce((a, b) => a + b, 0) / q.length;
+  const mean = meanOf(q);
   const sd = Math.sqrt(q.reduce((a, b) => a + (b - mean) ** 2, 0) / q.length);
-  const sorted = [...q].sort((a, b) => a - b);
+  const sorted = sortedCopy(q);
   const delayPs = Number(m.spec.topology['delay'] ?? NaN);
   return {
     n: m.resolved.flows,
@@ -83,10 +73,10 @@ export function queueStats(dir: string): QueueStats {
     sd,
     min: sorted[0] ?? NaN,
     max: sorted.at(-1) ?? NaN,
-    p5: pct(sorted, 0.05),
-    p95: pct(sorted, 0.95),
+    p5: percentileLinear(sorted, 5),
+    p95: percentileLinear(sorted, 95),
     empty: q.filter((x) => x < 1).length / q.length,
-    util: tp.reduce((a, b) => a + b, 0) / tp.length / 10e9,
+    util: meanOf(tp) / 10e9,
     // 3 links (host - A - B - receiver), both directions
     dUs: (6 * delayPs) / 1e6,
     paced: m.resolved.cc.params['pacing'] === 'packet',
