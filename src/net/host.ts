@@ -15,6 +15,7 @@
 import type { TransportConfig } from './config.js';
 import type { NetContext } from './context.js';
 import { FLAG_PAUSE, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC } from './packet.js';
+import { NicReadySet } from './nic-ready.js';
 import type { Port, PortOwner } from './port.js';
 
 /** A sending flow as the NIC sees it (a transport connection implements it). */
@@ -27,6 +28,8 @@ export interface NicFlow {
   maySend(): boolean;
   /** builds the flow's next data packet, now (the NIC chose it); returns the packet id */
   buildPacket(): number;
+  /** the NIC's bookkeeping: the flow's slot in its ready set (-1 when not sending) */
+  nicSlot: number;
 }
 
 /** Where a host delivers the packets it receives (the transport). */
@@ -37,9 +40,22 @@ export interface HostEndpoint {
   onCnpPacket(pkt: number): void;
 }
 
+/** Round robin keeps its flows in a ready set above this many sending flows... */
+const SET_ABOVE = 32;
+/** ...and goes back to scanning them below this many. */
+const SCAN_BELOW = 8;
+
 export class Host implements PortOwner {
   port!: Port;
-  readonly active: NicFlow[] = [];
+  /** sending flows in the order they started, scanned for each pick (all of them, or a few in round robin) */
+  private active: NicFlow[] = [];
+  /**
+   * round robin with many sending flows: they are kept in a ready set instead
+   * (same picks, same wake-ups; null with earliest-ready first)
+   */
+  private readonly ready: NicReadySet | null;
+  /** round robin: whether the flows are in the ready set (else in `active`) */
+  private inSet = false;
   private rr = -1;
   private wakeHandle = -1;
   private wakeTime = Infinity;
@@ -58,10 +74,11 @@ export class Host implements PortOwner {
   ) {
     this.ackStrict = cfg.ackPriority === 'strictAtHost';
     this.fifo = cfg.nicArbitration === 'fifoWhenQueueEmpty';
+    this.ready = this.fifo ? null : new NicReadySet();
   }
 
   hasMore(port: Port): boolean {
-    return port.hasQueued() || this.active.length > 0;
+    return port.hasQueued() || (this.inSet ? this.ready!.count > 0 : this.active.length > 0);
   }
 
   pull(port: Port): number {
@@ -87,6 +104,18 @@ export class Host implements PortOwner {
   }
 
   private pullData(): number {
+    if (this.inSet) {
+      const ready = this.ready!;
+      if (ready.count === 0) return NIL;
+      const now = this.ctx.sched.now;
+      const f = ready.pick(now, this.port.paused);
+      if (f === null) {
+        const t = ready.wakeTime;
+        if (t !== Infinity && t > now) this.wakeAt(t);
+        return NIL;
+      }
+      return f.buildPacket();
+    }
     const act = this.active;
     const n = act.length;
     if (n === 0) return NIL;
@@ -163,11 +192,41 @@ export class Host implements PortOwner {
   }
 
   addFlow(f: NicFlow): void {
-    this.active.push(f);
+    if (this.inSet) this.ready!.add(f);
+    else {
+      this.active.push(f);
+      if (this.ready !== null && this.active.length > SET_ABOVE) {
+        // the scan would look at many flows per pick: move them into the ready set
+        this.ready.load(this.active, this.rr + 1);
+        this.active = [];
+        this.inSet = true;
+      }
+    }
     this.port.kick();
   }
 
+  /**
+   * Something that decides whether f may send, or when, changed (rate,
+   * window, hold, acknowledged or rewound sequence): the ready set looks at f
+   * again at the next pick.
+   */
+  touch(f: NicFlow): void {
+    if (this.inSet) this.ready!.touch(f);
+  }
+
   removeFlow(f: NicFlow): void {
+    if (this.inSet) {
+      const ready = this.ready!;
+      ready.remove(f);
+      if (ready.count < SCAN_BELOW) {
+        // few flows left: a scan is cheaper than keeping the set
+        const { flows, lastServed } = ready.drain();
+        this.active = flows;
+        this.rr = lastServed;
+        this.inSet = false;
+      }
+      return;
+    }
     const i = this.active.indexOf(f);
     if (i < 0) return;
     this.active.splice(i, 1);

@@ -60,6 +60,7 @@ export class Flow implements CcFlow, NicFlow {
   lastPktWire = 0;
   started = false;
   finished = false;
+  nicSlot = -1;
   finishPs = 0;
   rtoDeadline = 0;
   rtoPending = false;
@@ -124,6 +125,8 @@ export class Flow implements CcFlow, NicFlow {
     } else {
       this.rateBps = r;
     }
+    // the rate moves the pacing time and, with a rate-scaled window, the window
+    this.sys.touch(this);
   }
 
   /** Earliest time the pacer and the CC hold both allow the next packet. */
@@ -144,13 +147,16 @@ export class Flow implements CcFlow, NicFlow {
     if (this.finished) return;
     const old = this.holdUntilPs;
     this.holdUntilPs = untilPs;
+    if (untilPs !== old) this.sys.touch(this);
     if (untilPs < old) this.sys.onPacingChanged(this);
   }
 
   setCwnd(bytes: number): void {
     if (this.finished) return;
     const grew = bytes > this.cwndBytes;
+    const changed = bytes !== this.cwndBytes;
     this.cwndBytes = bytes;
+    if (changed) this.sys.touch(this);
     if (grew && this.started) this.sys.onWindowGrew(this);
   }
 

@@ -530,7 +530,10 @@ export class Transport implements HostEndpoint {
     }
     if (f.finished) return;
     if (this.rtoPs > 0) f.rtoDeadline = now + this.rtoPs;
-    this.hosts[f.src]!.port.kick();
+    const host = this.hosts[f.src]!;
+    // sndUna / sndNxt moved
+    host.touch(f);
+    host.port.kick();
   }
 
   private onRtoEvent(f: Flow): void {
@@ -548,6 +551,7 @@ export class Transport implements HostEndpoint {
     }
     f.timeouts++;
     f.sndNxt = f.sndUna;
+    this.hosts[f.src]!.touch(f);
     if (f.cc.onRto !== undefined) f.cc.onRto();
     f.rtoDeadline = now + this.rtoPs;
     f.rtoPending = true;
@@ -591,6 +595,11 @@ export class Transport implements HostEndpoint {
     const now = this.sched.now;
     const t = f.readyAt();
     this.hosts[f.src]!.wakeAt(t > now ? t : now);
+  }
+
+  /** Something that decides whether f may send, or when, changed: tell its NIC. */
+  touch(f: Flow): void {
+    if (f.started && !f.finished) this.hosts[f.src]!.touch(f);
   }
 
   /** A CC opened the window of f. */
