@@ -100,8 +100,11 @@ function runOne(name: string): void {
   const fct = name === 'e' ? new FctStream('csv') : null;
   let out;
   let meanSlowdown = NaN;
+  const cpu0 = process.cpuUsage();
+  let cpu;
   try {
     out = simulate(fct === null ? input : { ...input, fctSink: fct.sink });
+    cpu = process.cpuUsage(cpu0);
     meanSlowdown = runSummary(out).fct.overall.meanSlowdown;
   } finally {
     fct?.dispose();
@@ -111,6 +114,8 @@ function runOne(name: string): void {
   const res = {
     title,
     wallS,
+    // CPU time of this process (user + system): less sensitive than wall time to other load on the machine
+    cpuS: (cpu.user + cpu.system) / 1e6,
     events: out.events,
     eventsPerSec: out.events / wallS,
     simulatedS: out.endPs / SEC,
@@ -146,7 +151,7 @@ function main(): void {
     const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
     console.log(x.title);
     console.log(
-      `    wall ${f(x.wallS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}`,
+      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}`,
     );
   }
 }

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from '../src/engine/scheduler.js';
+import { Simulation } from '../src/experiment/simulate.js';
+import { star } from '../src/net/topology/index.js';
+import { input } from './helpers/sim.js';
 import { Rng } from '../src/engine/rng.js';
-import { parseBytes, parseRate, parseTimePs, txTimePs, type TxTimeQuantization } from '../src/engine/units.js';
+import { parseBytes, parseRate, parseTimePs, txTimePs, US, type TxTimeQuantization } from '../src/engine/units.js';
 
 function recorder(s: Scheduler): { log: string[]; kind: number } {
   const log: string[] = [];
@@ -163,6 +166,61 @@ test('run(until) stops at the bound and resumes later', () => {
   assert.deepEqual(log, ['100:1:0']);
   assert.equal(s.run(), true);
   assert.deepEqual(log, ['100:1:0', '300:2:0']);
+});
+
+test('a cancelled wheel event is skipped lazily: pending, peekTime and run(until) see only live events', () => {
+  const s = new Scheduler(4);
+  const { log, kind } = recorder(s);
+  // same 1 ns bucket, out-of-order insert (sorted walk), then cancel the bucket head
+  const a = s.schedule(1_200, kind, 1, 0);
+  s.schedule(1_500, kind, 2, 0);
+  s.schedule(1_100, kind, 3, 0);
+  const c = s.schedule(50_000, kind, 4, 0);
+  assert.equal(s.pending, 4);
+  assert.equal(s.cancel(a), true);
+  assert.equal(s.isPending(a), false);
+  assert.equal(s.cancel(a), false);
+  assert.equal(s.pending, 3);
+  assert.equal(s.peekTime(), 1_100);
+  assert.equal(s.cancel(c), true);
+  assert.equal(s.pending, 2);
+  // run(until) between the live events: the cancelled ones never fire, the clock stops at the bound
+  assert.equal(s.run(1_300), false);
+  assert.deepEqual(log, ['1100:3:0']);
+  assert.equal(s.run(), true);
+  assert.deepEqual(log, ['1100:3:0', '1500:2:0']);
+  assert.equal(s.pending, 0);
+  assert.equal(s.eventsProcessed, 2);
+  // the cancelled slots are recycled: stale handles stay stale, new events fire
+  const d = s.schedule(2_000, kind, 5, 0);
+  assert.equal(s.cancel(a), false);
+  assert.equal(s.cancel(c), false);
+  assert.equal(s.isPending(d), true);
+  s.run();
+  assert.deepEqual(log.slice(-1), ['2000:5:0']);
+});
+
+test('event kinds are registered with the method they reach', () => {
+  const s = new Scheduler();
+  const k0 = s.register({ fire: () => undefined }, 'Port.onArrive');
+  const k1 = s.register({ fire: () => undefined }, 'Host.onWake');
+  assert.deepEqual([k0, k1], [0, 1]);
+  assert.deepEqual(s.kindNames(), ['Port.onArrive', 'Host.onWake']);
+});
+
+test('every event kind of a simulation names the method it reaches', () => {
+  const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
+  const sim = new Simulation(
+    input(topo, [{ src: 0, dst: 2, bytes: 10_000, startPs: 0 }], {
+      cc: 'dcqcn',
+      metrics: { queuePorts: [{ node: 3, port: 2 }], queueIntervalPs: 1 * US },
+    }),
+  );
+  const names = sim.sched.kindNames();
+  assert.ok(!names.includes('unnamed'), names.join(', '));
+  for (const n of ['Port.onTxDone', 'Port.onArrive', 'Host.onWake', 'Transport.onRtoEvent', 'CongestionControl.onTimer', 'Samplers.sample']) {
+    assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
+  }
 });
 
 test('seeded RNG is reproducible, label-separated and uniform', () => {

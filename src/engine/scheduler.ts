@@ -6,11 +6,12 @@
  *
  * Order is (time, insertion sequence), the same FIFO tie-break as ns-3, so
  * handlers that schedule zero-delay work see it run after every event already
- * queued for that instant (network-model.md §1.6). A bucket is a doubly linked
+ * queued for that instant (network-model.md §1.6). A bucket is a singly linked
  * list kept sorted by (time, sequence): in the common case an insert appends at
- * the tail in O(1); a bitmap finds the next non-empty bucket in a few word
- * operations. Events move from the heap into the wheel as the wheel's window
- * reaches them.
+ * the tail in O(1), and events leave from the head; a bitmap finds the next
+ * non-empty bucket in a few word operations. Cancelling a wheel event only
+ * marks it; the mark is dropped when its bucket comes up. Events move from the
+ * heap into the wheel as the wheel's window reaches them.
  *
  * An event is three integers: a handler kind (registered once), an element id
  * and a tag. Handles returned by `schedule` encode slot + generation so a stale
@@ -25,6 +26,8 @@ export interface EventHandler {
 const SLOT_BITS = 24;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
 const SLOT_SPAN = 1 << SLOT_BITS;
+/** generations wrap at 2^28 so that a handle (gen * 2^24 + slot) stays an exact double */
+const GEN_MASK = (1 << 28) - 1;
 /** A handle value that never names a pending event. */
 export const NO_EVENT = -1;
 
@@ -44,6 +47,8 @@ const WORDS = B >> 5;
 const FREE = 0;
 const IN_WHEEL = 1;
 const IN_HEAP = 2;
+/** cancelled while in the wheel: stays linked until its bucket is reached, then is dropped */
+const CANCELLED = 3;
 
 export class Scheduler {
   /** Current simulated time in integer picoseconds. */
@@ -56,25 +61,30 @@ export class Scheduler {
   private kind: Uint8Array;
   private ids: Int32Array;
   private tags: Int32Array;
-  private gen: Float64Array;
+  private gen: Int32Array;
   private time: Float64Array;
   private seq: Float64Array;
   private where: Uint8Array;
+  /** next slot in the same wheel bucket */
   private next: Int32Array;
-  private prev: Int32Array;
   /** heap position of a slot in the overflow heap */
   private pos: Int32Array;
   private freeTop = 0;
   private free: Int32Array;
   private nextSeq = 0;
 
-  // wheel
+  // wheel: each bucket a singly linked list sorted by (time, seq)
   private readonly head = new Int32Array(B).fill(-1);
   private readonly tail = new Int32Array(B).fill(-1);
   private readonly bits = new Uint32Array(WORDS);
   /** absolute bucket number of the wheel's first bucket */
   private cur = 0;
+  /** entries linked in the wheel, cancelled ones included */
   private inWheel = 0;
+  /** cancelled entries still linked in the wheel */
+  private cancelledInWheel = 0;
+  /** the wheel start bucket from which the heap's earliest event falls inside the window (Infinity: heap empty) */
+  private migrateFrom = Infinity;
 
   // overflow heap, keys inline in heap order
   private heap: Int32Array;
@@ -83,6 +93,7 @@ export class Scheduler {
   private hsize = 0;
 
   private readonly handlers: EventHandler[] = [];
+  private readonly names: string[] = [];
   private stopRequested = false;
 
   constructor(initialCapacity = 1024) {
@@ -91,12 +102,11 @@ export class Scheduler {
     this.kind = new Uint8Array(n);
     this.ids = new Int32Array(n);
     this.tags = new Int32Array(n);
-    this.gen = new Float64Array(n);
+    this.gen = new Int32Array(n);
     this.time = new Float64Array(n);
     this.seq = new Float64Array(n);
     this.where = new Uint8Array(n);
     this.next = new Int32Array(n);
-    this.prev = new Int32Array(n);
     this.pos = new Int32Array(n);
     this.heap = new Int32Array(n);
     this.hT = new Float64Array(n);
@@ -106,20 +116,31 @@ export class Scheduler {
     this.freeTop = n;
   }
 
-  /** Registers a handler and returns its kind number (at most 255 kinds). */
-  register(handler: EventHandler): number {
+  /**
+   * Registers a handler and returns its kind number (at most 255 kinds).
+   * `name` names the method the events reach, e.g. "Port.onArrive"
+   * (`kindNames()` lists them; docs/network-model.md's event table).
+   */
+  register(handler: EventHandler, name = 'unnamed'): number {
     if (this.handlers.length >= 255) throw new Error('too many event handler kinds');
     this.handlers.push(handler);
+    this.names.push(name);
     return this.handlers.length - 1;
+  }
+
+  /** The registered event kinds in kind order: the method each one reaches. */
+  kindNames(): readonly string[] {
+    return this.names;
   }
 
   /** Number of pending events. */
   get pending(): number {
-    return this.inWheel + this.hsize;
+    return this.inWheel - this.cancelledInWheel + this.hsize;
   }
 
   /** Time of the earliest pending event, or Infinity. */
   peekTime(): number {
+    this.dropCancelledHeads();
     if (this.inWheel > 0) return this.time[this.head[this.nextBucket()]!]!;
     return this.hsize > 0 ? this.hT[0]! : Infinity;
   }
@@ -150,17 +171,27 @@ export class Scheduler {
   isPending(handle: number): boolean {
     if (handle < 0) return false;
     const slot = handle & SLOT_MASK;
-    return this.where[slot] !== FREE && this.gen[slot]! === Math.floor(handle / SLOT_SPAN);
+    const w = this.where[slot]!;
+    return (w === IN_WHEEL || w === IN_HEAP) && this.gen[slot]! === Math.floor(handle / SLOT_SPAN);
   }
 
-  /** Cancels a pending event; a stale or NO_EVENT handle is ignored. Returns whether it removed one. */
+  /**
+   * Cancels a pending event; a stale or NO_EVENT handle is ignored. Returns
+   * whether it removed one. A wheel event is only marked (its slot is recycled
+   * when its bucket comes up); a heap event is removed at once.
+   */
   cancel(handle: number): boolean {
     if (handle < 0) return false;
     const slot = handle & SLOT_MASK;
     const w = this.where[slot]!;
-    if (w === FREE || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
-    if (w === IN_WHEEL) this.wheelUnlink(slot, Math.floor(this.time[slot]! * INV_W) & BMASK);
-    else this.heapRemoveAt(this.pos[slot]!);
+    if ((w !== IN_WHEEL && w !== IN_HEAP) || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
+    if (w === IN_WHEEL) {
+      this.where[slot] = CANCELLED;
+      this.gen[slot] = (this.gen[slot]! + 1) & GEN_MASK;
+      this.cancelledInWheel++;
+      return true;
+    }
+    this.heapRemoveAt(this.pos[slot]!);
     this.release(slot);
     return true;
   }
@@ -192,17 +223,31 @@ export class Scheduler {
       const cb = this.cur & BMASK;
       const b = head[cb]! >= 0 ? cb : this.nextBucket();
       const slot = head[b]!;
-      const t = this.time[slot]!;
-      if (t > until) {
-        this.now = until;
-        return false;
-      }
       const d = (b - cb) & BMASK;
       if (d > 0) {
         this.cur += d;
-        if (this.hsize > 0) this.migrate();
+        // heap events entering the window land after bucket b (they are >= B buckets past the old start)
+        if (this.cur >= this.migrateFrom) this.migrate();
       }
-      this.wheelUnlink(slot, b);
+      if (this.where[slot] !== CANCELLED && this.time[slot]! > until) {
+        this.now = until;
+        return false;
+      }
+      // pop the bucket's head
+      const nx = this.next[slot]!;
+      head[b] = nx;
+      if (nx < 0) {
+        this.tail[b] = -1;
+        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
+      }
+      this.inWheel--;
+      if (this.where[slot] === CANCELLED) {
+        this.cancelledInWheel--;
+        this.where[slot] = FREE;
+        this.free[this.freeTop++] = slot;
+        continue;
+      }
+      const t = this.time[slot]!;
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
       const tag = this.tags[slot]!;
@@ -211,6 +256,25 @@ export class Scheduler {
       this.eventsProcessed++;
       handlers[kind]!.fire(id, tag);
       if (this.stopRequested) return false;
+    }
+  }
+
+  /** Unlinks cancelled entries at the head of the earliest buckets, so the earliest head is live. */
+  private dropCancelledHeads(): void {
+    while (this.cancelledInWheel > 0 && this.inWheel > 0) {
+      const b = this.nextBucket();
+      const slot = this.head[b]!;
+      if (this.where[slot] !== CANCELLED) return;
+      const nx = this.next[slot]!;
+      this.head[b] = nx;
+      if (nx < 0) {
+        this.tail[b] = -1;
+        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
+      }
+      this.inWheel--;
+      this.cancelledInWheel--;
+      this.where[slot] = FREE;
+      this.free[this.freeTop++] = slot;
     }
   }
 
@@ -231,42 +295,32 @@ export class Scheduler {
   private wheelInsert(slot: number, b: number, t: number, s: number): void {
     const time = this.time;
     const seq = this.seq;
-    const prev = this.prev;
     const next = this.next;
-    let p = this.tail[b]!;
-    // keep the bucket sorted by (time, seq); usually the new event goes last
-    while (p >= 0 && (time[p]! > t || (time[p]! === t && seq[p]! > s))) p = prev[p]!;
-    if (p < 0) {
-      const h = this.head[b]!;
-      next[slot] = h;
-      prev[slot] = -1;
-      if (h >= 0) prev[h] = slot;
-      else {
-        this.tail[b] = slot;
-        this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
-      }
+    const tl = this.tail[b]!;
+    if (tl < 0) {
+      next[slot] = -1;
       this.head[b] = slot;
+      this.tail[b] = slot;
+      this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
+    } else if (time[tl]! < t || (time[tl]! === t && seq[tl]! < s)) {
+      // the usual case: later than everything in the bucket
+      next[slot] = -1;
+      next[tl] = slot;
+      this.tail[b] = slot;
     } else {
-      const n = next[p]!;
-      next[slot] = n;
-      prev[slot] = p;
-      next[p] = slot;
-      if (n >= 0) prev[n] = slot;
-      else this.tail[b] = slot;
+      // keep the bucket sorted by (time, seq): walk from the head
+      let p = -1;
+      let c = this.head[b]!;
+      while (time[c]! < t || (time[c]! === t && seq[c]! < s)) {
+        p = c;
+        c = next[c]!;
+      }
+      next[slot] = c;
+      if (p < 0) this.head[b] = slot;
+      else next[p] = slot;
     }
     this.where[slot] = IN_WHEEL;
     this.inWheel++;
-  }
-
-  private wheelUnlink(slot: number, b: number): void {
-    const p = this.prev[slot]!;
-    const n = this.next[slot]!;
-    if (p >= 0) this.next[p] = n;
-    else this.head[b] = n;
-    if (n >= 0) this.prev[n] = p;
-    else this.tail[b] = p;
-    if (this.head[b]! < 0) this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
-    this.inWheel--;
   }
 
   /** Moves heap events that now fall inside the wheel's window into the wheel. */
@@ -281,11 +335,16 @@ export class Scheduler {
       this.heapRemoveAt(0);
       this.wheelInsert(slot, bn & BMASK, t, s);
     }
+    this.updateMigrateFrom();
+  }
+
+  private updateMigrateFrom(): void {
+    this.migrateFrom = this.hsize > 0 ? Math.floor(this.hT[0]! * INV_W) - B + 1 : Infinity;
   }
 
   private release(slot: number): void {
     this.where[slot] = FREE;
-    this.gen[slot] = this.gen[slot]! + 1;
+    this.gen[slot] = (this.gen[slot]! + 1) & GEN_MASK;
     this.free[this.freeTop++] = slot;
   }
 
@@ -294,6 +353,7 @@ export class Scheduler {
   private heapPush(slot: number, t: number, s: number): void {
     this.where[slot] = IN_HEAP;
     this.siftUp(this.hsize++, slot, t, s);
+    this.updateMigrateFrom();
   }
 
   private siftUp(i: number, slot: number, t: number, s: number): void {
@@ -354,6 +414,11 @@ export class Scheduler {
   }
 
   private heapRemoveAt(i: number): void {
+    this.heapRemove(i);
+    if (i === 0) this.updateMigrateFrom();
+  }
+
+  private heapRemove(i: number): void {
     const last = --this.hsize;
     if (i === last) return;
     const slot = this.heap[last]!;
@@ -394,9 +459,8 @@ export class Scheduler {
     this.ids = gI(this.ids);
     this.tags = gI(this.tags);
     this.next = gI(this.next);
-    this.prev = gI(this.prev);
     this.pos = gI(this.pos);
-    this.gen = gF(this.gen);
+    this.gen = gI(this.gen);
     this.time = gF(this.time);
     this.seq = gF(this.seq);
     this.heap = gI(this.heap);

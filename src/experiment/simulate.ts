@@ -165,7 +165,7 @@ export class Simulation {
           p.setRate(e.rateBps);
         }
       },
-    });
+    }, 'linkEvents: Port.setRate');
     linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
 
     // ---- samplers

@@ -91,7 +91,7 @@ export class Samplers {
       }
     }
     this.sbMax = new Float64Array(this.sbPorts.length);
-    this.kind = sched.register({ fire: (_id, tag) => this.sample(tag) });
+    this.kind = sched.register({ fire: (_id, tag) => this.sample(tag) }, 'Samplers.sample');
     if (this.qPorts.length > 0) sched.schedule(0, this.kind, 0, QUEUE);
     if (this.tPorts.length > 0) sched.after(m.throughputIntervalPs, this.kind, 0, THROUGHPUT);
     if (this.flows.length > 0) sched.after(m.flowThroughputIntervalPs, this.kind, 0, GOODPUT);

@@ -32,9 +32,9 @@ export class NetContext {
     this.sched = sched;
     this.quantization = quantization;
     const ports = this.ports;
-    this.kPortTx = sched.register({ fire: (id) => ports[id]!.onTxDone() });
-    this.kLinkArrive = sched.register({ fire: (id) => ports[id]!.onArrive() });
-    this.kPauseExpiry = sched.register({ fire: (id, tag) => ports[id]!.onPauseExpiry(tag) });
+    this.kPortTx = sched.register({ fire: (id) => ports[id]!.onTxDone() }, 'Port.onTxDone');
+    this.kLinkArrive = sched.register({ fire: (id) => ports[id]!.onArrive() }, 'Port.onArrive');
+    this.kPauseExpiry = sched.register({ fire: (id, tag) => ports[id]!.onPauseExpiry(tag) }, 'Port.onPauseExpiry');
   }
 
   /** Serialization (or pacing) time in ps for `bytes` at `rateBps`, per the profile's quantization. */

@@ -32,14 +32,14 @@ export class Network {
   ) {
     const H = topo.hostCount;
     const hosts = this.hosts;
-    this.kWake = ctx.sched.register({ fire: (id) => hosts[id]!.onWake() });
+    this.kWake = ctx.sched.register({ fire: (id) => hosts[id]!.onWake() }, 'Host.onWake');
     const ports = ctx.ports;
     this.kPfcRefresh = ctx.sched.register({
       fire: (gid, cls) => {
         const p = ports[gid]!;
         (p.owner as Switch).onPfcRefresh(p.index, cls);
       },
-    });
+    }, 'Switch.onPfcRefresh');
     for (const node of topo.nodes) {
       if (node.kind === 'host') {
         const h = new Host(ctx, node.id, net.transport, net.switch.pfcMode === 'quanta');

@@ -157,16 +157,16 @@ export class Transport implements HostEndpoint {
         f.ccTimers[tag] = -1;
         if (!f.finished && f.cc.onTimer !== undefined) f.cc.onTimer(tag);
       },
-    });
+    }, 'CongestionControl.onTimer');
     this.kRto = s.register({
       fire: (id) => {
         // a released flow finished: its timeout would return at once
         const f = flows[id];
         if (f !== null && f !== undefined) this.onRtoEvent(f);
       },
-    });
-    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) });
-    this.kFlowStart = s.register({ fire: () => this.startDueFlows() });
+    }, 'Transport.onRtoEvent');
+    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
+    this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
   }
 
   setCcParams(params: unknown): void {
