@@ -151,6 +151,46 @@ test('NACK rules differ when the NACK is lost: the timer rule NACKs again after 
   assert.equal(o.out.fct[0]!.fctPs, rto + (N - i + 1) * o.d + 2 * o.a + 4 * P);
 });
 
+test('re-arm rule (D-OSCAR): a duplicate packet re-arms NACK generation as an in-order one does', () => {
+  // packet 10 is lost twice, the first NACK and the ACK of packet 9 are lost: the receiver holds 0..9, expects
+  // 10 and is disarmed; the sender's last ACK says 9000. The RTO resends from 9: packet 9 is a duplicate (ACKed,
+  // and it re-arms), 10 is lost again, and 11, out of order, draws a NACK at once, with no second RTO.
+  const N = 20;
+  const K = MTU;
+  const count = new Map<string, number>();
+  const nth = (key: string): number => {
+    const n = (count.get(key) ?? 0) + 1;
+    count.set(key, n);
+    return n;
+  };
+  const r = oneFlow('oscar', {}, N, (sim) =>
+    dropAtSwitch(sim, SW, (p) => {
+      if (p.type === 'data' && p.seq === 10 * K) return nth('data') <= 2;
+      if (p.type === 'nack') return nth('nack') === 1;
+      if (p.type === 'ack' && p.seq === 10 * K) return nth('ack') === 1;
+      return false;
+    }),
+  );
+  assert.deepEqual(
+    r.dropped.map((p) => `${p.type}:${p.seq}`),
+    [`data:${10 * K}`, `ack:${10 * K}`, `nack:${10 * K}`, `data:${10 * K}`],
+  );
+  const { d, a, n } = r;
+  // last ACK to arrive before the RTO: that of packet 8, at 10d + 2a + 4p
+  const rto = 10 * d + 2 * a + 4 * P + 10 * MS;
+  // resent 11 starts at rto + 2d, reaches host 1 at rto + 4d + 2p; its NACK is back 2n + 2p later
+  const nackAt = rto + 4 * d + 2 * n + 4 * P;
+  const nk = nacks(r.log);
+  assert.deepEqual(
+    nk.map((x) => [x.seq, x.nowPs]),
+    [[10 * K, nackAt]],
+  );
+  assert.equal(r.out.totals.timeouts, 1);
+  // the RTO resent 9..19; the NACK (after every one of them was out) 10..19 again
+  assert.equal(r.out.totals.retransmittedPackets, N - 9 + (N - 10));
+  assert.equal(r.out.fct[0]!.fctPs, nackAt + (N - 10 + 1) * d + 2 * a + 4 * P);
+});
+
 // ------------------------------------------------------------------ RTO
 
 test('RTO: a lost last packet (no later packet to trigger a NACK) is resent 10 ms after the last ACK (D-OSCAR)', () => {
