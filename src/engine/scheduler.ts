@@ -233,18 +233,9 @@ export class Scheduler {
         this.now = until;
         return false;
       }
-      // pop the bucket's head
-      const nx = this.next[slot]!;
-      head[b] = nx;
-      if (nx < 0) {
-        this.tail[b] = -1;
-        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
-      }
-      this.inWheel--;
+      this.popHead(b, slot);
       if (this.where[slot] === CANCELLED) {
-        this.cancelledInWheel--;
-        this.where[slot] = FREE;
-        this.free[this.freeTop++] = slot;
+        this.freeCancelled(slot);
         continue;
       }
       const t = this.time[slot]!;
@@ -265,17 +256,27 @@ export class Scheduler {
       const b = this.nextBucket();
       const slot = this.head[b]!;
       if (this.where[slot] !== CANCELLED) return;
-      const nx = this.next[slot]!;
-      this.head[b] = nx;
-      if (nx < 0) {
-        this.tail[b] = -1;
-        this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
-      }
-      this.inWheel--;
-      this.cancelledInWheel--;
-      this.where[slot] = FREE;
-      this.free[this.freeTop++] = slot;
+      this.popHead(b, slot);
+      this.freeCancelled(slot);
     }
+  }
+
+  /** Unlinks `slot`, the head of bucket b. */
+  private popHead(b: number, slot: number): void {
+    const nx = this.next[slot]!;
+    this.head[b] = nx;
+    if (nx < 0) {
+      this.tail[b] = -1;
+      this.bits[b >> 5] = this.bits[b >> 5]! & ~(1 << (b & 31));
+    }
+    this.inWheel--;
+  }
+
+  /** Recycles an unlinked cancelled slot (its generation already moved on at cancel). */
+  private freeCancelled(slot: number): void {
+    this.cancelledInWheel--;
+    this.where[slot] = FREE;
+    this.free[this.freeTop++] = slot;
   }
 
   /** Index of the first non-empty bucket at or after the wheel's start (wheel must be non-empty). */
