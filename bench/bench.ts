@@ -8,6 +8,8 @@
  * (b) OSCAR's large-scale setup: 320-host fat-tree, 100 G hosts / 400 G fabric,
  *     1 us links, 32 MiB buffers, PFC + DT, CacheFollower at 80 % load,
  *     10 ms of arrivals, run until every flow finishes, DCQCN;
+ * (b2) (b)'s first 2 simulated ms (about 81 M events): the prefix the
+ *     README's profile of (b) looks at, short enough to compare builds.
  * (c) PowerTCP's 256-server 4:1 tree (25 G hosts, 100 G fabric, 1 us links,
  *     5 us to the cores, 4 MiB buffers), WebSearch at 60 % load (of the ToR
  *     uplinks) for 10 ms of arrivals, DCQCN with a one-BDP window.
@@ -51,10 +53,17 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: 10 * MS, maxTimePs: 10 * MS, linkEvents: [], metrics: metricsOff },
     };
   }
-  if (name === 'b') {
+  if (name === 'b' || name === 'b2') {
+    const prefix = name === 'b2';
     const topo = fatTreePreset('oscar320');
     const hosts = Array.from({ length: 320 }, (_, i) => i);
     const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('cachefollower'), load: 0.8, refRateBps: 100e9, startPs: 0, durationPs: 10 * MS, rng: new Rng(1).fork('workload/0') });
+    if (prefix) {
+      return {
+        title: `(b2) (b) stopped at 2 ms simulated (${flows.length} flows in the workload), DCQCN`,
+        input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: 2 * MS, maxTimePs: 2 * MS, linkEvents: [], metrics: metricsOff },
+      };
+    }
     return {
       title: `(b) OSCAR 320-host fat-tree, CacheFollower 80%, 10 ms arrivals (${flows.length} flows), DCQCN`,
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
@@ -89,7 +98,7 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows: [], flowStream, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  throw new Error(`unknown scenario "${name}" (a, b, c, d or e)`);
+  throw new Error(`unknown scenario "${name}" (a, b, b2, c, d or e)`);
 }
 
 function runOne(name: string): void {

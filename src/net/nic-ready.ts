@@ -19,6 +19,18 @@
  * wrapping: the same flow a scan of all flows in join order from the last
  * served one finds, and the wake-up time is the earliest ready time among
  * waiting flows of unpaused classes: the same time such a scan finds.
+ *
+ * Earliest-ready-first arbitration (`fifoWhenQueueEmpty`, D-OSCAR) uses the
+ * same slots and touches, but keeps every flow that may send, due or not, in
+ * its class's heap, ordered by (ready time, slot). The pick is, among the heap
+ * tops of the unpaused classes with ready time <= now, the earliest ready
+ * time; flows that tie on it are taken in slot order from the cursor,
+ * wrapping: the flow a scan from one past the last served flow finds when it
+ * keeps the first strictly earlier flow. Within a class the tied flows are
+ * found in the heap (each node's children sort after it): the top if its slot
+ * is at or after the cursor, else the smallest tied slot at or after the
+ * cursor, else the top. The wake-up time is the earliest heap top of an
+ * unpaused class, as for round robin.
  */
 import type { NicFlow } from './host.js';
 
@@ -49,6 +61,9 @@ export class NicReadySet {
   private readonly heapSize = new Int32Array(8);
   private usedClasses = 0;
   private readonly touched: NicFlow[] = [];
+
+  /** `fifo`: earliest-ready-first arbitration (else round robin) */
+  constructor(readonly fifo = false) {}
 
   /**
    * Takes flows in join order (the set must be empty), with the pick to start
@@ -134,6 +149,7 @@ export class NicReadySet {
    * class (Infinity if none).
    */
   pick(now: number, paused: Uint8Array): NicFlow | null {
+    if (this.fifo) return this.pickEarliest(now, paused);
     this.refresh(now);
     let best = -1;
     let bestDist = Infinity;
@@ -165,6 +181,89 @@ export class NicReadySet {
   }
 
   wakeTime = Infinity;
+
+  /** `pick` for earliest-ready-first: see the file comment. */
+  private pickEarliest(now: number, paused: Uint8Array): NicFlow | null {
+    this.refreshEarliest();
+    const cursor = this.cursor;
+    const cap = this.cap;
+    const key = this.key;
+    let best = -1;
+    let bestT = Infinity;
+    let bestDist = Infinity;
+    let wake = Infinity;
+    for (let c = 0; c < 8; c++) {
+      if ((this.usedClasses & (1 << c)) === 0 || paused[c] !== 0 || this.heapSize[c] === 0) continue;
+      const h = this.heap[c]!;
+      const top = h[0]!;
+      const t = key[top]!;
+      if (t > now) {
+        if (t < wake) wake = t;
+        continue;
+      }
+      if (t > bestT) continue;
+      let s = top;
+      if (top < cursor) {
+        const ahead = this.firstTiedFrom(h, this.heapSize[c]!, 0, t, cursor);
+        if (ahead >= 0) s = ahead;
+      }
+      const d = s >= cursor ? s - cursor : s + cap - cursor;
+      if (t < bestT || d < bestDist) {
+        best = s;
+        bestT = t;
+        bestDist = d;
+      }
+    }
+    if (best < 0) {
+      this.wakeTime = wake;
+      return null;
+    }
+    this.cursor = best + 1;
+    const f = this.flow[best]!;
+    // sending changes its window and ready time
+    this.touch(f);
+    return f;
+  }
+
+  /**
+   * In the subtree of heap position i: the smallest slot at or after `from`
+   * among slots with ready time t (-1: none). A node sorts before its
+   * children, so a subtree whose root has a later time holds none, and a
+   * subtree whose root qualifies holds no smaller one.
+   */
+  private firstTiedFrom(h: Int32Array, size: number, i: number, t: number, from: number): number {
+    const s = h[i]!;
+    if (this.key[s] !== t) return -1;
+    if (s >= from) return s;
+    const l = 2 * i + 1;
+    if (l >= size) return -1;
+    const a = this.firstTiedFrom(h, size, l, t, from);
+    if (l + 1 >= size) return a;
+    const b = this.firstTiedFrom(h, size, l + 1, t, from);
+    return a < 0 ? b : b < 0 || a < b ? a : b;
+  }
+
+  /** Earliest-ready-first: re-evaluates touched flows (a flow that may send waits in its heap, due or not). */
+  private refreshEarliest(): void {
+    const list = this.touched;
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      const s = f.nicSlot;
+      if (s < 0 || this.dirty[s] === 0) continue;
+      this.dirty[s] = 0;
+      if (!f.maySend()) {
+        if (this.state[s] === WAITING) this.heapRemove(s);
+        continue;
+      }
+      const r = f.readyAt();
+      if (this.state[s] === WAITING) {
+        if (this.key[s] === r) continue;
+        this.heapRemove(s);
+      }
+      this.heapPush(s, r);
+    }
+    list.length = 0;
+  }
 
   /** Re-evaluates touched flows, then moves waiting flows whose time has come to due. */
   private refresh(now: number): void {
@@ -244,7 +343,7 @@ export class NicReadySet {
     }
   }
 
-  // ---- binary heap of waiting slots by ready time, per class
+  // ---- binary heap of waiting slots by (ready time, slot), per class
 
   private heapPush(s: number, t: number): void {
     const c = this.cls[s]!;
@@ -255,7 +354,8 @@ export class NicReadySet {
     while (i > 0) {
       const p = (i - 1) >> 1;
       const ps = h[p]!;
-      if (this.key[ps]! <= t) break;
+      const pt = this.key[ps]!;
+      if (pt < t || (pt === t && ps < s)) break;
       h[i] = ps;
       this.hpos[ps] = i;
       i = p;
@@ -278,7 +378,8 @@ export class NicReadySet {
     while (j > 0) {
       const p = (j - 1) >> 1;
       const ps = h[p]!;
-      if (this.key[ps]! <= t) break;
+      const pt = this.key[ps]!;
+      if (pt < t || (pt === t && ps < last)) break;
       h[j] = ps;
       this.hpos[ps] = j;
       j = p;
@@ -288,9 +389,15 @@ export class NicReadySet {
         const l = 2 * j + 1;
         if (l >= n) break;
         const r = l + 1;
-        const cIdx = r < n && this.key[h[r]!]! < this.key[h[l]!]! ? r : l;
+        let cIdx = l;
+        if (r < n) {
+          const lt = this.key[h[l]!]!;
+          const rt = this.key[h[r]!]!;
+          if (rt < lt || (rt === lt && h[r]! < h[l]!)) cIdx = r;
+        }
         const cs = h[cIdx]!;
-        if (this.key[cs]! >= t) break;
+        const ct = this.key[cs]!;
+        if (ct > t || (ct === t && cs > last)) break;
         h[j] = cs;
         this.hpos[cs] = j;
         j = cIdx;
