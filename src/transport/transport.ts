@@ -79,6 +79,7 @@ export class Transport implements HostEndpoint {
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
+  private tagParams: ReadonlyMap<string, unknown> | null = null;
   /** the CC's receiver hook (null: none) and the per-host count of flows being received (§7.4 [AMB-S7]) */
   private readonly rxHook: ((rx: ReceiverInfo) => number) | null;
   private readonly rxInfo: ReceiverInfo;
@@ -169,8 +170,10 @@ export class Transport implements HostEndpoint {
     this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
   }
 
-  setCcParams(params: unknown): void {
+  /** `byTag`: parameters for flows of those workload tags (spec `cc.byTag`); others use `params`. */
+  setCcParams(params: unknown, byTag?: ReadonlyMap<string, unknown>): void {
     this.ccParams = params;
+    this.tagParams = byTag !== undefined && byTag.size > 0 ? byTag : null;
   }
 
   /** Registers flows (already initialised, sorted by start time) and arms the start chain. */
@@ -247,8 +250,10 @@ export class Transport implements HostEndpoint {
     f.started = true;
     f.rateBps = f.lineRateBps;
     f.nextAvail = this.sched.now;
-    f.cwndBytes = this.cc.initialCwnd(f, this.ccParams);
-    f.cc = this.cc.create(f, this.ccParams);
+    // one lookup per flow start, only when the spec has per-tag parameters
+    const params = this.tagParams === null ? this.ccParams : (this.tagParams.get(f.tag) ?? this.ccParams);
+    f.cwndBytes = this.cc.initialCwnd(f, params);
+    f.cc = this.cc.create(f, params);
     if (f.cc.onStart !== undefined) f.cc.onStart();
     this.hosts[f.src]!.addFlow(f);
   }
