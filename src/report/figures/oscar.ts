@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 import { cdfQuantile, loadCdf } from '../../workload/cdf.js';
 import { readRawTable, type RawTable } from '../load.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 
 const SMALL_MAX_BYTES = 150 * 1024;
 
@@ -75,10 +75,7 @@ function readFlowSeries(dir: string, flow: number): { t: number[]; v: number[] }
 
 /** Name of the CC of a point (vars.cc is a name or { name, params }), else the label. */
 export function pointCc(p: PointResult): string {
-  const cc = p.vars['cc'];
-  if (typeof cc === 'string') return cc;
-  if (cc !== null && typeof cc === 'object' && typeof (cc as { name?: unknown }).name === 'string') return (cc as { name: string }).name;
-  return p.label;
+  return sweptCcName(p) ?? p.label;
 }
 
 interface Stats {
