@@ -30,7 +30,15 @@
  *   RTT); it runs inside the reference's HPCC path, so packets and ACKs carry
  *   the 42-B INT block; window = max(1, floor(maxBdp·R/C)); no first-ACK skip.
  *
- * Overridable: gamma, beta, τ choice and its scale, the θ̇+1 floor, rate floor.
+ * Overridable: gamma, beta, τ choice and its scale, the θ̇+1 floor, rate floor,
+ * and the start rate (`initRateFraction`: CCC Fig 2 starts one flow at 0.1 C).
+ *
+ * State trace (metrics `ccTrace`, cc_trace.csv; CCC Fig 2, §3.1): what the
+ * flow deduces about its bottleneck from the last ACK, taking the bottleneck
+ * rate b as its line rate: the RTT θ, the inflight θ·b (bytes in the pipe and
+ * the queue) and the aggregate arrival rate (θ̇ + 1)·b, with θ̇ the raw
+ * per-ACK gradient before any floor (so it can be negative, DAC 3); then the
+ * smoothed normalised power Γ, the rate, the window and an ACK counter.
  */
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
@@ -51,6 +59,7 @@ const params = z
     tauScale: z.number().positive().optional().describe('Γ is normalised by tauScale·τ (inetTub: 1.05; others: 1)'),
     gradientFloor: z.union([z.number(), z.literal('none')]).optional().describe("floor on θ̇+1 (paper, inetTub: 0.5; oscarArtifact: 'none'), cc-seeds.md §3.4 [AMB-T2]"),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+    initRateFraction: z.number().gt(0).max(1).default(1).describe('start rate (window) as a fraction of line rate (BDP); 1 = line rate, as every profile (CCC Fig 2: 0.1)'),
   })
   .strict()
   .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
@@ -100,6 +109,11 @@ class ThetaPowerTcp implements CcInstance {
   private tPrev = 0;
   private lastUpdateSeq = 0;
   private initialized: boolean;
+  private readonly initFrac: number;
+  /** trace: last RTT sample (ps), last raw θ̇ + 1, ACKs seen */
+  private lastRtt = 0;
+  private lastA = 1;
+  private acks = 0;
 
   constructor(
     private readonly f: CcFlow,
@@ -121,8 +135,9 @@ class ThetaPowerTcp implements CcInstance {
     this.maxCwnd = (C * this.tau) / SEC / 8;
     this.minCwnd = (this.minRate * this.tau) / SEC / 8;
     this.win = f.maxBaseBdpBytes;
-    this.cwnd = this.inet ? this.win : this.maxCwnd;
-    this.rRef = C;
+    this.initFrac = p.initRateFraction;
+    this.cwnd = (this.inet ? this.win : this.maxCwnd) * this.initFrac;
+    this.rRef = C * this.initFrac;
     this.mtu = f.mtuBytes;
     this.prevRtt = f.maxBaseRttPs;
     // the inetTub reference has no first-ACK branch: its previous RTT / ACK time start from defaults
@@ -138,6 +153,27 @@ class ThetaPowerTcp implements CcInstance {
       this.sent = null;
       this.mask = 0;
     }
+  }
+
+  onStart(): void {
+    if (this.initFrac === 1) return;
+    const f = this.f;
+    if (this.inet) setRateHpcc(f, this.rRef, this.win);
+    else if (this.paper) {
+      f.setCwnd(this.cwnd);
+      f.setRate((this.cwnd * 8 * SEC) / this.tau);
+    } else setDoscarCwnd(f, this.cwnd);
+  }
+
+  traceState(out: Float64Array): void {
+    const b = this.f.lineRateBps;
+    out[0] = this.lastRtt / 1e6;
+    out[1] = (this.lastRtt * b) / SEC / 8;
+    out[2] = this.lastA * b;
+    out[3] = this.gs;
+    out[4] = this.f.rateBps;
+    out[5] = this.f.cwndBytes;
+    out[6] = this.acks;
   }
 
   onSend(info: SendInfo): void {
@@ -161,6 +197,8 @@ class ThetaPowerTcp implements CcInstance {
         if (this.minObserved && rtt < this.tau) this.tau = rtt;
       } else rtt = this.tau;
     }
+    this.acks++;
+    this.lastRtt = rtt;
     if (!this.initialized) {
       // first ACK: only remember (Alg. 2; OSCAR artifact)
       this.initialized = true;
@@ -173,6 +211,7 @@ class ThetaPowerTcp implements CcInstance {
     const dt = now - this.tPrev;
     if (dt > 0) {
       let a = (rtt - this.prevRtt) / dt + 1;
+      this.lastA = a;
       if (a < this.floor) a = this.floor;
       const gn = (a * rtt) / (this.tauScale * tau);
       const d = dt < tau ? dt : tau;
@@ -213,8 +252,14 @@ export const thetaPowertcpCc: CcDefinition<typeof params> = {
   reference: 'Addanki et al. NSDI\'22 §3.5, App. D Alg. 2; cc-seeds.md §3 (profiles §2.8)',
   params,
   needs: { ts: true },
+  traceFields: ['rtt_us', 'deduced_inflight_bytes', 'deduced_arrival_bps', 'gamma_norm', 'rate_bps', 'cwnd_bytes', 'acks'],
   dataHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
   ackHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
-  initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tau0(flow, p)) / SEC / 8),
+  initialCwnd: (flow, p) =>
+    p.profile === 'inetTub'
+      ? p.initRateFraction === 1
+        ? flow.maxBaseBdpBytes
+        : Math.max(1, Math.floor(flow.maxBaseBdpBytes * p.initRateFraction))
+      : (p.initRateFraction * flow.lineRateBps * tau0(flow, p)) / SEC / 8,
   create: (flow, p) => new ThetaPowerTcp(flow, p),
 };

@@ -608,6 +608,20 @@ function checkStartsBeforeStop(spec: Spec, issues: Issues): void {
   });
 }
 
+/** `cc.byTag` keys must name a tag some workload entry gives its flows (a typo would silently change nothing). */
+function checkCcTags(spec: Spec, issues: Issues): void {
+  if (spec.cc.byTag === undefined) return;
+  const tags = new Set<string>();
+  for (const w of spec.workload) {
+    if (w.type === 'flows') {
+      for (const f of w.flows) if (f.tag !== undefined) tags.add(f.tag);
+    } else tags.add(w.tag);
+  }
+  for (const tag of Object.keys(spec.cc.byTag)) {
+    if (!tags.has(tag)) issues.add(['cc', 'byTag', tag], `no workload flow has this tag (tags: ${[...tags].join(', ') || 'none'})`, tag);
+  }
+}
+
 function generateFlows(spec: Spec, entries: readonly PreparedEntry[], ti: TopoIndex, seed: number, cdfs: Map<number, Cdf>, issues: Issues): FlowSpec[] {
   const root = new Rng(seed);
   const all: FlowSpec[] = [];
@@ -893,13 +907,14 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     issues.addNoValue(['workload'], 'produced no flows (durations too short or loads too low?)');
   }
   checkFlowIds(spec, flows.length, issues);
+  checkCcTags(spec, issues);
   issues.throwIfAny();
 
   return {
     seed,
     topology: built.topology,
     net,
-    cc: { name: spec.cc.name, params: spec.cc.params },
+    cc: { name: spec.cc.name, params: spec.cc.params, ...(spec.cc.byTag !== undefined ? { byTag: spec.cc.byTag } : {}) },
     flows,
     stopAtPs: spec.stop.at ?? null,
     // with a hard stop, the stop time is also the cap

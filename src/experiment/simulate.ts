@@ -110,7 +110,9 @@ export class Simulation {
     this.network = network;
     const transport = new Transport(ctx, net, network.hosts, def);
     this.transport = transport;
-    transport.setCcParams(params);
+    const byTag = new Map<string, unknown>();
+    for (const [tag, p] of Object.entries(input.cc.byTag ?? {})) byTag.set(tag, def.params.parse(p));
+    transport.setCcParams(params, byTag);
     for (const h of network.hosts) h.endpoint = transport;
 
     // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs

@@ -433,6 +433,8 @@ const transportShape = {
   retxMode: enumOf('retxMode'),
   /** ACK every n-th in-order packet */
   ackEvery: int(1, 1_000_000),
+  /** with ackEvery > 1: flush a partial ACK this long after its first packet; 0 = never */
+  ackCoalesceTimeoutPs: psField(),
   /** 0 = no retransmission timeout */
   rtoPs: psField(),
   cnpMode: enumOf('cnpMode'),
@@ -483,12 +485,34 @@ export const networkSchema = z
 export interface ResolvedCc {
   name: string;
   params: Record<string, unknown>;
+  /**
+   * Per-tag parameter overrides: flows whose workload tag is a key start their
+   * CC with `{ ...params, ...byTag[tag] }` (e.g. one flow of a figure that
+   * starts at a lower rate, CCC Fig 2). Headers and needs follow `params`.
+   */
+  byTag?: Record<string, Record<string, unknown>>;
 }
 
+function checkCcParams(schema: z.ZodType, params: Record<string, unknown>, at: PathSegment[], ctx: z.RefinementCtx): Record<string, unknown> | null {
+  const r = schema.safeParse(params, { error: specErrorMap });
+  if (r.success) return r.data as Record<string, unknown>;
+  // re-issued as custom issues under `at`; values are looked up from the raw spec later
+  for (const s of zodIssuesToSpecIssues(r.error.issues, params)) {
+    ctx.addIssue({ code: 'custom', path: [...at, ...splitPath(s.path)], message: s.message });
+  }
+  return null;
+}
+
+const ccParamsRecord = z.record(z.string(), z.unknown());
+
 export const ccSchema = z
-  .union([z.string(), z.object({ name: z.string(), params: z.record(z.string(), z.unknown()).optional() }).strict()], {
-    error: 'expected a congestion control name or { name, params }',
-  })
+  .union(
+    [
+      z.string(),
+      z.object({ name: z.string(), params: ccParamsRecord.optional(), byTag: z.record(z.string(), ccParamsRecord).optional() }).strict(),
+    ],
+    { error: 'expected a congestion control name or { name, params, byTag }' },
+  )
   .transform((v, ctx): ResolvedCc => {
     const name = typeof v === 'string' ? v : v.name;
     const namePath: PathSegment[] = typeof v === 'string' ? [] : ['name'];
@@ -499,15 +523,18 @@ export const ccSchema = z
     }
     const params = typeof v === 'string' ? {} : (v.params ?? {});
     const schema = def.params instanceof z.ZodObject ? def.params.strict() : def.params;
-    const r = schema.safeParse(params, { error: specErrorMap });
-    if (!r.success) {
-      // re-issued as custom issues under `params`; values are looked up from the raw spec later
-      for (const s of zodIssuesToSpecIssues(r.error.issues, params)) {
-        ctx.addIssue({ code: 'custom', path: ['params', ...splitPath(s.path)], message: s.message });
-      }
-      return z.NEVER;
+    const base = checkCcParams(schema, params, ['params'], ctx);
+    if (base === null) return z.NEVER;
+    if (typeof v === 'string' || v.byTag === undefined) return { name, params: base };
+    const byTag: Record<string, Record<string, unknown>> = {};
+    let ok = true;
+    for (const [tag, over] of Object.entries(v.byTag)) {
+      // each override is checked merged with the base parameters (cross-field rules see both)
+      const merged = checkCcParams(schema, { ...params, ...over }, ['byTag', tag], ctx);
+      if (merged === null) ok = false;
+      else byTag[tag] = merged;
     }
-    return { name, params: r.data as Record<string, unknown> };
+    return ok ? { name, params: base, byTag } : z.NEVER;
   });
 
 /** Inverse of formatPath for the simple paths it produces. */

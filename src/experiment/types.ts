@@ -61,7 +61,8 @@ export interface SimInput {
   seed: number;
   topology: Topology;
   net: NetworkConfig;
-  cc: { name: string; params: Record<string, unknown> };
+  /** `byTag`: per-workload-tag parameter overrides, already merged with `params` (spec `cc.byTag`) */
+  cc: { name: string; params: Record<string, unknown>; byTag?: Record<string, Record<string, unknown>> };
   flows: FlowSpec[];
   /**
    * Flows made lazily, in start order, after none of `flows` (which must then

@@ -9,7 +9,7 @@
  */
 import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../load.js';
 import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 
 const US_PS = 1e6;
@@ -17,9 +17,8 @@ const MS_PS = 1e9;
 const C = 100e9;
 
 function ccOf(p: PointResult): string {
-  const v = p.vars['cc'];
-  if (typeof v === 'string') return v;
-  if (v !== null && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
+  const swept = sweptCcName(p);
+  if (swept !== undefined) return swept;
   try {
     return readResultJson<{ resolved?: { cc?: { name?: string } } }>(p.dir, 'manifest.json')?.resolved?.cc?.name ?? p.label;
   } catch {

@@ -381,6 +381,139 @@ const fig6: FigureAnalysis = {
   },
 };
 
+// ----------------------------------------------------------------------------- Fig 2: theta-PowerTCP's deductions
+
+/** The phases of the Fig 2 scenario (CCC §3.1), ms. */
+const FIG2_PHASES: readonly { key: string; label: string; from: number; to: number }[] = [
+  { key: 'dac1', label: 'DAC 1, 0-0.2 ms (one flow at 0.1 C, link under-used)', from: 0, to: 0.2 },
+  { key: 'dac2', label: 'DAC 2, 0.2-1 ms (50 flows start, large queue)', from: 0.2, to: 1 },
+  { key: 'dac3', label: 'DAC 3, 1-2.3 ms (short-flow turbulence)', from: 1, to: 2.3 },
+  { key: 'after', label: 'after 2.3 ms', from: 2.3, to: Infinity },
+];
+
+/**
+ * Fig 2: per sample time, the mean over flows with a fresh ACK of what they
+ * deduce (inflight theta*b, arrival (dtheta/dt + 1)*b, cc_trace.csv) against
+ * the bottleneck's actual inflight (queue + txRate*RTT_base, the INT form) and arrival rate
+ * ((queue change + bytes sent) / interval) one base RTT earlier, normalised by
+ * BDP and C.
+ */
+const fig2: FigureAnalysis = {
+  id: 'ccc-fig2',
+  paper: 'ccc',
+  title: "CCC Fig 2: theta-PowerTCP's deduced vs actual inflight and arrival rate at the bottleneck",
+  analyze(points): FigureResult {
+    const tables = [];
+    const claims: MeasuredClaim[] = [];
+    for (const p of points) {
+      const q = series(p.dir, 'queues', 'bytes');
+      const tp = series(p.dir, 'throughput', 'bps');
+      const tr = traceOf(p.dir);
+      let base = Infinity;
+      for (const e of tr.byFlow.values()) for (const r of e.rows) {
+        const x = Number(r['rtt_us']);
+        if (x > 0 && x < base) base = x;
+      }
+      if (!Number.isFinite(base)) throw new Error(`${p.dir}: cc_trace.csv has no RTT samples (ccc-fig2 needs theta-powertcp with metrics.ccTrace)`);
+      const bdp = (C * base * 1e-6) / 8;
+      // actual values by sample time (ps)
+      const qAt = new Map<number, number>();
+      q.t.forEach((t, i) => qAt.set(t, q.v[i]!));
+      const actIn = new Map<number, number>();
+      const actArr = new Map<number, number>();
+      tp.t.forEach((t, i) => {
+        const q1 = qAt.get(t);
+        if (q1 === undefined) return;
+        const dt = i > 0 ? t - tp.t[i - 1]! : t;
+        const q0 = qAt.get(t - dt);
+        // HPCC/PowerTCP INT inflight: queue + transmit rate x base RTT
+        actIn.set(t, q1 + (tp.v[i]! * base * 1e-6) / 8);
+        if (q0 !== undefined) actArr.set(t, ((q1 - q0) * 8) / (dt * 1e-12) + tp.v[i]!);
+      });
+      // deduced: mean over flows whose ACK counter moved in the interval
+      const dedIn = new Map<number, { s: number; n: number }>();
+      const dedArr = new Map<number, { s: number; n: number }>();
+      for (const e of tr.byFlow.values()) {
+        for (let i = 1; i < e.rows.length; i++) {
+          if (Number(e.rows[i]!['acks']) <= Number(e.rows[i - 1]!['acks'])) continue;
+          const t = e.t[i]!;
+          const a = dedIn.get(t) ?? { s: 0, n: 0 };
+          a.s += Number(e.rows[i]!['deduced_inflight_bytes']);
+          a.n++;
+          dedIn.set(t, a);
+          const b = dedArr.get(t) ?? { s: 0, n: 0 };
+          b.s += Number(e.rows[i]!['deduced_arrival_bps']);
+          b.n++;
+          dedArr.set(t, b);
+        }
+      }
+      const times = [...dedIn.keys()].sort((a, b) => a - b);
+      const step = tp.t.length > 1 ? tp.t[1]! - tp.t[0]! : 5 * US_PS;
+      // actual shifted by one base RTT (rounded to the sampling grid)
+      const shift = Math.round((base * US_PS) / step) * step;
+      interface Row { t: number; di: number; ai: number; da: number; aa: number }
+      const rows: Row[] = [];
+      for (const t of times) {
+        const ai = actIn.get(t - shift);
+        const aa = actArr.get(t - shift);
+        if (ai === undefined || aa === undefined) continue;
+        const di = dedIn.get(t)!;
+        const da = dedArr.get(t)!;
+        rows.push({ t, di: di.s / di.n / bdp, ai: ai / bdp, da: da.s / da.n / C, aa: aa / C });
+      }
+      const phaseRows: Cell[][] = [];
+      for (const ph of FIG2_PHASES) {
+        const rs = rows.filter((r) => r.t >= ph.from * 1e9 && r.t < ph.to * 1e9);
+        if (rs.length === 0) continue;
+        const m = (f: (r: Row) => number): number => mean(rs.map(f));
+        const mae = m((r) => Math.abs(r.da - r.aa));
+        const neg = rs.filter((r) => r.da < 0).length / rs.length;
+        const minDa = Math.min(...rs.map((r) => r.da));
+        phaseRows.push([ph.label, rs.length, r3(m((r) => r.di)), r3(m((r) => r.ai)), r3(m((r) => r.da)), r3(m((r) => r.aa)), r3(mae), r3(neg), r3(minDa)]);
+        claims.push({ id: `ccc.fig2.${ph.key}.deduced-inflight-bdp`, value: r3(m((r) => r.di)) ?? NaN });
+        claims.push({ id: `ccc.fig2.${ph.key}.actual-inflight-bdp`, value: r3(m((r) => r.ai)) ?? NaN });
+        claims.push({ id: `ccc.fig2.${ph.key}.deduced-arrival-c`, value: r3(m((r) => r.da)) ?? NaN });
+        claims.push({ id: `ccc.fig2.${ph.key}.actual-arrival-c`, value: r3(m((r) => r.aa)) ?? NaN });
+        claims.push({ id: `ccc.fig2.${ph.key}.arrival-mae-c`, value: r3(mae) ?? NaN });
+        claims.push({ id: `ccc.fig2.${ph.key}.negative-share`, value: r3(neg) ?? NaN });
+      }
+      // DAC 2: how late the deduced inflight peaks after the (already shifted) actual one
+      const d2 = rows.filter((r) => r.t >= 0.2e9 && r.t < 1e9);
+      if (d2.length > 0) {
+        const peak = (f: (r: Row) => number): Row => d2.reduce((b, r) => (f(r) > f(b) ? r : b));
+        const lag = (peak((r) => r.di).t - peak((r) => r.ai).t) / US_PS;
+        claims.push({ id: 'ccc.fig2.dac2.inflight-peak-lag-us', value: lag, unit: 'us' });
+        phaseRows.push(['DAC 2: deduced inflight peak after the actual one (us)', null, r1(lag), null, null, null, null, null, null]);
+      }
+      tables.push({
+        title: `${ccLabel(p)}: deduced vs actual (actual one base RTT = ${r1(base)} us earlier), per phase; inflight in BDP = ${Math.round(bdp)} B, arrival in C`,
+        columns: ['phase', 'samples', 'deduced inflight', 'actual inflight', 'deduced arrival', 'actual arrival', 'mean |error| arrival', 'share deduced < 0', 'min deduced arrival'],
+        rows: phaseRows,
+      });
+      const bin = 50 * US_PS;
+      const binned = new Map<number, Row[]>();
+      for (const r of rows) {
+        const k = Math.floor(r.t / bin);
+        const b = binned.get(k) ?? [];
+        b.push(r);
+        binned.set(k, b);
+      }
+      tables.push({
+        title: `${ccLabel(p)}: per 50 us (means of the 5-us samples)`,
+        columns: ['from ms', 'deduced inflight', 'actual inflight', 'deduced arrival', 'actual arrival'],
+        rows: [...binned.entries()].sort((a, b) => a[0] - b[0]).map(([k, rs]): Cell[] => [
+          r3((k * bin) / 1e9),
+          r3(mean(rs.map((r) => r.di))),
+          r3(mean(rs.map((r) => r.ai))),
+          r3(mean(rs.map((r) => r.da))),
+          r3(mean(rs.map((r) => r.aa))),
+        ]),
+      });
+    }
+    return { tables, claims };
+  },
+};
+
 // ----------------------------------------------------------------------------- Fig 13
 
 const fig13: FigureAnalysis = {
@@ -473,4 +606,4 @@ const fig11: FigureAnalysis = {
   },
 };
 
-export const CCC_FIGURES: readonly FigureAnalysis[] = [table1S1, table1S2, fairness, fig7, fig6, fig13, fig11];
+export const CCC_FIGURES: readonly FigureAnalysis[] = [table1S1, table1S2, fairness, fig7, fig2, fig6, fig13, fig11];
