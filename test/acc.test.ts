@@ -320,3 +320,78 @@ test('deadlock detection adds no events: results and event counts are identical 
   assert.equal(on.events, off.events);
   assert.deepEqual(on.fct, off.fct);
 });
+
+// ------------------------------------------------------------------ sparse ACKs, in-flight limit, the CBD unit
+
+test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival time, so one ACK in the first period gives R over T, not over the time since t = 0", () => {
+  const T = 12 * US;
+  let now = 0;
+  const holds: number[] = [];
+  const f = fakeFlow();
+  f.now = () => now;
+  f.setHold = (until: number) => holds.push(until);
+  const def = findCc('acc')!;
+  const cc = def.create(f, def.params.parse({}));
+  // the flow starts at 1 ms and sends 100 packets before its first ACK, which comes alone and CE-marked
+  const m = f as unknown as { maxSentSeq: number; sndNxt: number; sndUna: number };
+  m.maxSentSeq = m.sndNxt = 100_000;
+  now = 1 * MS + 10 * US;
+  cc.onAck({ ...ack(1000, 0, TCD_CE, 100_000), nowPs: now });
+  m.sndUna = 1000;
+  now += T;
+  cc.onTimer!(0);
+  const wire = f.dataWireBytes / f.mtuBytes;
+  const R = (8 * 1000 * wire) / (T / 1e12);
+  assert.ok(Math.abs(f.rates.at(-1)! - R) < 1e-6 * R, `R ${f.rates.at(-1)! / 1e6} Mb/s, expected ${R / 1e6} Mb/s (one packet per T)`);
+  // halt for the 99 packets still in the network at that rate: 99 T
+  assert.equal(holds.length, 1);
+  const halt = holds[0]! - now;
+  assert.ok(Math.abs(halt - 99 * T) < 0.01 * 99 * T, `halt ${halt / US} us, expected ${(99 * T) / US} us`);
+});
+
+test('ACC has no in-flight limit (cc-seeds.md [AMB-A8]): line-rate flows exceed a BDP before their first decision; window bdp / rate keep each within one base BDP', () => {
+  const maxInflight = (params: Record<string, unknown>): number => {
+    const topo = star({ hosts: 11, rateBps: C, delayPs: 1 * US });
+    const flows: FlowSpec[] = [];
+    for (let i = 0; i < 10; i++) flows.push({ src: i, dst: 10, bytes: 1e12, startPs: 0 });
+    const out = simulate(
+      input(topo, flows, { net: profileDefaults('acc'), cc: 'acc', params, stopAtPs: 200 * US, metrics: { ccTrace: [], ccTraceIntervalPs: 1 * US } }),
+    );
+    const tr = out.ccTrace!;
+    assert.deepEqual(tr.fields, ['rate_bps', 'halted', 'n_u', 'n_v', 'last_class', 'last_ack_rate_bps', 'inflight_bytes', 'no_ack_periods', 'sent_bytes']);
+    const k = tr.fields.length;
+    let max = 0;
+    let halted = 0;
+    for (const s of tr.series)
+      for (let i = 0; i < s.t.length; i++) {
+        max = Math.max(max, s.v[i * k + 6]!);
+        halted += s.v[i * k + 1]!;
+      }
+    assert.ok(halted > 0, 'some samples see a halted flow');
+    return max;
+  };
+  // base RTT of the star: 4 x 1 us propagation plus serialization, so its BDP at 100 G is below 5 us x 100 G
+  const bdpBound = (5 * US * C) / 8e12;
+  const none = maxInflight({});
+  assert.ok(none > 1.5 * bdpBound, `no window: max in-flight ${none} B vs BDP < ${bdpBound} B`);
+  for (const window of ['bdp', 'rate']) {
+    const w = maxInflight({ window });
+    assert.ok(w <= bdpBound + 1056, `window ${window}: max in-flight ${w} B vs BDP < ${bdpBound} B`);
+  }
+});
+
+test('ACC Table 2 finding: on the 100 G CBD unit (seed 1) windowless ACC deadlocks within 6 ms, the same ACC with a one-BDP window does not', () => {
+  const raw = (params: Record<string, unknown>) => ({
+    name: 'cbd',
+    profile: 'acc',
+    topology: { type: 'accCbd', hostsPerTor: 8, rate: '100Gbps', delay: '1us' },
+    cc: { name: 'acc', params },
+    workload: [{ type: 'poisson', cdf: 'websearch', load: 0.6, duration: '6ms' }],
+    stop: { at: '6ms', deadlock: { pausedFor: '1ms', checkEvery: '100us' } },
+  });
+  const none = simulate(resolveSpec(parseSpec(raw({})), '.', { seed: 1 }));
+  assert.ok(none.deadlock !== undefined && none.deadlock.drops === 0, 'windowless ACC deadlocks, without drops');
+  const win = simulate(resolveSpec(parseSpec(raw({ window: 'bdp' })), '.', { seed: 1 }));
+  assert.equal(win.deadlock, undefined);
+  assert.equal(win.endPs, 6 * MS);
+});

@@ -102,6 +102,33 @@ test('ACK coalescing: one ACK per ackEvery packets with cnt and the sum of their
   assert.equal(total, [...s.stamps.values()].reduce((a, b) => a + b, 0));
 });
 
+test('ACK coalescing timer: a window below ackEvery packets is acknowledged after ackCoalesceTimeoutPs, echoing the newest packet; without the timer the flow waits for the RTO', () => {
+  const topo = star({ hosts: 2, rateBps: 100e9, delayPs: 1 * US });
+  const run = (timeoutPs: number) => {
+    const s = newSeen();
+    // a 2-packet window: each pair of packets gets no ACK of its own under ackEvery 4
+    const def = { ...probe('probe-win', { ts: true, inflight: true }, s), initialCwnd: () => 2000 };
+    const out = withProbe(def, () =>
+      simulate(input(topo, [{ src: 0, dst: 1, bytes: 10_000, startPs: 0 }], { cc: 'probe-win', net: net('oscar', { transport: { ackEvery: 4, ackCoalesceTimeoutPs: timeoutPs } }) })),
+    );
+    return { s, out };
+  };
+  const timed = run(2 * US);
+  // five pairs, each flushed by the timer with cnt 2 (the last pair's second packet ends the flow: at once)
+  assert.deepEqual(timed.s.cnt, [2, 2, 2, 2, 2]);
+  // the first flush echoes the second packet (sent after one 84-ns serialization), not the first
+  assert.equal(timed.s.sendTs[0], 84_000);
+  assert.equal(timed.s.sumInfl[0], 1 + 1001);
+  // first pair: packet 1 reaches the receiver at 2 x (84 ns + 1 us), the timer fires 2 us later,
+  // then four more rounds; all well within 50 us
+  assert.equal(timed.out.fct.length, 1);
+  assert.ok(timed.out.fct[0]!.fctPs < 50 * US, `FCT ${timed.out.fct[0]!.fctPs} ps`);
+  // without the timer the first pair is never acknowledged: only the 10-ms retransmission timeout moves the flow
+  const untimed = run(0);
+  assert.equal(untimed.out.fct.length, 1);
+  assert.ok(untimed.out.fct[0]!.fctPs > 10_000 * US);
+});
+
 function sprayRun(ecn: boolean, retxMode: 'gbn' | 'none') {
   const topo = spineLeafPreset('spraying44');
   const flows: FlowSpec[] = [];

@@ -38,6 +38,12 @@
  * period after (end of the last halt + T) instead: 97 % / 100 % there, but in
  * the Fig. 11 setup it lets F1 keep too high a rate and PAUSEs reach SW2-SW3;
  * neither reading is the paper's (experiments/acc/README.md).
+ *
+ * ACC has no window (cc-seeds.md [AMB-A8]): a new flow sends at line rate
+ * until its first decision, and a flow whose ACKs stop keeps its rate. `window`
+ * ('bdp', 'rate') adds the in-flight limit the HPCC simulator gives HPCC, only
+ * as a diagnostic of ACC Table 2 (experiments/acc/README.md); default 'none'.
+ * `traceFields` expose the per-flow state to metrics.ccTrace.
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -53,6 +59,12 @@ const params = z
     lowStagePeriods: z.number().int().min(0).default(2).describe('uncongested periods at RI_Low before RI_High (ACC §4.3)'),
     minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, cc-seeds.md [AMB-A8])'),
     ackRateBytes: z.enum(['wire', 'payload']).default('wire').describe('ACK arrival rate counted in wire bytes of the acked packets (paper: recvNum x MTU / T) or payload bytes'),
+    window: z
+      .enum(['none', 'bdp', 'rate'])
+      .default('none')
+      .describe(
+        "in-flight limit (cc-seeds.md [AMB-A8]: ACC has none): 'none' = pure rate + halt; 'bdp' = a fixed window of the flow's base BDP (D-HPCC HAS_WIN); 'rate' = BDP x R_s / lineRate (VAR_WIN), at least 1 byte",
+      ),
     halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
     ackRateSpan: z
       .enum(['period', 'eligible'])
@@ -65,6 +77,16 @@ const params = z
 type Params = z.infer<typeof params>;
 
 const T_PERIOD = 0;
+
+/** last period decision, trace field `last_class` */
+const CLS_NONE = 0;
+const CLS_CONGESTED = 1;
+const CLS_HOLD = 2;
+const CLS_UNDETERMINED = 3;
+const CLS_UNCONGESTED = 4;
+const CLS_NO_ACK = 5;
+
+const ACC_TRACE_FIELDS = ['rate_bps', 'halted', 'n_u', 'n_v', 'last_class', 'last_ack_rate_bps', 'inflight_bytes', 'no_ack_periods', 'sent_bytes'] as const;
 
 class Acc implements CcInstance {
   private readonly T: number;
@@ -94,11 +116,16 @@ class Acc implements CcInstance {
   private ueCnt = 0;
   private ackElig = 0;
   private ceElig = 0;
-  private tLastAck = 0;
-  private tPrevAck = 0;
+  /** arrival time of the latest ACK, -1 before the first (no inter-arrival time yet) */
+  private tLastAck = -1;
+  private tPrevAck = -1;
   private periodStartPs = 0;
   private dSPrev = 0;
   private una = 0;
+  // trace only
+  private lastClass = CLS_NONE;
+  private lastR = 0;
+  private noAckPeriods = 0;
 
   constructor(
     private readonly f: CcFlow,
@@ -152,9 +179,14 @@ class Acc implements CcInstance {
     const dSCur = sent - this.periodStartNxt;
     if (this.ackCnt === 0) {
       this.dSPrev += dSCur; // ΔS accumulates until an ACK arrives; no decision
+      this.lastClass = CLS_NO_ACK;
+      this.noAckPeriods++;
     } else {
+      this.noAckPeriods = 0;
       let tEff = this.T;
-      if (this.ackCnt === 1 && this.tLastAck - this.tPrevAck > this.T) tEff = this.tLastAck - this.tPrevAck;
+      // sparse ACKs (ACC §4.3): one ACK whose inter-arrival time exceeds T gives the rate over that
+      // time; the flow's first ACK has no inter-arrival time (not the time since t = 0)
+      if (this.ackCnt === 1 && this.tPrevAck >= 0 && this.tLastAck - this.tPrevAck > this.T) tEff = this.tLastAck - this.tPrevAck;
       const from = this.periodStartUna > this.sndNxtStart ? this.periodStartUna : this.sndNxtStart;
       const dAElig = una > from ? una - from : 0;
       const thr = this.p.ceFraction;
@@ -163,10 +195,19 @@ class Acc implements CcInstance {
         const from = this.haltUntil + this.T;
         if (from > this.periodStartPs && now - from < tEff && now > from) tEff = now - from;
       }
-      if (this.ceCnt > thr * this.ackCnt) this.congested(tEff, dAElig, now, thr);
-      else if (this.ceCnt > 0) this.hold();
-      else if (this.ueCnt > 0) this.undetermined();
-      else this.uncongested();
+      if (this.ceCnt > thr * this.ackCnt) {
+        this.lastClass = CLS_CONGESTED;
+        this.congested(tEff, dAElig, now, thr);
+      } else if (this.ceCnt > 0) {
+        this.lastClass = CLS_HOLD;
+        this.hold();
+      } else if (this.ueCnt > 0) {
+        this.lastClass = CLS_UNDETERMINED;
+        this.undetermined();
+      } else {
+        this.lastClass = CLS_UNCONGESTED;
+        this.uncongested();
+      }
       this.dSPrev = dSCur;
     }
     if (this.halt && !this.extPending && now >= this.haltUntil) this.halt = false;
@@ -183,7 +224,12 @@ class Acc implements CcInstance {
 
   private setRate(r: number): void {
     this.rS = r < this.rMin ? this.rMin : r > this.C ? this.C : r;
-    this.f.setRate(this.rS);
+    const f = this.f;
+    f.setRate(this.rS);
+    if (this.p.window === 'rate') {
+      const w = Math.floor((f.baseBdpBytes * this.rS) / this.C);
+      f.setCwnd(w > 1 ? w : 1);
+    }
   }
 
   private congested(tEff: number, dAElig: number, now: number, thr: number): void {
@@ -196,6 +242,7 @@ class Acc implements CcInstance {
         const R = (8 * dAElig * wf) / (tEff / 1e12); // ACK arrival rate, bps
         this.rPre = this.rS;
         this.rHalt = R;
+        this.lastR = R;
         if (!this.useHalt) {
           // ACC w/o halt: straight to the ACK arrival rate
           this.setRate(R);
@@ -246,6 +293,19 @@ class Acc implements CcInstance {
     this.nU++;
   }
 
+  traceState(out: Float64Array): void {
+    const f = this.f;
+    out[0] = this.rS;
+    out[1] = f.now() < this.haltUntil ? 1 : 0;
+    out[2] = this.nU;
+    out[3] = this.nV;
+    out[4] = this.lastClass;
+    out[5] = this.lastR;
+    out[6] = f.maxSentSeq - f.sndUna;
+    out[7] = this.noAckPeriods;
+    out[8] = f.maxSentSeq;
+  }
+
   onRto(): void {
     // lossy operation is outside ACC's design (footnote 1); restart the period bookkeeping
     this.dSPrev = 0;
@@ -263,8 +323,9 @@ function definition(name: string, description: string, halt: boolean): CcDefinit
     needs: { tcd: true, highPriorityAcks: true },
     dataHeaderBytes: () => 0,
     ackHeaderBytes: () => 0,
-    initialCwnd: () => Infinity,
+    initialCwnd: (flow, p) => (p.window === 'none' ? Infinity : flow.baseBdpBytes),
     create: (flow, p) => new Acc(flow, halt ? p : { ...p, halt: false }),
+    traceFields: ACC_TRACE_FIELDS,
   };
 }
 

@@ -433,6 +433,8 @@ const transportShape = {
   retxMode: enumOf('retxMode'),
   /** ACK every n-th in-order packet */
   ackEvery: int(1, 1_000_000),
+  /** with ackEvery > 1: flush a partial ACK this long after its first packet; 0 = never */
+  ackCoalesceTimeoutPs: psField(),
   /** 0 = no retransmission timeout */
   rtoPs: psField(),
   cnpMode: enumOf('cnpMode'),

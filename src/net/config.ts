@@ -161,6 +161,12 @@ export interface TransportConfig {
   retxMode: RetxMode;
   /** ACK every n-th in-order packet (1 = per-packet ACK) */
   ackEvery: number;
+  /**
+   * with ackEvery > 1: a pending partial ACK goes out this long after the first
+   * packet it covers (a NIC's coalescing timer), so a window smaller than
+   * ackEvery packets is still acknowledged; 0 = no timer
+   */
+  ackCoalesceTimeoutPs: number;
   /** retransmission timeout; 0 = off */
   rtoPs: number;
   cnpMode: CnpMode;
@@ -263,6 +269,7 @@ function oscarProfile(): NetworkConfig {
       nackIntervalPs: 500 * US,
       retxMode: 'gbn',
       ackEvery: 1,
+      ackCoalesceTimeoutPs: 2 * US,
       rtoPs: 10 * MS,
       cnpMode: 'cnpPacket',
       cnpIntervalPs: 50 * US,
@@ -337,6 +344,7 @@ function hpccProfile(): NetworkConfig {
       nackIntervalPs: 500 * US,
       retxMode: 'gbn',
       ackEvery: 1,
+      ackCoalesceTimeoutPs: 2 * US,
       rtoPs: 0,
       cnpMode: 'ackFlag',
       cnpIntervalPs: 50 * US,

@@ -36,7 +36,8 @@ export interface NicFlow {
 
 /** Where a host delivers the packets it receives (the transport). */
 export interface HostEndpoint {
-  onData(pkt: number): void;
+  /** returns true when the endpoint keeps the packet (it releases it later) */
+  onData(pkt: number): boolean;
   /** an ACK or a NACK */
   onAck(pkt: number): void;
   onCnpPacket(pkt: number): void;
@@ -247,7 +248,7 @@ export class Host implements PortOwner {
     const tr = this.endpoint;
     switch (this.ctx.pool.type(pkt)) {
       case PKT_DATA:
-        tr.onData(pkt);
+        if (tr.onData(pkt)) return;
         break;
       case PKT_ACK:
       case PKT_NACK:

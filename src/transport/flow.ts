@@ -78,6 +78,10 @@ export class Flow implements CcFlow, NicFlow {
   ackCounter = 0;
   /** sum of the in-flight stamps of the packets the pending (coalesced) ACK covers */
   rcvSumInflight = 0;
+  /** ACK coalescing timer: the newest packet the pending ACK covers (kept alive; -1: none), its deadline, an event pending */
+  ackHeld = -1;
+  ackFlushAt = 0;
+  ackFlushPending = false;
   /** retxMode none: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
   rcvOoo: Uint8Array | null = null;
   cnpEcnSeen = false;

@@ -24,7 +24,7 @@ import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host, HostEndpoint } from '../net/host.js';
-import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
+import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
 import { MS } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
@@ -54,6 +54,7 @@ export class Transport implements HostEndpoint {
   kCcTimer = -1;
   private kRto = -1;
   private kCnpTimer = -1;
+  private kAckFlush = -1;
   private kFlowStart = -1;
   private nextStart = 0;
   finishedCount = 0;
@@ -88,6 +89,8 @@ export class Transport implements HostEndpoint {
   private readonly rtoPs: number;
   /** the receiver acknowledges duplicate data packets (profile rule, or forced by a retransmission timeout) */
   private readonly ackDuplicates: boolean;
+  /** ACK coalescing timer (ps; 0 = none): only with ackEvery > 1 */
+  private readonly coalesceTimeoutPs: number;
 
   constructor(
     readonly ctx: NetContext,
@@ -98,6 +101,7 @@ export class Transport implements HostEndpoint {
     this.sched = ctx.sched;
     this.pk = ctx.pool;
     this.cfg = net.transport;
+    this.coalesceTimeoutPs = this.cfg.ackEvery > 1 ? this.cfg.ackCoalesceTimeoutPs : 0;
     const c = this.cfg;
     this.adjustPacing = c.pacingUpdate === 'adjustOnRateChange';
     this.windowPackets = c.windowUnit === 'packets';
@@ -168,6 +172,12 @@ export class Transport implements HostEndpoint {
     }, 'Transport.onRtoEvent');
     this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
     this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
+    this.kAckFlush = s.register({
+      fire: (id) => {
+        const f = flows[id];
+        if (f !== null && f !== undefined) this.onAckFlush(f);
+      },
+    }, 'Transport.onAckFlush');
   }
 
   /** `byTag`: parameters for flows of those workload tags (spec `cc.byTag`); others use `params`. */
@@ -323,7 +333,8 @@ export class Transport implements HostEndpoint {
 
   // ---------------------------------------------------------------- receiver
 
-  onData(pkt: number): void {
+  /** Returns true when the packet is kept as the echo source of a pending coalesced ACK. */
+  onData(pkt: number): boolean {
     const pk = this.pk;
     const f = this.flowAt(pk.flow(pkt));
     const now = this.sched.now;
@@ -340,8 +351,9 @@ export class Transport implements HostEndpoint {
     const exp = f.rcvExpected;
     if (this.noRetx) {
       this.acceptReordered(f, seq, pk.aux(pkt));
-      this.countForAck(f, pkt, ce);
-    } else if (seq === exp) {
+      return this.countForAck(f, pkt, ce);
+    }
+    if (seq === exp) {
       f.rcvExpected = exp + pk.aux(pkt);
       if (this.rxHook !== null) {
         // flows being received by this host: from the first delivered packet until the last (§7.4 [AMB-S7])
@@ -349,8 +361,9 @@ export class Transport implements HostEndpoint {
         if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
       }
       f.nackArmed = true;
-      this.countForAck(f, pkt, ce);
-    } else if (seq < exp) {
+      return this.countForAck(f, pkt, ce);
+    }
+    if (seq < exp) {
       if (this.ackDuplicates) {
         f.nackArmed = true;
         this.sendAck(f, pkt, false, 1, pk.inflight(pkt));
@@ -365,6 +378,7 @@ export class Transport implements HostEndpoint {
       this.sendAck(f, pkt, true, 0, 0);
       f.nackArmed = false;
     }
+    return false;
   }
 
   /**
@@ -372,14 +386,50 @@ export class Transport implements HostEndpoint {
    * `ackEvery` packets (at once for the flow's last byte or a CE mark), with
    * the count and the summed in-flight stamps of the packets it covers.
    */
-  private countForAck(f: Flow, pkt: number, ce: boolean): void {
+  private countForAck(f: Flow, pkt: number, ce: boolean): boolean {
     f.ackCounter++;
     f.rcvSumInflight += this.pk.inflight(pkt);
     if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
       this.sendAck(f, pkt, false, f.ackCounter, f.rcvSumInflight);
       f.ackCounter = 0;
       f.rcvSumInflight = 0;
+      if (f.ackHeld !== NIL) {
+        this.pk.release(f.ackHeld);
+        f.ackHeld = NIL;
+      }
+      return false;
     }
+    if (this.coalesceTimeoutPs === 0) return false;
+    // keep the newest covered packet: a flush by the timer echoes it, as an ACK it triggered would
+    if (f.ackHeld !== NIL) this.pk.release(f.ackHeld);
+    else {
+      // the first packet of a new partial ACK starts the timer (one pending event per flow)
+      f.ackFlushAt = this.sched.now + this.coalesceTimeoutPs;
+      if (!f.ackFlushPending) {
+        f.ackFlushPending = true;
+        this.sched.schedule(f.ackFlushAt, this.kAckFlush, f.id, 0);
+      }
+    }
+    f.ackHeld = pkt;
+    return true;
+  }
+
+  /** The coalescing timer: the pending partial ACK goes out now. */
+  private onAckFlush(f: Flow): void {
+    f.ackFlushPending = false;
+    const held = f.ackHeld;
+    if (held === NIL) return;
+    if (this.sched.now < f.ackFlushAt) {
+      // an ACK went out meanwhile and a later partial one started its own timer
+      f.ackFlushPending = true;
+      this.sched.schedule(f.ackFlushAt, this.kAckFlush, f.id, 0);
+      return;
+    }
+    this.sendAck(f, held, false, f.ackCounter, f.rcvSumInflight);
+    f.ackCounter = 0;
+    f.rcvSumInflight = 0;
+    this.pk.release(held);
+    f.ackHeld = NIL;
   }
 
   /**

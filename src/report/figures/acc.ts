@@ -9,7 +9,7 @@
  */
 import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../load.js';
 import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 
 const US_PS = 1e6;
@@ -17,9 +17,8 @@ const MS_PS = 1e9;
 const C = 100e9;
 
 function ccOf(p: PointResult): string {
-  const v = p.vars['cc'];
-  if (typeof v === 'string') return v;
-  if (v !== null && typeof v === 'object' && 'name' in v) return String((v as { name: unknown }).name);
+  const swept = sweptCcName(p);
+  if (swept !== undefined) return swept;
   try {
     return readResultJson<{ resolved?: { cc?: { name?: string } } }>(p.dir, 'manifest.json')?.resolved?.cc?.name ?? p.label;
   } catch {
@@ -150,10 +149,14 @@ const tree: FigureAnalysis = {
       const byName = new Map(nodes.map((r) => [String(r['name']), Number(r['pauses_received'])]));
       const hosts = nodes.filter((r) => r['layer'] === 'host').reduce((a, r) => a + Number(r['pauses_received']), 0);
       const run = loadRun(p.dir);
-      // the burst period: first start to last finish of the incast flows (1-3 ms if none finished)
+      // the burst period: first start of the incast flows to the later of the last finish and the
+      // last start of an unfinished one (1-3 ms if none finished); with bursts offered until the
+      // end of the run many never finish, and the last finish alone would cut the period short
       const bursts = run.fct.filter((f) => f.tag === 'incast');
+      let lastStart = -Infinity;
+      for (const r of readTable(p.dir, 'unfinished') ?? []) if (r['tag'] === 'incast') lastStart = Math.max(lastStart, Number(r['start_ps']));
       const b0 = bursts.length > 0 ? Math.min(...bursts.map((f) => f.startPs)) : 1 * MS_PS;
-      const b1 = bursts.length > 0 ? Math.max(...bursts.map((f) => f.finishPs)) : 3 * MS_PS;
+      const b1 = bursts.length > 0 ? Math.max(lastStart, ...bursts.map((f) => f.finishPs)) : 3 * MS_PS;
       const f0 = run.flows.get(0);
       const f1 = run.flows.get(1);
       const before = f0 ? mean(window(f0, b0 / 2, b0)) / 1e9 : NaN;
@@ -184,7 +187,7 @@ const tree: FigureAnalysis = {
           columns: ['cc', 'SW1', 'SW2', 'SW3', 'SW4', 'hosts', 'F0 Gb/s before', 'F0 Gb/s bursts', 'F0 min Gb/s', 'F1 Gb/s bursts', 'SW3-SW4 util bursts', 'P4 peak KB', 'P4 last >10KB ms'],
           rows,
           notes: [
-            'PAUSEs = frames received; "bursts" = first start to last finish of the burst flows, "before" = the half of that time before them',
+            'PAUSEs = frames received; "bursts" = first start of the burst flows to their last finish (or the last start of one still unfinished), "before" = the half of that time before them',
             'F0 shares SW1-SW3 with F1 but not P4: F0 below its share during the bursts = HoL blocking; F1 goodput = its ACK arrival rate',
           ],
         },

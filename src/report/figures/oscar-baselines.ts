@@ -13,7 +13,7 @@
  */
 import type { SimOutput } from '../../experiment/types.js';
 import { readFctRecords, readTable, type TableRow } from '../load.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 import { mean } from '../../metrics/stats.js';
 
 const PS = 1e-12;
@@ -130,10 +130,7 @@ function label(p: PointResult): string {
 }
 
 function ccName(p: PointResult): string {
-  const cc = p.vars['cc'];
-  if (typeof cc === 'string') return cc;
-  if (cc !== null && typeof cc === 'object' && 'name' in cc) return String((cc as { name: unknown }).name);
-  return p.label;
+  return sweptCcName(p) ?? p.label;
 }
 
 /** The point's varied fields other than cc, as "path=value ...". */

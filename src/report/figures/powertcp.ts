@@ -13,7 +13,7 @@ import type { SimOutput } from '../../experiment/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 import { readFctRecords, readResultJson, readTable, type FctRecord } from '../load.js';
 import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';
-import type { Cell, FigureAnalysis, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */
@@ -23,13 +23,8 @@ const HOST_BPS = 25e9;
 // point helpers
 
 function ccOf(p: PointResult): { name: string; label: string } {
-  const cc = p.vars['cc'];
-  if (typeof cc === 'string') return { name: cc, label: cc };
-  if (cc !== null && typeof cc === 'object' && 'name' in cc) {
-    const name = String((cc as { name: unknown }).name);
-    return { name, label: name };
-  }
-  return { name: p.label, label: p.label };
+  const name = sweptCcName(p) ?? p.label;
+  return { name, label: name };
 }
 
 function varOf(p: PointResult, suffix: string): number | undefined {

@@ -20,6 +20,14 @@ export interface PointResult {
   label: string;
 }
 
+/** The CC name a point's sweep gave it (`cc: name` or `cc: { name, ... }`); undefined when cc was not swept. */
+export function sweptCcName(p: PointResult): string | undefined {
+  const cc = p.vars['cc'];
+  if (typeof cc === 'string') return cc;
+  if (cc !== null && typeof cc === 'object' && typeof (cc as { name?: unknown }).name === 'string') return (cc as { name: string }).name;
+  return undefined;
+}
+
 export type Cell = string | number | null;
 
 export interface FigureTable {
