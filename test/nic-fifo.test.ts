@@ -12,72 +12,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Host, type NicFlow } from '../src/net/host.js';
+import { Host } from '../src/net/host.js';
 import { NicReadySet } from '../src/net/nic-ready.js';
 import type { NetContext } from '../src/net/context.js';
 import type { TransportConfig } from '../src/net/config.js';
 import type { Port } from '../src/net/port.js';
 import { NIL } from '../src/net/packet.js';
 import { Rng } from '../src/engine/rng.js';
-
-class FakeFlow implements NicFlow {
-  nicSlot = -1;
-  ready = 0;
-  open = true;
-  constructor(
-    readonly id: number,
-    readonly prio: number,
-  ) {}
-  readyAt(): number {
-    return this.ready;
-  }
-  maySend(): boolean {
-    return this.open;
-  }
-  buildPacket(): number {
-    return this.id;
-  }
-}
-
-/**
- * The scan as the host did it before the set existed (kept verbatim in
- * spirit): from one past the last served flow, wrapping, the flow that may
- * send now with the strictly earliest ready time (earliest-ready-first) or
- * the first one (round robin); with none, the earliest ready time of a flow
- * that may send.
- */
-class ScanModel {
-  flows: FakeFlow[] = [];
-  rr = -1;
-  constructor(private readonly fifo: boolean) {}
-  pick(now: number, paused: Uint8Array): { f: FakeFlow | null; wake: number } {
-    const n = this.flows.length;
-    let best = -1;
-    let bestT = Infinity;
-    for (let k = 1; k <= n; k++) {
-      const i = (this.rr + k) % n;
-      const f = this.flows[i]!;
-      const t = f.readyAt();
-      if (t <= now && t < bestT && paused[f.prio] === 0 && f.maySend()) {
-        best = i;
-        bestT = t;
-        if (!this.fifo) break;
-      }
-    }
-    if (best >= 0) {
-      this.rr = best;
-      return { f: this.flows[best]!, wake: Infinity };
-    }
-    let t = Infinity;
-    for (const f of this.flows) if (paused[f.prio] === 0 && f.maySend() && f.readyAt() < t) t = f.readyAt();
-    return { f: null, wake: t };
-  }
-  remove(f: FakeFlow): void {
-    const i = this.flows.indexOf(f);
-    this.flows.splice(i, 1);
-    if (this.rr >= i) this.rr--;
-  }
-}
+import { FakeFlow, ScanModel } from './helpers/nic-model.js';
 
 /** Coarse ready times (multiples of 5 around now), so that flows often tie. */
 function readyNear(rng: Rng, now: number): number {

@@ -7,53 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NicFlow } from '../src/net/host.js';
 import { NicReadySet } from '../src/net/nic-ready.js';
 import { Rng } from '../src/engine/rng.js';
-
-class FakeFlow implements NicFlow {
-  nicSlot = -1;
-  ready = 0;
-  open = true;
-  constructor(
-    readonly id: number,
-    readonly prio: number,
-  ) {}
-  readyAt(): number {
-    return this.ready;
-  }
-  maySend(): boolean {
-    return this.open;
-  }
-  buildPacket(): number {
-    return this.id;
-  }
-}
-
-/** The scan the set replaces: from one past the last served, the first flow ready now in an unpaused class. */
-class ScanModel {
-  flows: FakeFlow[] = [];
-  rr = -1;
-  pick(now: number, paused: Uint8Array): { f: FakeFlow | null; wake: number } {
-    const n = this.flows.length;
-    for (let k = 1; k <= n; k++) {
-      const i = (this.rr + k) % n;
-      const f = this.flows[i]!;
-      if (f.readyAt() <= now && paused[f.prio] === 0 && f.maySend()) {
-        this.rr = i;
-        return { f, wake: Infinity };
-      }
-    }
-    let t = Infinity;
-    for (const f of this.flows) if (paused[f.prio] === 0 && f.maySend() && f.readyAt() < t) t = f.readyAt();
-    return { f: null, wake: t };
-  }
-  remove(f: FakeFlow): void {
-    const i = this.flows.indexOf(f);
-    this.flows.splice(i, 1);
-    if (this.rr >= i) this.rr--;
-  }
-}
+import { FakeFlow, ScanModel } from './helpers/nic-model.js';
 
 for (const seed of [1, 2, 3, 4]) {
   test(`ready set picks as the round-robin scan does (random run, seed ${seed})`, () => {
