@@ -255,11 +255,7 @@ export const thetaPowertcpCc: CcDefinition<typeof params> = {
   traceFields: ['rtt_us', 'deduced_inflight_bytes', 'deduced_arrival_bps', 'gamma_norm', 'rate_bps', 'cwnd_bytes', 'acks'],
   dataHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
   ackHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
-  initialCwnd: (flow, p) =>
-    p.profile === 'inetTub'
-      ? p.initRateFraction === 1
-        ? flow.maxBaseBdpBytes
-        : Math.max(1, Math.floor(flow.maxBaseBdpBytes * p.initRateFraction))
-      : (p.initRateFraction * flow.lineRateBps * tau0(flow, p)) / SEC / 8,
+  // the line-rate window; a lower start (initRateFraction) is applied by onStart
+  initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tau0(flow, p)) / SEC / 8),
   create: (flow, p) => new ThetaPowerTcp(flow, p),
 };

@@ -173,14 +173,18 @@ export class NicReadySet {
       this.wakeTime = t;
       return null;
     }
-    this.cursor = best + 1;
-    const f = this.flow[best]!;
-    // sending changes its window and ready time
-    this.touch(f);
-    return f;
+    return this.serve(best);
   }
 
   wakeTime = Infinity;
+
+  /** Makes slot s the last served and returns its flow (sending changes its window and ready time). */
+  private serve(s: number): NicFlow {
+    this.cursor = s + 1;
+    const f = this.flow[s]!;
+    this.touch(f);
+    return f;
+  }
 
   /** `pick` for earliest-ready-first: see the file comment. */
   private pickEarliest(now: number, paused: Uint8Array): NicFlow | null {
@@ -218,11 +222,7 @@ export class NicReadySet {
       this.wakeTime = wake;
       return null;
     }
-    this.cursor = best + 1;
-    const f = this.flow[best]!;
-    // sending changes its window and ready time
-    this.touch(f);
-    return f;
+    return this.serve(best);
   }
 
   /**

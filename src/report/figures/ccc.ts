@@ -431,23 +431,19 @@ const fig2: FigureAnalysis = {
         if (q0 !== undefined) actArr.set(t, ((q1 - q0) * 8) / (dt * 1e-12) + tp.v[i]!);
       });
       // deduced: mean over flows whose ACK counter moved in the interval
-      const dedIn = new Map<number, { s: number; n: number }>();
-      const dedArr = new Map<number, { s: number; n: number }>();
+      const ded = new Map<number, { inflight: number; arrival: number; n: number }>();
       for (const e of tr.byFlow.values()) {
         for (let i = 1; i < e.rows.length; i++) {
           if (Number(e.rows[i]!['acks']) <= Number(e.rows[i - 1]!['acks'])) continue;
           const t = e.t[i]!;
-          const a = dedIn.get(t) ?? { s: 0, n: 0 };
-          a.s += Number(e.rows[i]!['deduced_inflight_bytes']);
+          let a = ded.get(t);
+          if (a === undefined) ded.set(t, (a = { inflight: 0, arrival: 0, n: 0 }));
+          a.inflight += Number(e.rows[i]!['deduced_inflight_bytes']);
+          a.arrival += Number(e.rows[i]!['deduced_arrival_bps']);
           a.n++;
-          dedIn.set(t, a);
-          const b = dedArr.get(t) ?? { s: 0, n: 0 };
-          b.s += Number(e.rows[i]!['deduced_arrival_bps']);
-          b.n++;
-          dedArr.set(t, b);
         }
       }
-      const times = [...dedIn.keys()].sort((a, b) => a - b);
+      const times = [...ded.keys()].sort((a, b) => a - b);
       const step = tp.t.length > 1 ? tp.t[1]! - tp.t[0]! : 5 * US_PS;
       // actual shifted by one base RTT (rounded to the sampling grid)
       const shift = Math.round((base * US_PS) / step) * step;
@@ -457,9 +453,8 @@ const fig2: FigureAnalysis = {
         const ai = actIn.get(t - shift);
         const aa = actArr.get(t - shift);
         if (ai === undefined || aa === undefined) continue;
-        const di = dedIn.get(t)!;
-        const da = dedArr.get(t)!;
-        rows.push({ t, di: di.s / di.n / bdp, ai: ai / bdp, da: da.s / da.n / C, aa: aa / C });
+        const d = ded.get(t)!;
+        rows.push({ t, di: d.inflight / d.n / bdp, ai: ai / bdp, da: d.arrival / d.n / C, aa: aa / C });
       }
       const phaseRows: Cell[][] = [];
       for (const ph of FIG2_PHASES) {
