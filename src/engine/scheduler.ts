@@ -23,6 +23,18 @@ export interface EventHandler {
   fire(id: number, tag: number): void;
 }
 
+/**
+ * An element that receives the two per-packet event kinds (its transmitter is
+ * free; the head of its link's in-flight FIFO arrives). The run loop calls
+ * these two methods directly (`registerDirect`) instead of through a handler:
+ * they are most of the events, and one call site per method stays
+ * monomorphic where a shared `fire` call is not.
+ */
+export interface DirectTarget {
+  onTxDone(): void;
+  onArrive(): void;
+}
+
 const SLOT_BITS = 24;
 const SLOT_MASK = (1 << SLOT_BITS) - 1;
 const SLOT_SPAN = 1 << SLOT_BITS;
@@ -94,6 +106,11 @@ export class Scheduler {
 
   private readonly handlers: EventHandler[] = [];
   private readonly names: string[] = [];
+  /** targets of the direct kinds, by element id */
+  private direct: readonly DirectTarget[] = [];
+  /** kind numbers dispatched to `direct[id].onTxDone()` / `.onArrive()` (-1: none) */
+  private kDirectTx = -1;
+  private kDirectArrive = -1;
   private stopRequested = false;
 
   constructor(initialCapacity = 1024) {
@@ -126,6 +143,25 @@ export class Scheduler {
     this.handlers.push(handler);
     this.names.push(name);
     return this.handlers.length - 1;
+  }
+
+  /**
+   * Registers the two direct kinds (at most one pair per scheduler): an event
+   * of kind `tx` with element id `id` calls `targets[id].onTxDone()`, one of
+   * kind `arrive` calls `targets[id].onArrive()`. `targets` may grow after
+   * this call (it is read at dispatch).
+   */
+  registerDirect(targets: readonly DirectTarget[], txName: string, arriveName: string): { tx: number; arrive: number } {
+    if (this.kDirectTx >= 0) throw new Error('scheduler: direct kinds already registered');
+    this.direct = targets;
+    const unused: EventHandler = {
+      fire: () => {
+        throw new Error('scheduler: a direct kind reached its handler');
+      },
+    };
+    this.kDirectTx = this.register(unused, txName);
+    this.kDirectArrive = this.register(unused, arriveName);
+    return { tx: this.kDirectTx, arrive: this.kDirectArrive };
   }
 
   /** The registered event kinds in kind order: the method each one reaches. */
@@ -208,6 +244,9 @@ export class Scheduler {
   run(until = Infinity): boolean {
     this.stopRequested = false;
     const handlers = this.handlers;
+    const direct = this.direct;
+    const kTx = this.kDirectTx;
+    const kArrive = this.kDirectArrive;
     const head = this.head; // fixed size; the per-slot arrays may be reallocated by grow() inside a handler
     for (;;) {
       if (this.inWheel === 0) {
@@ -245,7 +284,9 @@ export class Scheduler {
       this.release(slot);
       this.now = t;
       this.eventsProcessed++;
-      handlers[kind]!.fire(id, tag);
+      if (kind === kArrive) direct[id]!.onArrive();
+      else if (kind === kTx) direct[id]!.onTxDone();
+      else handlers[kind]!.fire(id, tag);
       if (this.stopRequested) return false;
     }
   }

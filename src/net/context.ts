@@ -32,8 +32,10 @@ export class NetContext {
     this.sched = sched;
     this.quantization = quantization;
     const ports = this.ports;
-    this.kPortTx = sched.register({ fire: (id) => ports[id]!.onTxDone() }, 'Port.onTxDone');
-    this.kLinkArrive = sched.register({ fire: (id) => ports[id]!.onArrive() }, 'Port.onArrive');
+    // the two per-packet kinds: the scheduler's loop calls these two Port methods directly
+    const k = sched.registerDirect(ports, 'Port.onTxDone', 'Port.onArrive');
+    this.kPortTx = k.tx;
+    this.kLinkArrive = k.arrive;
     this.kPauseExpiry = sched.register({ fire: (id, tag) => ports[id]!.onPauseExpiry(tag) }, 'Port.onPauseExpiry');
   }
 
