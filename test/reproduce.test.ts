@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
-import { PAPERS, loadPublished } from '../src/report/published.js';
+import { PAPERS, compareClaims, loadPublished, verdictOf } from '../src/report/published.js';
 import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -88,8 +88,8 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   assert.ok(ids.includes('a-slowdown-mean') && ids.includes('b-slowdown-mean'), ids.join(' '));
   assert.equal(new Set(ids).size, ids.length);
   const csv = readFileSync(join(out, 'reproduce-oscar-quick', 'claims.csv'), 'utf8').split('\n');
-  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,verdict,source');
-  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,holds,§1$/);
+  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,bound,verdict,source');
+  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,,holds,§1$/);
 
   // the second run reuses every finished point
   const again = await reproduce('oscar', { quick: true, out, experiments: exp, published, jobs: 2, quiet: true });
@@ -168,4 +168,21 @@ test('published-number files: bad input names the field', () => {
     () => loadPublished(f),
     (e: unknown) => e instanceof SpecError && e.lines().includes('claims[1].id: "x" — duplicate claim id'),
   );
+});
+
+test('a lower-bound measurement ("not by the run end") deviates only when the bound already exceeds the band', () => {
+  const claim = { id: 'x.t', experiment: 'x', metric: 'time until the queue drains', published: 10, unit: 'ms', tolerance: 3, compare: 'within' as const, source: 'Fig 1' };
+  // exact measurements: within the band holds, outside deviates
+  assert.equal(verdictOf(claim, 12), 'holds');
+  assert.equal(verdictOf(claim, 14), 'deviates');
+  // "> 500 ms": the true value is above every value in 7-13 ms
+  assert.equal(verdictOf(claim, 500, 'lower'), 'deviates');
+  // "> 8 ms" could still be 10 ms: undecided, not a pass
+  assert.equal(verdictOf(claim, 8, 'lower'), 'not run');
+  assert.equal(verdictOf({ ...claim, compare: 'atMost' }, 20, 'lower'), 'deviates');
+  assert.equal(verdictOf({ ...claim, compare: 'atLeast' }, 8, 'lower'), 'holds');
+  assert.equal(verdictOf({ ...claim, compare: 'atLeast' }, 2, 'lower'), 'not run');
+  const rows = compareClaims({ paper: 'ccc', title: 't', claims: [claim] }, new Map([['x', [{ id: 'x.t', value: 500, unit: 'ms', bound: 'lower' as const }]]]));
+  assert.equal(rows[0]!.bound, 'lower');
+  assert.equal(rows[0]!.verdict, 'deviates');
 });

@@ -8,7 +8,11 @@
  * and where the paper states it. The verdict per claim is
  * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),
  * - deviates: measured, outside the tolerance,
- * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value).
+ * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value),
+ *             or only a lower bound that does not decide the claim.
+ * A lower-bound measurement (MeasuredClaim.bound, "had not happened by the run's end")
+ * deviates when the bound alone is already above the band, holds for an at-least claim
+ * it satisfies, and is otherwise undecided ("not run").
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -112,12 +116,18 @@ export type Verdict = 'holds' | 'deviates' | 'not run';
 
 export interface ClaimRow extends PublishedClaim {
   measured: number | null;
+  /** 'lower' when measured is only a lower bound (the true value is above it) */
+  bound?: 'lower';
   verdict: Verdict;
 }
 
-export function verdictOf(c: PublishedClaim, measured: number | null): Verdict {
+export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'lower'): Verdict {
   if (measured === null || !Number.isFinite(measured)) return 'not run';
   const d = measured - c.published;
+  if (bound === 'lower') {
+    if (c.compare === 'atLeast') return d >= -c.tolerance ? 'holds' : 'not run';
+    return d > c.tolerance ? 'deviates' : 'not run';
+  }
   const ok = c.compare === 'atLeast' ? d >= -c.tolerance : c.compare === 'atMost' ? d <= c.tolerance : Math.abs(d) <= c.tolerance;
   return ok ? 'holds' : 'deviates';
 }
@@ -127,7 +137,8 @@ export function compareClaims(data: PublishedData, measured: ReadonlyMap<string,
   return data.claims.map((c) => {
     const m = measured.get(c.experiment)?.find((x) => x.id === c.id);
     const value = m === undefined ? null : m.value;
-    return { ...c, measured: value, verdict: verdictOf(c, value) };
+    const bound = m?.bound;
+    return { ...c, measured: value, ...(bound !== undefined ? { bound } : {}), verdict: verdictOf(c, value, bound) };
   });
 }
 

@@ -170,7 +170,8 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
 }
 
 function fmtMeasured(r: ClaimRow): string {
-  return r.measured === null ? '-' : formatCell(Math.round(r.measured * 1000) / 1000);
+  if (r.measured === null) return '-';
+  return `${r.bound === 'lower' ? '> ' : ''}${formatCell(Math.round(r.measured * 1000) / 1000)}`;
 }
 
 function band(r: ClaimRow): string {
@@ -205,7 +206,7 @@ function verdictCounts(rows: readonly ClaimRow[]): string {
 }
 
 function writeClaimFiles(dir: string, view: ClaimsView): void {
-  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'verdict', 'source'];
+  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'bound', 'verdict', 'source'];
   const cell = (v: unknown): string => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

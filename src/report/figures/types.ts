@@ -44,6 +44,13 @@ export interface MeasuredClaim {
   id: string;
   value: number;
   unit?: string;
+  /**
+   * 'lower': the event measured did not happen by the end of the run, so the
+   * true value is above `value` (e.g. "time until the queue drains" when it
+   * never drains). Such a claim can still deviate (the bound already exceeds
+   * the published value) but can never hold within a tolerance.
+   */
+  bound?: 'lower';
 }
 
 export interface FigureResult {
