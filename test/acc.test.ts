@@ -1,7 +1,7 @@
 /**
- * ACC (ACC NSDI'24; cc-seeds.md §4) and its switch side: TCD marking as a
- * dequeue policy (cc-seeds.md §4.2), the source halt as a transport hold,
- * DCQCN+TCD / TIMELY+TCD (network-model.md §4.9), and the spec errors of a
+ * ACC (ACC NSDI'24; docs/algorithms.md §5) and its switch side: TCD marking as a
+ * dequeue policy (docs/algorithms.md §5), the source halt as a transport hold,
+ * DCQCN+TCD / TIMELY+TCD (docs/algorithms.md §9.7), and the spec errors of a
  * TCD CC on a profile that cannot mark TCD. Reduced sizes (<= 1 ms).
  */
 import { test } from 'node:test';
@@ -349,7 +349,7 @@ test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival t
   assert.ok(Math.abs(halt - 99 * T) < 0.01 * 99 * T, `halt ${halt / US} us, expected ${(99 * T) / US} us`);
 });
 
-test('ACC has no in-flight limit (cc-seeds.md [AMB-A8]): line-rate flows exceed a BDP before their first decision; window bdp / rate keep each within one base BDP', () => {
+test('ACC has no in-flight limit (docs/algorithms.md §5 [AMB-A8]): line-rate flows exceed a BDP before their first decision; window bdp / rate keep each within one base BDP', () => {
   const maxInflight = (params: Record<string, unknown>): number => {
     const topo = star({ hosts: 11, rateBps: C, delayPs: 1 * US });
     const flows: FlowSpec[] = [];

@@ -1,9 +1,9 @@
 /**
- * The baseline CCs OSCAR compares with (network-model.md §4.2-4.7): the
+ * The baseline CCs OSCAR compares with (docs/algorithms.md §9.2-9.6): the
  * switch features they need (DCTCP's step marking, Poseidon's MPD short INT),
  * their header sizes, and the steady states the references produce on a 4:1
  * star of long flows (100 Gb/s, 3 us links: 12 us base RTT, the OSCAR
- * micro-benchmark shape, §7.3). Reduced durations (a few ms).
+ * micro-benchmark shape, docs/network-model.md §14). Reduced durations (a few ms).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -281,7 +281,7 @@ test('bad parameters of the baseline CCs are spec errors naming the field and va
   }
 });
 
-test('Swift rate form (the older rate-based Swift, network-model.md §9.1): no window, an AIMD sawtooth cut at the same delay target, fills the link', () => {
+test('Swift rate form (the older rate-based Swift, docs/network-model.md §16): no window, an AIMD sawtooth cut at the same delay target, fills the link', () => {
   assert.equal(findCc('swift')!.initialCwnd({ baseBdpBytes: 1000 } as never, { form: 'rate' } as never), Infinity);
   const out = longFlows('oscar', 'swift', { form: 'rate' }, 12 * MS);
   const maxUs = (Math.max(...tail(out.queues[0]!.v)) * 8) / C / 1e-6;

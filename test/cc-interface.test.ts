@@ -89,7 +89,7 @@ test('needs: send time, receive time and in-flight stamps reach only CCs that de
   assert.deepEqual(full.sumInfl.slice(0, 3), [1, 1001, 2001]);
 });
 
-test('ACK coalescing: one ACK per ackEvery packets with cnt and the sum of their in-flight stamps (cc-seeds.md §1.3)', () => {
+test('ACK coalescing: one ACK per ackEvery packets with cnt and the sum of their in-flight stamps (docs/algorithms.md §2)', () => {
   const s = newSeen();
   withProbe(probe('probe-co', { ts: true, inflight: true }, s), () => oneFlow('probe-co', 4));
   // 21 packets: 5 ACKs of 4 and the last packet's ACK at once

@@ -1,7 +1,7 @@
 /**
  * Congestion-control behaviour the references report, on a 4:1 star of long
  * flows (100 Gb/s, 3 us links: 12 us base RTT, the OSCAR micro-benchmark
- * shape, network-model.md §7.3).
+ * shape, docs/network-model.md §14).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,7 +59,7 @@ for (const profile of ['oscar', 'hpcc'] as const) {
   });
 }
 
-test('HPCC* (eta = 1.5) holds a standing queue of ~0.5 BDP at full utilisation (network-model.md §4.5)', () => {
+test('HPCC* (eta = 1.5) holds a standing queue of ~0.5 BDP at full utilisation (docs/algorithms.md §9.4)', () => {
   const out = longFlows('oscar', 'hpcc', { eta: 1.5 }, 5 * MS);
   // D-OSCAR base RTT of these flows: 4 x 3 us + 2 hops x (84 + 8 ns) (100-B INT ACK)
   const baseRtt = 12e-6 + 2 * (84 + 8) * 1e-9;

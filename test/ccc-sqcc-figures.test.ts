@@ -28,7 +28,7 @@ function folder(root: string, name: string, cc: { name: string; params: Record<s
   return dir;
 }
 
-test('SQCC patched-TIMELY fixed point: q\' = C·(RTT_ref - D), q* = q\' + N·δ·q\'/(βC) (cc-seeds.md §6.5: 56.25 KB + N·7.03 KB at D = 5 us)', () => {
+test('SQCC patched-TIMELY fixed point: q\' = C·(RTT_ref - D), q* = q\' + N·δ·q\'/(βC) (docs/algorithms.md §7: 56.25 KB + N·7.03 KB at D = 5 us)', () => {
   const pkt = 1000;
   assert.ok(Math.abs(timelyFixedPointPkts(0, 5, pkt) - 56.25) < 1e-9);
   assert.ok(Math.abs(timelyFixedPointPkts(10, 5, pkt) - (56.25 + 10 * 7.03125)) < 1e-9);

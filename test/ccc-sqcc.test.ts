@@ -125,7 +125,7 @@ test('CCC S1 (star): the long flow re-acquires the link within a few hundred us 
 // ------------------------------------------------------------------ SQCC / patched TIMELY (10 G dumbbell)
 
 const C10 = 10e9;
-const PKT = 1056; // 1000 B payload + 48 B headers + 8 B timestamp (network-model.md §1.4)
+const PKT = 1056; // 1000 B payload + 48 B headers + 8 B timestamp (docs/network-model.md §8)
 
 /** N:1 incast on the dumbbell; flows start at C/N, staggered by seg/C so their first segments interleave. */
 function incast(cc: string, n: number, params: Record<string, unknown>, stopPs: number): SimOutput {
@@ -153,7 +153,7 @@ function incast(cc: string, n: number, params: Record<string, unknown>, stopPs: 
 
 const queuePkts = (out: SimOutput, t0: number): number[] => after(out.queues[0]!, t0).map((b) => b / PKT);
 
-test('patched TIMELY 40:1 settles near its fixed point q* = q\' + N·δ·q\'/(βC) (SQCC Eq. 6, cc-seeds.md §6.5)', () => {
+test('patched TIMELY 40:1 settles near its fixed point q* = q\' + N·δ·q\'/(βC) (SQCC Eq. 6, docs/algorithms.md §7)', () => {
   const out = incast('timely-patched', 40, {}, 100 * MS);
   const q = mean(queuePkts(out, 50 * MS));
   // D = 6 us round-trip propagation here: q' = C·(RTT_ref - D) = 55 KB

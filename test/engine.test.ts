@@ -248,7 +248,7 @@ test('seeded RNG is reproducible, label-separated and uniform', () => {
   assert.ok(Math.abs(esum / n - 3) < 0.06);
 });
 
-test('serialization time follows each reference code base (network-model.md §1.1)', () => {
+test('serialization time follows each reference code base (docs/network-model.md §9)', () => {
   const cases: [number, number, TxTimeQuantization, number][] = [
     [1000, 100e9, 'floorViaDouble64x64', 79],
     [1048, 100e9, 'floorViaDouble64x64', 83],

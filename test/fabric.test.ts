@@ -34,7 +34,7 @@ test('a single flow completes in exactly its serialization + propagation time, a
   assert.equal(out.totals.retransmittedPackets, 0);
 });
 
-test('OSCAR-profile ideal FCT is size·8/line rate + propagation RTT (network-model.md §6.2)', () => {
+test('OSCAR-profile ideal FCT is size·8/line rate + propagation RTT (docs/network-model.md §13.1)', () => {
   const topo = star({ hosts: 2, rateBps: G100, delayPs: 3 * US });
   const out = simulate(input(topo, [{ src: 0, dst: 1, bytes: 150_000, startPs: 0 }], { net: net('oscar') }));
   const row = out.fct[0]!;
@@ -124,7 +124,7 @@ test('dynamic threshold caps a single congested queue at alpha/(1+alpha) of the 
         metrics: { queuePorts: [{ node: 2, port: 1 }], queueIntervalPs: 1 * US },
       }),
     );
-    // shared pool of switch A, which has 2 ports (network-model.md §3.2 D-OSCAR layout; no headroom when lossy)
+    // shared pool of switch A, which has 2 ports (docs/network-model.md §11.2 D-OSCAR layout; no headroom when lossy)
     const pool = buffer - 2 * 8 * 4096;
     const alpha = 1 / 2 ** shift;
     const cap = (alpha / (1 + alpha)) * pool + 4096;
@@ -202,7 +202,7 @@ test('PFC with pause quanta (D-OSCAR frames) is lossless too: pauses expire or a
   assert.ok(last < 1.02 * 16_000 * 84 * NS + 50 * US, `bottleneck not saturated: ${last}`);
 });
 
-test('OSCAR ideal FCT classes pairs by host IP (id + 1), as the artifact notebooks do (network-model.md §6.2)', () => {
+test('OSCAR ideal FCT classes pairs by host IP (id + 1), as the artifact notebooks do (docs/network-model.md §13.1)', () => {
   const topo = fatTreePreset('oscar320');
   const flows: FlowSpec[] = [
     { src: 0, dst: 1, bytes: 1000, startPs: 0 }, // same rack either way: 4 us

@@ -3,7 +3,8 @@
  * helpers/tmp.ts (removed after each file, so `npm test` leaves nothing
  * behind), and no test asserts on wall-clock time (the machine's load is not
  * the simulator's behaviour). Also a rule about the repository: no file holds
- * git merge-conflict markers (they were once committed in a README).
+ * git merge-conflict markers (they were once committed in a README), and no shipped file
+ * cites the private spec files or the session's shared folder (a clone has neither).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,4 +134,76 @@ test('no file of the repository holds git merge-conflict markers', () => {
   const files = gitFiles(REPO) ?? walkFiles(REPO);
   assert.ok(files.some((f) => f.endsWith('package.json')), `found ${files.length} files under ${REPO}`);
   assert.deepEqual(conflictsIn(REPO, files), [], 'resolve the merge: remove the conflict markers');
+});
+
+// ------------------------------------------------------------------ citations of files a clone lacks
+
+/**
+ * The project's specs were written from files outside the repository. A user's clone does
+ * not have them, so nothing the repository ships may cite them: comments, docs, test names
+ * and `source:` fields cite the papers or the project's own docs/ pages (README "How to
+ * cite"). The patterns are built from pieces so this file does not match itself.
+ */
+const MD = '.md';
+const PRIVATE_SPEC = 'cc-seeds' + MD; // never a project file
+const DOCS_ONLY = ['experiments' + MD, 'network-model' + MD]; // only as docs/<name>
+const SHARED = ['..' + '/shared', '/work' + '/shared'];
+const CITE_ROOTS = ['src/', 'test/', 'docs/', 'experiments/', 'data/', 'examples/', 'bench/'];
+const CITE_FILES = ['README.md'];
+
+/** Offending citations in `text`, as `line: excerpt`. */
+function privateCitations(text: string): string[] {
+  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const patterns: RegExp[] = [
+    new RegExp(esc(PRIVATE_SPEC)),
+    // one of the two shared names without the docs/ folder, and not part of a longer name
+    ...DOCS_ONLY.map((n) => new RegExp(`(?<!docs/)(?<![\\w.-])${esc(n)}`)),
+    ...SHARED.map((s) => new RegExp(esc(s))),
+  ];
+  const found: string[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (patterns.some((p) => p.test(l))) found.push(`${i + 1}: ${l.trim().slice(0, 120)}`);
+  }
+  return found;
+}
+
+test('private-citation check finds the private spec, bare doc names and the shared folder, and passes docs/ citations', () => {
+  const bad = [
+    `see ${PRIVATE_SPEC} §4.2`,
+    `(${DOCS_ONLY[1]} §3.2)`,
+    `${DOCS_ONLY[0]} OSCAR-Fig10a`,
+    `read ${SHARED[0]}/spec/x`,
+    `spec/${DOCS_ONLY[1]} §1.4`,
+    `/** ${SHARED[1]}/papers/oscar.txt */`,
+  ];
+  for (const b of bad) assert.equal(privateCitations(b).length, 1, `should flag: ${b}`);
+  const good = [
+    `docs/${DOCS_ONLY[1]} §11.2`,
+    `(docs/${DOCS_ONLY[0]} §2)`,
+    '[docs/network-model' + MD + '](docs/network-model' + MD + ')',
+    `src/net/${DOCS_ONLY[1].replace(MD, '.ts')}`,
+    'OSCAR App. C.6; PowerTCP §3.3, Alg. 1',
+    `my-${DOCS_ONLY[0]}`,
+  ];
+  for (const g of good) assert.deepEqual(privateCitations(g), [], `should pass: ${g}`);
+  assert.deepEqual(privateCitations(`a\n${bad[1]}\nb`), [`2: ${bad[1]}`]);
+});
+
+test('no shipped file cites the private specs or the shared folder (cite papers or docs/ pages)', () => {
+  const all = gitFiles(REPO) ?? walkFiles(REPO);
+  const files = all.filter((f) => {
+    const r = relative(REPO, f).split('\\').join('/');
+    return CITE_ROOTS.some((d) => r.startsWith(d)) || CITE_FILES.includes(r);
+  });
+  assert.ok(files.some((f) => f.endsWith('hygiene.test.ts')) && files.length > 50, `found ${files.length} files under ${REPO}`);
+  const offenders: string[] = [];
+  for (const f of files) {
+    if (!existsSync(f) || !statSync(f).isFile()) continue;
+    const buf = readFileSync(f);
+    if (buf.includes(0)) continue;
+    for (const hit of privateCitations(buf.toString('utf8'))) offenders.push(`${relative(REPO, f)}:${hit}`);
+  }
+  assert.deepEqual(offenders, [], 'cite the paper section or a docs/ page instead (README "How to cite")');
 });

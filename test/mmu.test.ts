@@ -1,5 +1,5 @@
 /**
- * Switch MMUs in isolation (network-model.md §3.2): the D-PowerTCP "sonic" MMU
+ * Switch MMUs in isolation (docs/network-model.md §11.2): the D-PowerTCP "sonic" MMU
  * (dtMode 'alpha', pool layouts ptWorkload and ptBurst) and a regression check
  * that the D-HPCC / D-OSCAR / static MMU pauses where it did before.
  */

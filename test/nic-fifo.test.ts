@@ -1,6 +1,6 @@
 /**
  * Earliest-ready-first NIC arbitration (`fifoWhenQueueEmpty`, D-OSCAR's turn
- * taking, network-model.md §2.2) without a scan: the ready set
+ * taking, docs/network-model.md §10.2) without a scan: the ready set
  * (src/net/nic-ready.ts, fifo mode) must pick exactly the flow, and arm
  * exactly the wake-up, that the scan of every sending flow does: the earliest
  * ready time among flows that may send now, ties to the first such flow from

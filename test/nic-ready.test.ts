@@ -1,7 +1,7 @@
 /**
  * The NIC's ready set (src/net/nic-ready.ts) must pick exactly the flow, and
  * arm exactly the wake-up, that the round-robin scan of every sending flow
- * picks (network-model.md §2.2 rrPerPacket): a random sequence of joins,
+ * picks (docs/network-model.md §10.2 rrPerPacket): a random sequence of joins,
  * leaves, sends, window / pacing / hold changes, PFC pauses and the moves
  * between the scan and the set is run against a plain model of the scan.
  */

@@ -1,5 +1,5 @@
 /**
- * BLS accuracy (OSCAR Fig 6c, §4.1.1, simulated; cc-seeds.md §1.9.5): a 40 G
+ * BLS accuracy (OSCAR Fig 6c, §4.1.1, simulated; docs/algorithms.md §2): a 40 G
  * bottleneck, fixed-rate senders without congestion control. Flow A sends at
  * 20 G throughout; B sends at 40 G for 500 us, then at 20 G for 500 us, then
  * stops, so the delay gradient seen by A's packets is +0.5, 0 and -0.5 while

@@ -1,5 +1,5 @@
 /**
- * OSCAR (cc-seeds.md §1): the batched estimator and control law as units, and
+ * OSCAR (docs/algorithms.md §2): the batched estimator and control law as units, and
  * the behaviour the paper reports on its single-bottleneck micro-benchmarks
  * (T-STAR: 100 Gb/s, 3 us links, 12 us base RTT), at reduced sizes.
  */
@@ -115,7 +115,7 @@ function feed(o: OscarInstance, a: AckInfo, x: number, y: number, infl: number, 
   o.onAck(a);
 }
 
-test('OSCAR BLS: exact slope, mean delay, mean in-flight and unbiased rate of one batch (Alg. 1, cc-seeds.md §1.5)', () => {
+test('OSCAR BLS: exact slope, mean delay, mean in-flight and unbiased rate of one batch (Alg. 1, docs/algorithms.md §2)', () => {
   const f = fakeFlow();
   const o = oscar(f);
   const a = ackInfo();
@@ -193,7 +193,7 @@ test('OSCAR control law: MD to the window loop above target, max of the loops be
   }
 });
 
-test('OSCAR pktInfl stamp: packets in flight including this one x wire size (cc-seeds.md §1.3)', () => {
+test('OSCAR pktInfl stamp: packets in flight including this one x wire size (docs/algorithms.md §2)', () => {
   const o = oscar(fakeFlow());
   const s = { seq: 0, payloadBytes: 1000, wireBytes: 1060, nowPs: 0, isRetransmission: false, inflightStamp: 2500, nextGapPs: -1 };
   o.onSend(s);
@@ -237,7 +237,7 @@ function run(flows: FlowSpec[], hosts: number, stopPs: number | null, params: Re
   );
 }
 
-test('OSCAR single flow: line rate, no standing queue (cc-seeds.md §1.9.1)', () => {
+test('OSCAR single flow: line rate, no standing queue (docs/algorithms.md §2)', () => {
   const out = run([{ src: 0, dst: 1, bytes: 1e12, startPs: 0 }], 2, 300 * US);
   assert.ok(Math.max(...out.queues[0]!.v.slice(20)) < 3_000, `queue ${Math.max(...out.queues[0]!.v)}`);
   // wire rate of the bottleneck ~ 100 G

@@ -1,5 +1,5 @@
 /**
- * When packets leave a host (network-model.md §4, §5, §7): the two
+ * When packets leave a host (docs/network-model.md §4, §5, §7): the two
  * pacing-update rules (what a rate change does to the send already
  * scheduled), the two NIC arbitration rules between flows, and the two ACK
  * priority rules between ACKs and data. Send times and orders are asserted

@@ -1,6 +1,6 @@
 /**
  * The PowerTCP paper's workloads and experiments (PowerTCP NSDI'22 §4;
- * docs/network-model.md §5.2 ptGenerator, §5.3 queries, §6.5 buffer sampler), at
+ * docs/network-model.md §12.2 ptGenerator, §12.3 queries, §13.3 buffer sampler), at
  * reduced sizes: generators through the spec API, the switch buffer sampler, the
  * loss warnings, and the Fig. 4 / Fig. 5 claims on the experiment specs' quick points.
  */

@@ -1,6 +1,6 @@
 /**
- * PowerTCP and θ-PowerTCP (Addanki et al. NSDI'22; cc-seeds.md §2–3) on reduced
- * set-ups, each check under the profile cc-seeds.md §2.7 / §3.5 names:
+ * PowerTCP and θ-PowerTCP (Addanki et al. NSDI'22; docs/algorithms.md §3-4) on reduced
+ * set-ups, each check under the profile docs/algorithms.md §3 / §4 names:
  * equilibrium (App. A Thm 1/3), convergence after a perturbation (Thm 2), the
  * 10:1 incast of Fig. 4 against HPCC, θ-PowerTCP's additive recovery, and
  * fairness with staggered arrivals and departures (Fig. 5).
@@ -105,7 +105,7 @@ test('PowerTCP paper law, one flow: full link, queue below one packet (Σw = bτ
 test('PowerTCP paper law, 10 flows: full link, fair, standing queue of the order of Nβ (oscillating: a finding, see comment)', () => {
   // App. A Thm 1 predicts q_e = Nβ = 9.1 KB. ccsim holds the link full and fair
   // but the queue does not settle: it swings between 0 and ~6 Nβ with a mean near
-  // 2 Nβ. The cause is the reference window: cc-seeds.md §2.5 remembers w_old once
+  // 2 Nβ. The cause is the reference window: docs/algorithms.md §3 remembers w_old once
   // per RTT, so within an RTT the law divides a stale window by a power that
   // already reflects newer windows (the reference/signal mismatch OSCAR §3 and
   // Fig. 8 describe for HPCC). With w_old = the window when the acknowledged
@@ -135,7 +135,7 @@ test('PowerTCP paper law with w_old at send time (Eq. 7 literal), 20 flows: Σw 
   assert.ok(jainIndex(shares) > 0.999, `Jain ${jainIndex(shares)}`);
 });
 
-test('PowerTCP with Γ/0.95, 10 flows: utilisation min(1, 0.95 + Nβ/BDP) = 1, queue max(0, Nβ − 0.05 BDP) (cc-seeds.md §2.7 item 1)', () => {
+test('PowerTCP with Γ/0.95, 10 flows: utilisation min(1, 0.95 + Nβ/BDP) = 1, queue max(0, Nβ − 0.05 BDP) (PowerTCP App. A with Γ/0.95; docs/algorithms.md §3)', () => {
   const N = 10;
   const out = onStar(N + 1, longFlows(N, N), { profile: 'hpcc', cc: 'powertcp', params: { targetUtil: 0.95 }, stopPs: 3000 * US });
   const expectQ = N * BETA_STAR - 0.05 * BDP_STAR; // 1.5 KB
@@ -227,7 +227,7 @@ test('10:1 incast, θ-PowerTCP inetTub (Fig. 4b top): fast MD to a near-empty qu
 
 // ------------------------------------------------------------------------------- θ: no MI after a burst
 
-test('θ-PowerTCP recovers additively after a burst ends (no MI on under-utilisation, §3.5); PowerTCP refills at once', () => {
+test('θ-PowerTCP recovers additively after a burst ends (no MI on under-utilisation, PowerTCP §3.5); PowerTCP refills at once', () => {
   // one long flow; 9 x 300 KB flows join at 300 us and finish ~400 us later
   const t0 = 300 * US;
   const flows: FlowSpec[] = [{ src: 0, dst: 10, bytes: 1e12, startPs: 0 }];

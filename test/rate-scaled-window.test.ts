@@ -1,5 +1,5 @@
 /**
- * D-HPCC's rate-scaled window (`VAR_WIN 1`, network-model.md §2.2): under the
+ * D-HPCC's rate-scaled window (`VAR_WIN 1`, docs/network-model.md §10.2): under the
  * hpcc profile a fixed window of a rate-based CC gates at
  * max(1, floor(win·rate/lineRate)), so a DCQCN flow with `window: bdp` that has
  * been cut to a fraction of the line rate keeps only that fraction of a BDP in

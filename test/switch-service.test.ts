@@ -1,5 +1,5 @@
 /**
- * Switch egress service (network-model.md §3 "Service", §2): strict priority
+ * Switch egress service (docs/network-model.md §3 "Service", §2): strict priority
  * over the 8 queues (D-OSCAR) or per-packet round robin over queues 1-7 with
  * queue 0 a strict, never-paused control queue (D-HPCC), and the control FIFO
  * (PFC frames) ahead of everything. First by hand on one port held busy, then

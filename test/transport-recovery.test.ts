@@ -1,5 +1,5 @@
 /**
- * Loss recovery and what a CC sees (network-model.md §5, §7): go-back-N under
+ * Loss recovery and what a CC sees (docs/network-model.md §5, §7): go-back-N under
  * both NACK rules, the retransmission timeout, the AckInfo sequence under both
  * ACK orders. One flow, host 0 -> host 1, through the one switch (node 2) of a
  * 2-host star; packets are dropped on purpose on arrival at the switch. Every

@@ -1,7 +1,7 @@
 /**
  * ACC, ACK-driven congestion control for lossless Ethernet (ACC NSDI'24 §4,
- * Alg. 1; specified in cc-seeds.md §4.3–§4.6), on TCD ternary marks
- * (CE / UE / NO, cc-seeds.md §4.2) echoed per packet in ACKs that travel at
+ * Alg. 1; specified in docs/algorithms.md §5), on TCD ternary marks
+ * (CE / UE / NO, docs/algorithms.md §5) echoed per packet in ACKs that travel at
  * high priority (ACC §4.3).
  *
  * Every period T (the flow's own base RTT, ACC §4.2 "one period T (i.e., base
@@ -14,23 +14,23 @@
  *    sent while the decision was in flight (Alg. 1 l.7–9). Only ACKs of
  *    packets sent after the halt began ("eligible", §4.2) may start a new
  *    halt or set the rate;
- *  - some CE but not above 90 %: hold (cc-seeds.md [AMB-A3]);
+ *  - some CE but not above 90 %: hold (docs/algorithms.md §5 [AMB-A3]);
  *  - UE only (victim, §4.4): keep the rate; halve it once more than P_thresh
  *    consecutive periods were victim periods;
  *  - no mark: increase R += (lineRate − R)/lineRate · RI, RI = RI_Low for the
  *    first 2 periods, then RI_High (§4.3).
  * The halt is a transport hold (`CcFlow.setHold`), a deadline of its own that
- * rate changes never move earlier (cc-seeds.md [AMB-A10]).
+ * rate changes never move earlier (docs/algorithms.md §5 [AMB-A10]).
  *
  * `acc-nohalt` is the paper's ablation "ACC w/o halt" (§6.4, Fig. 16): a
  * congested flow directly takes the ACK arrival rate, without a halt.
  *
- * Reconstructed choices (cc-seeds.md §4.6), each a parameter: the CE fraction
+ * Reconstructed choices (docs/algorithms.md §5), each a parameter: the CE fraction
  * threshold, P_thresh, RI_Low/RI_High, R_min (lineRate/1000), whether the ACK
  * rate is counted in wire or payload bytes (`ackRateBytes`), the period
  * (`periodPs`, default the flow's path base RTT), and the time span the
  * eligible ACK bytes are divided by (`ackRateSpan`). The default is
- * cc-seeds.md §4.5, R = 8 dA_elig / T. In the period after a halt only the
+ * docs/algorithms.md §5, R = 8 dA_elig / T. In the period after a halt only the
  * ACKs of post-halt packets are eligible and they arrive during part of the
  * period, so this reads e.g. 2.5 Gb/s for a 10 Gb/s share and the flow
  * collapses and halts again (ACC Fig. 10 setup: 81 % utilization at 1 us
@@ -39,7 +39,7 @@
  * the Fig. 11 setup it lets F1 keep too high a rate and PAUSEs reach SW2-SW3;
  * neither reading is the paper's (experiments/acc/README.md).
  *
- * ACC has no window (cc-seeds.md [AMB-A8]): a new flow sends at line rate
+ * ACC has no window (docs/algorithms.md §5 [AMB-A8]): a new flow sends at line rate
  * until its first decision, and a flow whose ACKs stop keeps its rate. `window`
  * ('bdp', 'rate') adds the in-flight limit the HPCC simulator gives HPCC, only
  * as a diagnostic of ACC Table 2 (experiments/acc/README.md); default 'none'.
@@ -57,20 +57,20 @@ const params = z
     riLowBps: z.number().positive().optional().describe('RI_Low, bps: increase step of the first 2 uncongested periods (default RI_High/10, 400 Mb/s at 100 G)'),
     riHighBps: z.number().positive().optional().describe('RI_High, bps: later increase step (default lineRate/25, 4 Gb/s at 100 G, ACC §6.1)'),
     lowStagePeriods: z.number().int().min(0).default(2).describe('uncongested periods at RI_Low before RI_High (ACC §4.3)'),
-    minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, cc-seeds.md [AMB-A8])'),
+    minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, docs/algorithms.md §5 [AMB-A8])'),
     ackRateBytes: z.enum(['wire', 'payload']).default('wire').describe('ACK arrival rate counted in wire bytes of the acked packets (paper: recvNum x MTU / T) or payload bytes'),
     window: z
       .enum(['none', 'bdp', 'rate'])
       .default('none')
       .describe(
-        "in-flight limit (cc-seeds.md [AMB-A8]: ACC has none): 'none' = pure rate + halt; 'bdp' = a fixed window of the flow's base BDP (D-HPCC HAS_WIN); 'rate' = BDP x R_s / lineRate (VAR_WIN), at least 1 byte",
+        "in-flight limit (docs/algorithms.md §5 [AMB-A8]: ACC has none): 'none' = pure rate + halt; 'bdp' = a fixed window of the flow's base BDP (D-HPCC HAS_WIN); 'rate' = BDP x R_s / lineRate (VAR_WIN), at least 1 byte",
       ),
     halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
     ackRateSpan: z
       .enum(['period', 'eligible'])
       .default('period')
       .describe(
-        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (cc-seeds.md §4.5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
+        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (docs/algorithms.md §5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
       ),
   })
   .strict();
@@ -318,7 +318,7 @@ function definition(name: string, description: string, halt: boolean): CcDefinit
   return {
     name,
     description,
-    reference: 'ACC NSDI\'24 §4 Alg. 1 (halt), §4.3 (increase), §4.4 (victims); cc-seeds.md §4.3-4.6; TCD marks cc-seeds.md §4.2',
+    reference: 'ACC NSDI\'24 §4 Alg. 1 (halt), §4.3 (increase), §4.4 (victims); docs/algorithms.md §5; TCD marks docs/algorithms.md §5',
     params,
     needs: { tcd: true, highPriorityAcks: true },
     dataHeaderBytes: () => 0,

@@ -1,6 +1,6 @@
 /**
  * CCC: CiD-sensitive delay-based congestion control (NSDI'26, §4; Alg. 1;
- * Eq. 1-9), as specified in cc-seeds.md §5 with its reconstructions kept as
+ * Eq. 1-9), as specified in docs/algorithms.md §6 with its reconstructions kept as
  * parameters ([AMB-C1] region boundaries q_L and q_H, [AMB-C2] the analytical
  * step with the smoothing factor capped at 1, the v_ai cap).
  *
@@ -10,7 +10,7 @@
  *   δ    = 0.5·log2(q_B/q) - q_v                           congestion criterion (Eq. 5)
  *   Irr  = R_l·max(0, 1 - q/q_B)                           independent reference rate (Eq. 6)
  *   sm   = min(Itv/RTT_min, 1)                             smoothing factor (§4.3.4)
- * The point (q, q_v) falls in one of six regions (cc-seeds.md §5.4): on the
+ * The point (q, q_v) falls in one of six regions (docs/algorithms.md §6): on the
  * increase side (δ > 0) A^i (analytical, Eq. 8) or the probing regions H1^i /
  * H2^i (u = sm·v_ai·w_ai·f·S); on the decrease side A^d, H1^d, H2^d share the
  * probing decrease u = sm·w_md·f·r. f is the fairness factor (Eq. 9), S the
@@ -57,11 +57,11 @@ const params = z
   .strict();
 type Params = z.infer<typeof params>;
 
-/** Send timestamp carried on data packets in the D-HPCC dialect (network-model.md §1.4, TIMELY's TS field). */
+/** Send timestamp carried on data packets in the D-HPCC dialect (docs/network-model.md §8, TIMELY's TS field). */
 const TS_HEADER_BYTES = 8;
 
 const LN2 = Math.LN2;
-/** floor of q inside log2(q_B/q): 1 ns (cc-seeds.md §5.2) */
+/** floor of q inside log2(q_B/q): 1 ns (docs/algorithms.md §6) */
 const Q_FLOOR_PS = 1000;
 
 class Ccc implements CcInstance {
@@ -122,7 +122,7 @@ class Ccc implements CcInstance {
   }
 
   onAck(ack: AckInfo): void {
-    // RTT samples only from ACKs of delivered packets (cc-seeds.md §0.4)
+    // RTT samples only from ACKs of delivered packets (docs/algorithms.md §1)
     if (ack.isNack) return;
     const now = ack.nowPs;
     const rtt = now - ack.sendTsPs;
@@ -132,7 +132,7 @@ class Ccc implements CcInstance {
     const q = qRaw > 0 ? qRaw : 0;
     this.q = q;
     if (!this.started) {
-      // first ACK: no gradient yet, no rate change (§5.2)
+      // first ACK: no gradient yet, no rate change (docs/algorithms.md §6)
       this.started = true;
       this.prevRtt = rtt;
       this.prevT = now;
@@ -153,7 +153,7 @@ class Ccc implements CcInstance {
     const sm = itv >= rttMin ? 1 : itv / rttMin;
     const r = this.r;
 
-    // region judgement (cc-seeds.md §5.4, [AMB-C1])
+    // region judgement (docs/algorithms.md §6, [AMB-C1])
     let region: number;
     if (delta > 0) {
       if (q < this.qL) region = qv < 0 ? H1I : H2I;
@@ -239,7 +239,7 @@ class Ccc implements CcInstance {
 export const cccCc: CcDefinition<typeof params> = {
   name: 'ccc',
   description: 'CCC: delay-based, analytical sliding-mode rule where the delay signal is trustworthy, adaptive probing elsewhere',
-  reference: 'CCC (NSDI\'26) §4.3, Alg. 1, Eq. 1-9; cc-seeds.md §5 (reconstructed regions [AMB-C1], Eq. 8 with capped smoothing [AMB-C2])',
+  reference: 'CCC (NSDI\'26) §4.3, Alg. 1, Eq. 1-9; docs/algorithms.md §6 (reconstructed regions [AMB-C1], Eq. 8 with capped smoothing [AMB-C2])',
   params,
   needs: { ts: true },
   dataHeaderBytes: (net: NetworkConfig) => (net.profile === 'hpcc' ? TS_HEADER_BYTES : 0),

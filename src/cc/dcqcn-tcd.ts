@@ -1,5 +1,5 @@
 /**
- * DCQCN+TCD, an ACC baseline (ACC §6.1; network-model.md §4.9). TCD's paper
+ * DCQCN+TCD, an ACC baseline (ACC §6.1; docs/algorithms.md §9.7). TCD's paper
  * changes DCQCN's parameters heuristically ("reduce the rate of congested flows
  * aggressively and adjust victim flows gently"); those changes are not in the
  * corpus, so this follows the minimal spec of §4.9: the HPCC simulator's
@@ -27,7 +27,7 @@ class DcqcnTcd implements CcInstance {
 export const dcqcnTcdCc: CcDefinition<typeof dcqcnParams> = {
   name: 'dcqcn-tcd',
   description: 'DCQCN+TCD (ACC baseline): DCQCN (HPCC-simulator RP) reacting to TCD CE marks, UE treated as no congestion',
-  reference: 'ACC NSDI\'24 §6.1; network-model.md §4.9 (minimal spec), §4.1.B',
+  reference: 'ACC NSDI\'24 §6.1; docs/algorithms.md §9.7 (minimal spec), §9.1',
   params: dcqcnParams,
   needs: { tcd: true },
   dataHeaderBytes: () => 0,

@@ -1,15 +1,15 @@
 /**
  * DCQCN (Zhu et al., SIGCOMM'15), reaction point at the sender; the switches'
  * RED marking and the receiver's CE echo / CNP are the network's
- * (network-model.md §3.4, §2.2, §2.3). Two reference variants:
+ * (docs/network-model.md §11.4, §10.2, §10.3). Two reference variants:
  *
- * - `mlx` (network-model.md §4.1.B, the HPCC simulator's Mellanox-style RP):
+ * - `mlx` (docs/algorithms.md §9.1, the HPCC simulator's Mellanox-style RP):
  *   CNP flag on ACKs; periodic α update (ALPHA_RESUME_INTERVAL), periodic
  *   decrease check (RATE_DECREASE_INTERVAL, first expiry at +interval+1 ns),
  *   rate-increase timer RP_TIMER with fast recovery / additive / hyper
  *   increase; no byte counter. The rate is assigned directly (no pacing
  *   adjustment).
- * - `paper` (§4.1.A, the OSCAR artifact's RP): CNP packets; on each CNP
+ * - `paper` (the OSCAR artifact's RP): CNP packets; on each CNP
  *   RT = RC, RC *= 1 - α/2, α = (1-g)α + g; α decays on a 55 us timer; the
  *   rate timer and a byte counter drive increases.
  *
@@ -31,7 +31,7 @@ import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
 export const dcqcnParams = z
   .object({
-    variant: z.enum(['auto', 'mlx', 'paper']).default('auto').describe('mlx = HPCC-simulator RP (§4.1.B), paper = OSCAR-artifact RP (§4.1.A); auto by profile'),
+    variant: z.enum(['auto', 'mlx', 'paper']).default('auto').describe('mlx = HPCC-simulator RP, paper = OSCAR-artifact RP (docs/algorithms.md §9.1); auto by profile'),
     preset: z.enum(['auto', 'hpcc', 'powertcp', 'oscar', 'oscarFig1']).default('auto').describe('parameter column; auto = hpcc (mlx) or oscar (paper)'),
     g: z.number().positive().max(1).optional().describe('EWMA gain of alpha'),
     alphaInit: z.number().min(0).max(1).optional().describe('initial alpha'),
@@ -127,7 +127,7 @@ const T_DEC = 0;
 const T_INC = 1;
 const T_ALPHA = 2;
 
-/** §4.1.B: HPCC-simulator (Mellanox) reaction point. */
+/** HPCC-simulator (Mellanox) reaction point (docs/algorithms.md §9.1). */
 export class DcqcnMlx implements CcInstance {
   private rate: number;
   private target: number;
@@ -223,7 +223,7 @@ export class DcqcnMlx implements CcInstance {
   }
 }
 
-/** §4.1.A: OSCAR-artifact (paper-style) reaction point, in rate ratios. */
+/** OSCAR-artifact (paper-style) reaction point, in rate ratios (docs/algorithms.md §9.1). */
 class DcqcnPaper implements CcInstance {
   private rc = 1;
   private rt = 1;
@@ -299,7 +299,7 @@ class DcqcnPaper implements CcInstance {
 export const dcqcnCc: CcDefinition<typeof params> = {
   name: 'dcqcn',
   description: 'DCQCN: ECN/CNP-driven rate control (Mellanox-style or paper-style reaction point)',
-  reference: 'Zhu et al. SIGCOMM\'15; network-model.md §4.1.A (OSCAR artifact), §4.1.B (HPCC simulator)',
+  reference: 'Zhu et al. SIGCOMM\'15; docs/algorithms.md §9.1 (OSCAR artifact and HPCC simulator variants)',
   params,
   needs: { ecn: true, cnp: true, rateScaledWindow: true },
   dataHeaderBytes: () => 0,

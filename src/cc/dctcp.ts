@@ -1,6 +1,6 @@
 /**
  * DCTCP over RDMA, rate-based: the HPCC simulator's CC_MODE 8
- * (network-model.md §4.2, `HandleAckDctcp`). Not in the papers' figures; kept
+ * (docs/algorithms.md §9.2, `HandleAckDctcp`). Not in the papers' figures; kept
  * as the ECN-fraction baseline of the reference scripts.
  *
  * Once per window of feedback (an ACK beyond `lastUpdateSeq`) α moves toward
@@ -11,7 +11,7 @@
  * reference); the window follows it (`VAR_WIN`: max(1, floor(BDP·rate/C))).
  *
  * Switch side: DCTCP's own step marking, kmin = kmax = 30 KB per 10 Gb/s of
- * port rate (300 KB at 100 G, KB = 1000 B), pmax 1 (§3.4), declared in
+ * port rate (300 KB at 100 G, KB = 1000 B), pmax 1 (docs/network-model.md §11.4), declared in
  * `needs.ecnMarking` so it replaces the profile's RED thresholds.
  */
 import { z } from 'zod';
@@ -82,7 +82,7 @@ class Dctcp implements CcInstance {
 export const dctcpCc: CcDefinition<typeof params> = {
   name: 'dctcp',
   description: 'DCTCP over RDMA (rate-based): ECN-fraction alpha, one cut per window, additive increase; step marking kmin = kmax',
-  reference: 'Alizadeh et al. SIGCOMM\'10; network-model.md §4.2 (HPCC simulator CC_MODE 8), §3.4 (DCTCP marking); docs/baselines.md',
+  reference: 'Alizadeh et al. SIGCOMM\'10; docs/algorithms.md §9.2 (HPCC simulator CC_MODE 8), docs/network-model.md §11.4 (DCTCP marking); docs/baselines.md',
   params,
   needs: { ecn: true, ecnMarking: { kminBytes: 30_000, kmaxBytes: 30_000, pmax: 1, refRateBps: 10e9 } },
   dataHeaderBytes: () => 0,

@@ -1,6 +1,6 @@
 /**
  * The OSCAR artifact's window plumbing for window-based CCs
- * (network-model.md §2.3 `RoCEv2CongestionOps::SetCwnd`), shared by Swift and
+ * (docs/network-model.md §10.3 `RoCEv2CongestionOps::SetCwnd`), shared by Swift and
  * Poseidon: the window is floored at MinRateRatio·baseBdp; a window below one
  * packet is paced at (cwnd / baseBdp)·C, otherwise the flow runs at line rate
  * and only the window limits it.

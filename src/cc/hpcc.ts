@@ -1,7 +1,7 @@
 /**
  * HPCC (Li et al., SIGCOMM'19): rate control from in-band telemetry.
- * network-model.md §4.4.A (HPCC simulator, `variant: hpcc`) and §4.4.B (OSCAR
- * artifact, `variant: oscar`); HPCC* (§4.5) is this CC with eta = 1.5.
+ * docs/algorithms.md §9.4: the HPCC simulator (`variant: hpcc`) and the OSCAR
+ * artifact (`variant: oscar`); HPCC* (same section) is this CC with eta = 1.5.
  *
  * Per ACK, for every hop of the echoed INT stack:
  *   u_i = txRate_i / B_i + min(qlen_i, qlen_i^prev)·8 / (B_i·T)
@@ -14,7 +14,7 @@
  *
  * INT values are exact here (ps timestamps, byte counters, bps rates), so the
  * references' modular field widths never wrap; when two ACKs carry the same hop
- * timestamp (τ = 0) the rate term of that hop is skipped (§4.4.A).
+ * timestamp (τ = 0) the rate term of that hop is skipped (docs/algorithms.md §9.4).
  */
 import { z } from 'zod';
 import type { NetworkConfig } from '../net/config.js';
@@ -22,7 +22,7 @@ import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInst
 
 const params = z
   .object({
-    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator (§4.4.A), oscar = OSCAR artifact (§4.4.B); auto by profile'),
+    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator, oscar = OSCAR artifact (docs/algorithms.md §9.4); auto by profile'),
     eta: z.number().positive().default(0.95).describe('target utilisation (HPCC* uses 1.5)'),
     maxStage: z.number().int().nonnegative().default(5).describe('additive rounds before multiplicative increase'),
     rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 50 Mb/s at 100 G, i.e. 0.0005·C)'),
@@ -40,7 +40,7 @@ type Params = z.infer<typeof params>;
 /** sampled state (metrics ccTrace): rate, reference rate Rc, EWMA utilisation u, AI stage */
 const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage'] as const;
 
-/** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (network-model.md §1.4, §3.5). */
+/** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (docs/network-model.md §8, §11.5). */
 const INT_HEADER_BYTES = 42;
 
 class Hpcc implements CcInstance {
@@ -160,7 +160,7 @@ class Hpcc implements CcInstance {
 export const hpccCc: CcDefinition<typeof params> = {
   name: 'hpcc',
   description: 'HPCC: INT-based rate and window control toward eta utilisation (HPCC* with eta = 1.5)',
-  reference: 'Li et al. SIGCOMM\'19; network-model.md §4.4.A (HPCC simulator), §4.4.B (OSCAR artifact), §4.5 (HPCC*)',
+  reference: 'Li et al. SIGCOMM\'19; docs/algorithms.md §9.4 (HPCC simulator and OSCAR artifact variants, HPCC*)',
   params,
   // inflight: the echoed per-packet stamp carries the send-time rate in `reference: synchronized`
   needs: { int: true, inflight: true },
@@ -176,13 +176,13 @@ const starParams = params.extend({
 });
 
 /**
- * HPCC* (network-model.md §4.5): HPCC with eta = 1.5, OSCAR's
+ * HPCC* (docs/algorithms.md §9.4): HPCC with eta = 1.5, OSCAR's
  * `hpcc-target1.5.json`, listed under its own name so a sweep can name it.
  */
 export const hpccStarCc: CcDefinition<typeof starParams> = {
   name: 'hpcc-star',
   description: 'HPCC* (alias): HPCC with eta = 1.5, the same 0.5-BDP target queue as OSCAR',
-  reference: 'OSCAR §6.1 (HPCC*); network-model.md §4.5 (= hpcc with eta 1.5); docs/baselines.md',
+  reference: 'OSCAR §6.1 (HPCC*); docs/algorithms.md §9.4 (= hpcc with eta 1.5); docs/baselines.md',
   params: starParams,
   needs: hpccCc.needs,
   dataHeaderBytes: () => INT_HEADER_BYTES,

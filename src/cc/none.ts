@@ -18,7 +18,7 @@ const instance: CcInstance = { onAck() {} };
 export const noneCc: CcDefinition<typeof params> = {
   name: 'none',
   description: 'Line rate, window of one BDP or unlimited (no congestion control)',
-  reference: 'network-model.md §2.1 (flows start at line rate)',
+  reference: 'docs/network-model.md §10.1 (flows start at line rate)',
   params,
   needs: {},
   dataHeaderBytes: () => 0,

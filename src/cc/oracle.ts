@@ -70,7 +70,7 @@ class Oracle implements CcInstance {
 export const oracleCc: CcDefinition<typeof params> = {
   name: 'oracle',
   description: 'Test instrument: scripted one-step convergence to a target queue after a fixed reaction delay (OSCAR Fig. 3)',
-  reference: 'OSCAR §3.2, Fig. 3 (oracle CC, artifact HPCC ExperimentMode); network-model.md §4.4.B; docs/baselines.md',
+  reference: 'OSCAR §3.2, Fig. 3 (oracle CC, artifact HPCC ExperimentMode); docs/algorithms.md §9.4; docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: () => 0,

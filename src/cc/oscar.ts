@@ -1,11 +1,11 @@
 /**
  * OSCAR (NSDI'26): O(1)-step convergence from end-to-end delay and delay
  * gradient, no switch support. Implements OSCAR Alg. 1 (batched estimator,
- * §4.1) and Alg. 2 (control law, §4.2-4.3) as specified in cc-seeds.md §1,
- * with the resolutions of its ambiguities (§1.7) and the OSCAR-artifact
+ * §4.1) and Alg. 2 (control law, §4.2-4.3) as specified in docs/algorithms.md §2,
+ * with the resolutions of its ambiguities (docs/algorithms.md §2) and the OSCAR-artifact
  * deviations of §1.8 available as named options.
  *
- * Per ACK (cc-seeds.md §1.5): the sample (x = echoed send time, y = delay) is
+ * Per ACK (docs/algorithms.md §2): the sample (x = echoed send time, y = delay) is
  * added to a Batched-Least-Squares accumulator anchored at the batch's own
  * first sample (AMB-O2, artifact anchoring); the packet count, the summed
  * in-flight stamps (the reference state measured over the same packets as the
@@ -14,7 +14,7 @@
  * closes and yields the mean delay, the slope (gradient), the mean in-flight
  * and the delivered rate.
  *
- * Control law (cc-seeds.md §1.6): an (almost) empty queue gives a hyper
+ * Control law (docs/algorithms.md §2): an (almost) empty queue gives a hyper
  * increase u += U_HAI; otherwise the <delay, window> loop gives
  * u_w = infl / (delay·mu) and the <gradient, rate> loop u_r = rate / ((1+g)·mu);
  * below the target delay OSCAR takes max(u_w, u_r), at or above it
@@ -35,7 +35,7 @@
  * batch enter the delay and gradient) is the `blsPoints: 'threePoint'` option.
  *
  * Time is kept in ps (engine clock) except inside the regression, which uses
- * ns offsets from the batch's first send time (exact centring, §1.7).
+ * ns offsets from the batch's first send time (exact centring, docs/algorithms.md §2).
  * Nothing is allocated per ACK.
  *
  * State trace (metrics `ccTrace`, cc_trace.csv): `OSCAR_TRACE_FIELDS`, the
@@ -51,13 +51,13 @@ const params = z
       .number()
       .nonnegative()
       .default(75_000)
-      .describe('Q_target: D_target = RTT_base + 8·Q_target/mu, one absolute value for every flow (cc-seeds.md §1.2; artifact TargetQueueLength 75KB)'),
+      .describe('Q_target: D_target = RTT_base + 8·Q_target/mu, one absolute value for every flow (docs/algorithms.md §2; artifact TargetQueueLength 75KB)'),
     targetDelayRttFactor: z
       .number()
       .min(1)
       .optional()
       .describe('paper form D_target = factor·RTT_base per flow (Table 4: 1.5); overrides targetQueueBytes when set'),
-    tauNs: z.number().positive().default(5000).describe('tau, batch period and update interval, ns (artifact BlsDuration 5 us, cc-seeds.md §1.2)'),
+    tauNs: z.number().positive().default(5000).describe('tau, batch period and update interval, ns (artifact BlsDuration 5 us, docs/algorithms.md §2)'),
     tauRttFraction: z.number().positive().optional().describe('paper form tau = fraction·RTT_base (0.5); overrides tauNs when set'),
     uAi: z.number().min(0).max(1).default(0.001).describe('U_AI, additive term after every MIMD step (§4.3)'),
     uHai: z.number().min(0).max(1).default(0.01).describe('U_HAI, hyper increase on an empty queue (§4.2)'),
@@ -79,7 +79,7 @@ const params = z
   .refine((p) => p.uInit >= p.uMin && p.uInit <= p.uMax, { message: 'must lie in [uMin, uMax]', path: ['uInit'] });
 type Params = z.infer<typeof params>;
 
-/** sendTs u32 ns + pktInfl u16 on every data packet (cc-seeds.md §1.3); ACKs fit in the 64-B minimum */
+/** sendTs u32 ns + pktInfl u16 on every data packet (docs/algorithms.md §2); ACKs fit in the 64-B minimum */
 const OSCAR_DATA_HEADER_BYTES = 6;
 /** three-point mode keeps at most this many samples per batch (the last slot is overwritten beyond) */
 const POINT_CAP = 1024;
@@ -106,7 +106,7 @@ function windowOf(u: number, f: CcFlow, p: Params): number {
 
 class Oscar implements CcInstance {
   private u: number;
-  // batch accumulators (cc-seeds.md §1.4); firstX < 0 = no open batch
+  // batch accumulators (docs/algorithms.md §2); firstX < 0 = no open batch
   private firstX = -1;
   private firstBytes = 0;
   private nPts = 0;
@@ -183,14 +183,14 @@ class Oscar implements CcInstance {
     out[6] = this.updates;
   }
 
-  /** pktInfl = packets in flight including this one x wire packet size (cc-seeds.md §1.3, ART-13). */
+  /** pktInfl = packets in flight including this one x wire packet size (docs/algorithms.md §2, ART-13). */
   onSend(info: SendInfo): void {
     info.inflightStamp = Math.ceil(info.inflightStamp / this.mtu) * this.pktWire;
   }
 
   onAck(ack: AckInfo): void {
     if (ack.isNack) {
-      // no samples from NACKs; a go-back-N rewind restarts the batch (cc-seeds.md §0.4 (i), (ii))
+      // no samples from NACKs; a go-back-N rewind restarts the batch (docs/algorithms.md §1 (i), (ii))
       this.resetBatch();
       return;
     }
@@ -264,7 +264,7 @@ class Oscar implements CcInstance {
     this.control(delayPs, grad, infl, rate);
   }
 
-  /** cc-seeds.md §1.6 */
+  /** docs/algorithms.md §2 */
   private control(delayPs: number, grad: number, infl: number, rate: number): void {
     const p = this.p;
     let u = this.u;
@@ -307,7 +307,7 @@ class Oscar implements CcInstance {
 export const oscarCc: CcDefinition<typeof params> = {
   name: 'oscar',
   description: 'OSCAR: delay (window) and delay-gradient (rate) MIMD from batched least squares, O(1)-step convergence',
-  reference: 'OSCAR NSDI\'26 Alg. 1-2, §4; cc-seeds.md §1 (artifact deviations ART-1..15 as options)',
+  reference: 'OSCAR NSDI\'26 Alg. 1-2, §4; docs/algorithms.md §2 (artifact deviations ART-1..15 as options)',
   params,
   needs: { ts: true, inflight: true, rxTs: true },
   dataHeaderBytes: () => OSCAR_DATA_HEADER_BYTES,

@@ -1,6 +1,6 @@
 /**
  * Poseidon (Wang et al., SIGCOMM'23), as the OSCAR artifact runs it
- * (network-model.md §4.7, [O] `RoCEv2Poseidon`), with the short INT of §3.5:
+ * (docs/algorithms.md §9.6, [O] `RoCEv2Poseidon`), with the short INT of docs/network-model.md §11.5:
  * every switch writes MPD = max(MPD, its queueing delay in whole us) into a
  * 12-B header on data packets, echoed in a 12-B header on ACKs
  * (`needs.mpd`; 1066-B data, 70-B ACKs in D-OSCAR).
@@ -27,7 +27,7 @@ const params = z
   .strict();
 type Params = z.infer<typeof params>;
 
-/** Poseidon header: 2-B MPD + 10 B reserved, on data and ACKs (network-model.md §1.4). */
+/** Poseidon header: 2-B MPD + 10 B reserved, on data and ACKs (docs/network-model.md §8). */
 const POSEIDON_HEADER_BYTES = 12;
 const T_CAN_DECREASE = 0;
 
@@ -88,7 +88,7 @@ class Poseidon implements CcInstance {
 export const poseidonCc: CcDefinition<typeof params> = {
   name: 'poseidon',
   description: 'Poseidon: window control from the max per-hop queueing delay (short INT, 12-B header)',
-  reference: 'Wang et al. SIGCOMM\'23; network-model.md §4.7 (OSCAR artifact RoCEv2Poseidon), §3.5 (short INT); docs/baselines.md',
+  reference: 'Wang et al. SIGCOMM\'23; docs/algorithms.md §9.6 (OSCAR artifact RoCEv2Poseidon), docs/network-model.md §11.5 (short INT); docs/baselines.md',
   params,
   needs: { mpd: true, ts: true },
   dataHeaderBytes: () => POSEIDON_HEADER_BYTES,

@@ -12,16 +12,16 @@
  * aggregate window to b·τ in one step; β adds the standing queue N·β
  * (App. A, Theorem 1).
  *
- * Three named profiles (cc-seeds.md §2.8) fix every knob the paper leaves open
+ * Three named profiles (docs/algorithms.md §3) fix every knob the paper leaves open
  * the way one code base did:
- * - `paper` (`powertcp-paper`, the default; cc-seeds.md §2.5): window form
+ * - `paper` (`powertcp-paper`, the default; docs/algorithms.md §3): window form
  *   paced at cwnd/τ; τ = topology-wide max base RTT (PowerTCP §4.1); λ =
  *   txRate + q̇; no λ floor; Δt ≤ τ; 100 % target; (1−γ)·cwnd with the current
  *   window; β = 0.006·HostBw·τ/8 (N ≈ 167 flows per NIC, §3.3 "Parameters");
  *   start cwnd = HostBw·τ/8 at line rate; first ACK (and a hop-count change)
  *   only remembers the INT stack.
  * - `oscarArtifact` (`powertcp-oscarArtifact`, every OSCAR figure): window form
- *   on the D-OSCAR plumbing (network-model.md §2.3: unpaced at line rate while
+ *   on the D-OSCAR plumbing (docs/network-model.md §10.3: unpaced at line rate while
  *   cwnd ≥ one packet, paced at (cwnd/BDP)·μ below it, window ≥ 0.001·BDP);
  *   τ = the flow's own base RTT; no λ floor, no Δt clamp (so the EWMA weight
  *   Δt/τ may exceed 1, as in the artifact's `DeltaTBound false` runs); Γ/0.95;
@@ -32,16 +32,16 @@
  *   structure), window = max(1, floor(maxBdp·R/C)); τ = max RTT; λ from the
  *   rx-byte counter, floored at 0.5·b; Δt ≤ τ; Γ/0.95; rate ≥ 100 Mb/s; no
  *   first-ACK skip: the per-hop reference starts zeroed, so the first update
- *   replaces Γ with a floored estimate (cc-seeds.md §2.6).
+ *   replaces Γ with a floored estimate (docs/algorithms.md §3).
  *
  * Individual knobs can be overridden (gamma, beta, target, λ source and floor,
  * Δt clamp, τ choice, rate floor); the realisation, law and start follow the
  * profile. The references' ACK-order differences do not reach this CC: the
- * once-per-RTT marker is always `maxSentSeq` (cc-seeds.md §0.4).
+ * once-per-RTT marker is always `maxSentSeq` (docs/algorithms.md §1).
  *
  * Guards the papers leave implicit: a hop whose timestamp did not advance
  * (Δt ≤ 0) is skipped, and Γ is floored at 1e-3 before the division
- * (cc-seeds.md §2.6 [AMB-P2]). oscarArtifact divides by its raw Γ as the
+ * (docs/algorithms.md §3 [AMB-P2]). oscarArtifact divides by its raw Γ as the
  * artifact does: without the Δt clamp the EWMA weight Δt/τ can exceed 1 and
  * turn Γ negative; a resulting negative (or infinite) window is taken as the
  * window cap, which is what the artifact's cast of a negative double to an
@@ -56,34 +56,34 @@ import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInst
 export const POWERTCP_PROFILES = ['paper', 'oscarArtifact', 'inetTub'] as const;
 export type PowerTcpProfile = (typeof POWERTCP_PROFILES)[number];
 
-/** HPCC-format INT block (5 hops × 8 B + 2 B) on data packets and ACKs (network-model.md §1.4, §3.5). */
+/** HPCC-format INT block (5 hops × 8 B + 2 B) on data packets and ACKs (docs/network-model.md §8, §11.5). */
 export const INT_HEADER_BYTES = 42;
 
-/** Γ floor before the division (cc-seeds.md §2.6 [AMB-P2]). */
+/** Γ floor before the division (docs/algorithms.md §3 [AMB-P2]). */
 export const POWER_FLOOR = 1e-3;
 
 const params = z
   .object({
-    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (cc-seeds.md §2.8): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
+    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
     gamma: z.number().gt(0).max(1).default(0.9).describe('EWMA weight of the new window, in (0, 1] (PowerTCP §3.3: 0.9)'),
-    betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006, cc-seeds.md §2.2)'),
+    betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006, docs/algorithms.md §3)'),
     betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
-    targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, cc-seeds.md §2.6 [AMB-P4])'),
-    lambdaSource: z.enum(['txBytes', 'rxBytes']).optional().describe('λ = txRate + q̇ from INT txBytes (paper, oscarArtifact) or Δrx-bytes/Δt (inetTub), cc-seeds.md §2.3'),
-    lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (inetTub: 0.5; others: 0), cc-seeds.md §2.6 [AMB-P2]'),
-    deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), cc-seeds.md §2.6 [AMB-P1]'),
+    targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, docs/algorithms.md §3 [AMB-P4])'),
+    lambdaSource: z.enum(['txBytes', 'rxBytes']).optional().describe('λ = txRate + q̇ from INT txBytes (paper, oscarArtifact) or Δrx-bytes/Δt (inetTub), docs/algorithms.md §3'),
+    lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (inetTub: 0.5; others: 0), docs/algorithms.md §3 [AMB-P2]'),
+    deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), docs/algorithms.md §3 [AMB-P1]'),
     tau: z.enum(['maxBaseRtt', 'flowBaseRtt']).optional().describe('τ = topology-wide max base RTT (paper, inetTub) or the flow\'s own base RTT (oscarArtifact)'),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
     windowReference: z
       .enum(['perRtt', 'atSend'])
       .default('perRtt')
-      .describe('window forms: w_old = the window remembered once per RTT (cc-seeds.md §2.5, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
+      .describe('window forms: w_old = the window remembered once per RTT (docs/algorithms.md §3, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
   })
   .strict()
   .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
 type Params = z.infer<typeof params>;
 
-/** Per-profile defaults of the overridable knobs (cc-seeds.md §2.8). */
+/** Per-profile defaults of the overridable knobs (docs/algorithms.md §3). */
 interface Knobs {
   rxBytes: boolean;
   lambdaFloor: number;
@@ -126,14 +126,14 @@ export function powerLawRate(rRef: number, G: number, gamma: number, betaRateBps
 
 /**
  * β in bytes for a τ (ps): `betaRateBps·τ/8` if a rate is given (or defaulted by
- * the profile), else `betaRatio·HostBw·τ/8` (default ratio 0.006, cc-seeds.md §2.2).
+ * the profile), else `betaRatio·HostBw·τ/8` (default ratio 0.006, docs/algorithms.md §3).
  */
 export function betaBytesOf(p: { betaRatio?: number | undefined; betaRateBps?: number | undefined }, rateDefaultBps: number | undefined, tauPs: number, lineRateBps: number): number {
   const rate = p.betaRateBps ?? (p.betaRatio === undefined ? rateDefaultBps : undefined);
   return rate !== undefined ? (rate * tauPs) / SEC / 8 : ((p.betaRatio ?? 0.006) * lineRateBps * tauPs) / SEC / 8;
 }
 
-/** D-HPCC rate-scaled window (`VAR_WIN 1`, network-model.md §2.2): max(1, floor(win·rate/C)). Shared by θ-PowerTCP. */
+/** D-HPCC rate-scaled window (`VAR_WIN 1`, docs/network-model.md §10.2): max(1, floor(win·rate/C)). Shared by θ-PowerTCP. */
 export function setRateHpcc(f: CcFlow, r: number, winBytes: number): void {
   f.setRate(r);
   f.setCwnd(Math.max(1, Math.floor((winBytes * f.rateBps) / f.lineRateBps)));
@@ -220,9 +220,9 @@ class PowerTcp implements CcInstance {
 
   onAck(ack: AckInfo): void {
     const n = ack.intHops < INT_MAX_HOPS ? ack.intHops : INT_MAX_HOPS;
-    if (n === 0) return; // a D-OSCAR NACK carries no INT (network-model.md §1.4)
+    if (n === 0) return; // a D-OSCAR NACK carries no INT (docs/network-model.md §8)
     if (this.skipFirst && (!this.initialized || n !== this.prevHops)) {
-      // first ACK or a route change: remember the stack, no update (cc-seeds.md §2.6)
+      // first ACK or a route change: remember the stack, no update (docs/algorithms.md §3)
       this.remember(ack, n);
       if (!this.initialized) {
         this.initialized = true;
@@ -309,7 +309,7 @@ class PowerTcp implements CcInstance {
 export const powertcpCc: CcDefinition<typeof params> = {
   name: 'powertcp',
   description: 'PowerTCP: INT power-based window control (profiles paper | oscarArtifact | inetTub)',
-  reference: 'Addanki et al. NSDI\'22 §3.3 Alg. 1, App. A; cc-seeds.md §2 (profiles §2.8)',
+  reference: 'Addanki et al. NSDI\'22 §3.3 Alg. 1, App. A; docs/algorithms.md §3 (profiles)',
   params,
   needs: { int: true },
   dataHeaderBytes: () => INT_HEADER_BYTES,

@@ -1,6 +1,6 @@
 /**
  * SQCC (Stable Queue CC; Tang et al., SQCC Alg. 3, §III) as specified in
- * cc-seeds.md §7: patched TIMELY (timely-patched.ts, same segments, α, β,
+ * docs/algorithms.md §8: patched TIMELY (timely-patched.ts, same segments, α, β,
  * T_high, gradient weight and T_high branch) with
  *  (1) the decrease index error = T_high·(RTT - T_low) / (T_low·(T_high - RTT)),
  *      0 at T_low and unbounded toward T_high, so the stable queue stays
@@ -72,7 +72,7 @@ class Sqcc extends SegmentedTimely {
 export const sqccCc: CcDefinition<typeof params> = {
   name: 'sqcc',
   description: 'SQCC: patched TIMELY with an unbounded error function and T_low, delta adapted to the receiver-reported flow count',
-  reference: 'SQCC Alg. 3, Eq. 16, 25, §IV; cc-seeds.md §7 ([AMB-S1..S8])',
+  reference: 'SQCC Alg. 3, Eq. 16, 25, §IV; docs/algorithms.md §8 ([AMB-S1..S8])',
   params,
   needs: { ts: true },
   dataHeaderBytes: tsHeaderBytes,

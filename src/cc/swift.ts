@@ -1,6 +1,6 @@
 /**
  * Swift (Kumar et al., SIGCOMM'20), window-based, as the OSCAR artifact runs
- * it (network-model.md §4.6, [PP≈O] `RoCEv2Swift`), with OSCAR's
+ * it (docs/algorithms.md §9.5, [PP≈O] `RoCEv2Swift`), with OSCAR's
  * `swift-25.json` parameters as defaults.
  *
  * Per ACK, delay = now - send time of the acknowledged packet (the echoed send
@@ -15,7 +15,7 @@
  * paced, otherwise the flow sends at line rate within its window.
  *
  * `form: rate` is the older rate-based Swift of the same framework
- * (network-model.md §9.1): the same law on the rate ratio u instead of the
+ * (docs/network-model.md §16): the same law on the rate ratio u instead of the
  * window (AI u += ai/⌈u·BDP/pkt⌉ per ACK, MD u·(1 - f), flow scaling on u), no
  * window. Used to test why the window form recovers at once in OSCAR Fig. 14.
  */
@@ -33,7 +33,7 @@ const params = z
     targetScaling: z.boolean().default(true).describe('flow-based target scaling (fs_range)'),
     range: z.number().nonnegative().default(4).describe('fs_range, in units of baseTarget'),
     scalingMin: z.number().positive().lt(1).default(0.1).describe('fs_min window as a fraction of the base BDP'),
-    form: z.enum(['window', 'rate']).default('window').describe("'window' = OSCAR artifact (IsLimiting), 'rate' = the older rate-based Swift (network-model.md §9.1)"),
+    form: z.enum(['window', 'rate']).default('window').describe("'window' = OSCAR artifact (IsLimiting), 'rate' = the older rate-based Swift (docs/network-model.md §16)"),
   })
   .strict();
 type Params = z.infer<typeof params>;
@@ -122,7 +122,7 @@ class Swift implements CcInstance {
 export const swiftCc: CcDefinition<typeof params> = {
   name: 'swift',
   description: 'Swift: delay-target window control with flow scaling (OSCAR artifact form, swift-25.json defaults)',
-  reference: 'Kumar et al. SIGCOMM\'20; network-model.md §4.6 (OSCAR artifact RoCEv2Swift, swift-25.json); docs/baselines.md',
+  reference: 'Kumar et al. SIGCOMM\'20; docs/algorithms.md §9.5 (OSCAR artifact RoCEv2Swift, swift-25.json); docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: () => 0,

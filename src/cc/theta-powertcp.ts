@@ -8,11 +8,11 @@
  * Under a single busy bottleneck this equals the INT form (q/b = θ − τ,
  * q̇/b = θ̇), but it assumes the bottleneck always transmits at b: with an empty
  * queue Γ = 1, so there is no multiplicative increase and an under-used link
- * refills only by β per RTT (§3.5; cc-seeds.md §3.1).
+ * refills only by β per RTT (PowerTCP §3.5; docs/algorithms.md §4).
  *
- * Profiles (cc-seeds.md §2.8, §3.2–3.4):
+ * Profiles (docs/algorithms.md §3, §4):
  * - `paper` (default): RTT from the echoed send timestamp (8-B TS header as
- *   TIMELY's, network-model.md §1.4), NACKs give no sample (cc-seeds.md §0.4);
+ *   TIMELY's, docs/network-model.md §8), NACKs give no sample (docs/algorithms.md §1);
  *   τ = the flow's own base RTT ([AMB-T3]); θ̇+1 ≥ 0.5 ([AMB-T2]); Γ smoothed
  *   on every ACK over min(Δt, τ); window updated once per RTT when
  *   `ack.seq ≥ lastUpdated` (Alg. 2 l.17), paced at cwnd/τ; β =
@@ -21,7 +21,7 @@
  *   sequence, kept at the sender (no header; NACKs included); τ = own base
  *   RTT; no floor on θ̇+1; Δt ≤ τ; window once per RTT on `ack.seq >
  *   lastUpdateSeq`; D-OSCAR window plumbing (unpaced while cwnd ≥ one packet,
- *   network-model.md §2.3); β = 0.006·BDP_base; cwnd ≤ BDP_base.
+ *   docs/network-model.md §10.3); β = 0.006·BDP_base; cwnd ≤ BDP_base.
  * - `inetTub`: rate form updated on every ACK, R ← γ·(R_ref/Γ + 150 Mb/s) +
  *   (1−γ)·R_ref with γ = 0.7 and R_ref refreshed once per RTT; Γ normalised by
  *   1.05·τ_min, τ_min = min(max RTT, smallest RTT seen), Δt ≤ τ_min; θ̇+1 ≥ 0.5;
@@ -46,18 +46,18 @@ import { setDoscarCwnd } from './doscar-window.js';
 import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setRateHpcc } from './powertcp.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
-/** Send-timestamp header of the paper profile (TIMELY's TS field, network-model.md §1.4). */
+/** Send-timestamp header of the paper profile (TIMELY's TS field, docs/network-model.md §8). */
 const TS_HEADER_BYTES = 8;
 
 const params = z
   .object({
-    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (cc-seeds.md §2.8): paper, oscarArtifact, inetTub'),
+    profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper, oscarArtifact, inetTub'),
     gamma: z.number().gt(0).max(1).optional().describe('EWMA weight of the new window, in (0, 1] (paper, oscarArtifact: 0.9; inetTub: 0.7)'),
     betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006)'),
     betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps (inetTub: 150 Mb/s)'),
-    tau: z.enum(['flowBaseRtt', 'maxBaseRtt', 'minObserved']).optional().describe('τ = own base RTT (paper, oscarArtifact), topology max RTT, or min(max RTT, smallest RTT seen) (inetTub), cc-seeds.md §3.4 [AMB-T3]'),
+    tau: z.enum(['flowBaseRtt', 'maxBaseRtt', 'minObserved']).optional().describe('τ = own base RTT (paper, oscarArtifact), topology max RTT, or min(max RTT, smallest RTT seen) (inetTub), docs/algorithms.md §4 [AMB-T3]'),
     tauScale: z.number().positive().optional().describe('Γ is normalised by tauScale·τ (inetTub: 1.05; others: 1)'),
-    gradientFloor: z.union([z.number(), z.literal('none')]).optional().describe("floor on θ̇+1 (paper, inetTub: 0.5; oscarArtifact: 'none'), cc-seeds.md §3.4 [AMB-T2]"),
+    gradientFloor: z.union([z.number(), z.literal('none')]).optional().describe("floor on θ̇+1 (paper, inetTub: 0.5; oscarArtifact: 'none'), docs/algorithms.md §4 [AMB-T2]"),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
     initRateFraction: z.number().gt(0).max(1).default(1).describe('start rate (window) as a fraction of line rate (BDP); 1 = line rate, as every profile (CCC Fig 2: 0.1)'),
   })
@@ -185,7 +185,7 @@ class ThetaPowerTcp implements CcInstance {
     const now = ack.nowPs;
     let rtt: number;
     if (this.sample === SAMPLE_ECHO) {
-      if (ack.isNack) return; // NACKs give no RTT sample (cc-seeds.md §0.4)
+      if (ack.isNack) return; // NACKs give no RTT sample (docs/algorithms.md §1)
       rtt = now - ack.sendTsPs;
     } else {
       const s = this.sent!;
@@ -249,7 +249,7 @@ class ThetaPowerTcp implements CcInstance {
 export const thetaPowertcpCc: CcDefinition<typeof params> = {
   name: 'theta-powertcp',
   description: 'θ-PowerTCP: delay-only PowerTCP from RTT and its gradient (profiles paper | oscarArtifact | inetTub)',
-  reference: 'Addanki et al. NSDI\'22 §3.5, App. D Alg. 2; cc-seeds.md §3 (profiles §2.8)',
+  reference: 'Addanki et al. NSDI\'22 §3.5, App. D Alg. 2; docs/algorithms.md §3-4 (profiles)',
   params,
   needs: { ts: true },
   traceFields: ['rtt_us', 'deduced_inflight_bytes', 'deduced_arrival_bps', 'gamma_norm', 'rate_bps', 'cwnd_bytes', 'acks'],

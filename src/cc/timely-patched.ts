@@ -1,11 +1,11 @@
 /**
  * Patched TIMELY (Zhu et al., CoNEXT'16) as restated in SQCC Alg. 2 and
- * cc-seeds.md §6 / network-model.md §4.3.D: TIMELY's gradient rule replaced,
+ * docs/algorithms.md §7 (SQCC §II-A, Alg. 2): TIMELY's gradient rule replaced,
  * between T_low and T_high, by a blend of an additive step and a decrease
  * proportional to the RTT error against RTT_ref, weighted by a clipped linear
  * function of the normalised gradient.
  *
- * Transmission model (cc-seeds.md §6.2): data leaves in segments of `seg`
+ * Transmission model (docs/algorithms.md §7): data leaves in segments of `seg`
  * bytes; the packets of a segment go back to back at the NIC line rate and
  * segment starts are spaced 8·(segment wire bytes)/R, so R is the average
  * rate. The gap to the next segment is fixed when the segment's last packet
@@ -42,12 +42,12 @@ export const timelyPatchedParams = z
     pacing: z
       .enum(['segment', 'packet'])
       .default('segment')
-      .describe('segment: each segment back to back at line rate, segments spaced at R (cc-seeds.md §6.2); packet: every packet paced at R (sensitivity check; updates stay per segment)'),
+      .describe('segment: each segment back to back at line rate, segments spaced at R (docs/algorithms.md §7); packet: every packet paced at R (sensitivity check; updates stay per segment)'),
   })
   .strict();
 export type TimelyPatchedParams = z.infer<typeof timelyPatchedParams>;
 
-/** Send timestamp on data packets in the D-HPCC dialect (network-model.md §1.4). */
+/** Send timestamp on data packets in the D-HPCC dialect (docs/network-model.md §8). */
 const TS_HEADER_BYTES = 8;
 const US_PS = 1e6;
 
@@ -180,7 +180,7 @@ export const tsHeaderBytes = (net: NetworkConfig): number => (net.profile === 'h
 export const timelyPatchedCc: CcDefinition<typeof timelyPatchedParams> = {
   name: 'timely-patched',
   description: 'Patched TIMELY: RTT-error decrease blended with an additive step by a clipped gradient weight, 64 KB segments',
-  reference: 'Zhu et al. CoNEXT\'16 as SQCC Alg. 2; cc-seeds.md §6, network-model.md §4.3.D',
+  reference: 'Zhu et al. CoNEXT\'16 as SQCC Alg. 2; docs/algorithms.md §7',
   params: timelyPatchedParams,
   needs: { ts: true },
   dataHeaderBytes: tsHeaderBytes,

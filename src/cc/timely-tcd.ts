@@ -1,5 +1,5 @@
 /**
- * TIMELY+TCD, an ACC baseline (ACC §6.1; network-model.md §4.9). TCD's own
+ * TIMELY+TCD, an ACC baseline (ACC §6.1; docs/algorithms.md §9.7). TCD's own
  * parameter changes are not in the corpus; following the minimal spec of
  * §4.9, this is the HPCC simulator's TIMELY (§4.3.A, α 0.875, β 0.8) whose
  * rate decreases are suppressed for victim flows: an update whose RTT window
@@ -32,7 +32,7 @@ class TimelyTcd extends Timely {
 export const timelyTcdCc: CcDefinition<typeof timelyParams> = {
   name: 'timely-tcd',
   description: 'TIMELY+TCD (ACC baseline): TIMELY whose decreases are suppressed for victim (UE-only) flows',
-  reference: 'ACC NSDI\'24 §6.1; network-model.md §4.9 (minimal spec), §4.3.A',
+  reference: 'ACC NSDI\'24 §6.1; docs/algorithms.md §9.7 (minimal spec), §9.3',
   params: timelyParams,
   needs: { ts: true, tcd: true },
   dataHeaderBytes: timelyCc.dataHeaderBytes,

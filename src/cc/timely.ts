@@ -2,20 +2,20 @@
  * TIMELY (Mittal et al., SIGCOMM'15): rate control from the RTT and its
  * gradient, once per RTT. Two reference forms:
  *
- * - `hpcc` (network-model.md §4.3.A, the HPCC simulator's CC_MODE 7): an update
+ * - `hpcc` (docs/algorithms.md §9.3, the HPCC simulator's CC_MODE 7): an update
  *   on the ACK of the first packet sent after the previous update; gradient =
  *   EWMA(α on the new sample) of RTT differences / minRTT (20 us); RTT < T_low:
  *   increase; RTT > T_high: rate·(1 - β(1 - T_high/RTT)); gradient <= 0:
  *   increase; else rate·max(0, 1 - β·gradient). Increases add RATE_AI, or
  *   RATE_HAI after 5 consecutive increase decisions. 8-B timestamp header on
  *   data (1056-B packets), inside the ACK padding.
- * - `oscar` (§4.3.C, the OSCAR artifact's RoCEv2Timely, per RTT): δ = 0.0005·C,
+ * - `oscar` (the OSCAR artifact's RoCEv2Timely, per RTT): δ = 0.0005·C,
  *   minRTT = the flow's base RTT, T_low / T_high from OSCAR's micro-benchmark
  *   configs (32 us / 16 us as written there, which look swapped: with T_low
  *   tested first the gradient band is empty, so the rate rises by δ below 32 us
  *   and is cut by the T_high rule above it), hyper increase of MaxStage·δ after
  *   MaxStage consecutive gradient increases, the T_low increase is a plain δ.
- *   The artifact's T_high cut multiplies by 1 - β·T_high/RTT; §4.3.C says not to
+ *   The artifact's T_high cut multiplies by 1 - β·T_high/RTT; docs/algorithms.md §9.3 says not to
  *   copy that, so both forms use 1 - β(1 - T_high/RTT).
  *
  * The RTT sample is now minus the echoed send time of the data packet that
@@ -28,7 +28,7 @@ import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
 export const timelyParams = z
   .object({
-    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator (§4.3.A), oscar = OSCAR artifact (§4.3.C); auto by profile'),
+    variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator, oscar = OSCAR artifact (docs/algorithms.md §9.3); auto by profile'),
     preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant AI/HAI column: run.py (10/50 Mb/s per 10 G) or PowerTCP config (50/100 Mb/s)'),
     alpha: z.number().positive().max(1).default(0.875).describe('EWMA weight of the new RTT-difference sample'),
     beta: z.number().positive().max(1).default(0.8).describe('multiplicative decrease factor'),
@@ -46,7 +46,7 @@ const params = timelyParams;
 
 const isOscar = (p: Params, net: NetworkConfig): boolean => (p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar');
 
-/** HPCC simulator TS header on data packets (network-model.md §1.4). */
+/** HPCC simulator TS header on data packets (docs/network-model.md §8). */
 const TS_HEADER_BYTES = 8;
 
 export class Timely implements CcInstance {
@@ -148,7 +148,7 @@ export class Timely implements CcInstance {
 export const timelyCc: CcDefinition<typeof params> = {
   name: 'timely',
   description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
-  reference: 'Mittal et al. SIGCOMM\'15; network-model.md §4.3.A (HPCC simulator), §4.3.C (OSCAR artifact); docs/baselines.md',
+  reference: 'Mittal et al. SIGCOMM\'15; docs/algorithms.md §9.3 (HPCC simulator and OSCAR artifact variants); docs/baselines.md',
   params,
   needs: { ts: true },
   dataHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),

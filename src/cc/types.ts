@@ -1,6 +1,6 @@
 /**
  * The congestion-control plug-in interface (architecture.md rule 4,
- * network-model.md §2.7, cc-seeds.md §0).
+ * docs/network-model.md §10.1, docs/algorithms.md §1).
  *
  * A CC is one file exporting a `CcDefinition`: a name, a zod parameter schema
  * with defaults (units in the names), the network features it needs, the extra
@@ -18,7 +18,7 @@ import type { CcEcnMarking, NetworkConfig } from '../net/config.js';
  * send timestamp (`ts`), the echoed in-flight stamp (`inflight`) and the
  * receive timestamp (`rxTs`); a CC that does not declare one of these sees
  * the "absent" value documented on `AckInfo`. The rest is decided by the
- * network profile as its reference does (network-model.md §2.3: D-OSCAR
+ * network profile as its reference does (docs/network-model.md §10.3: D-OSCAR
  * switches mark ECN and receivers send CNPs whatever the CC); declaring
  * `ecn`, `cnp` or `tcd` asks the runner to check that the profile provides
  * them, and a run whose profile cannot is rejected before it starts
@@ -31,7 +31,7 @@ export interface CcNeeds {
   ecn?: boolean;
   /** CNP delivery to the sender (`onCnp`) */
   cnp?: boolean;
-  /** TCD ternary marks (NO/UE/CE) on data, echoed in ACKs; switches run the TCD dequeue policy (cc-seeds.md §4.2) */
+  /** TCD ternary marks (NO/UE/CE) on data, echoed in ACKs; switches run the TCD dequeue policy (docs/algorithms.md §5) */
   tcd?: boolean;
   /**
    * ACKs travel in a higher-priority class than data at every hop (ACC §4.3):
@@ -50,12 +50,12 @@ export interface CcNeeds {
   /**
    * Poseidon's short INT: every switch writes max(mpd, its queueing delay in
    * whole us) into data packets, ACKs echo it as `AckInfo.mpdUs`
-   * (network-model.md §3.5, §4.7)
+   * (docs/network-model.md §11.5, docs/algorithms.md §9.6)
    */
   mpd?: boolean;
   /**
    * the CC's own RED marking, replacing the profile's thresholds at every switch
-   * port and turning marking on (DCTCP: kmin = kmax, pmax 1; network-model.md §3.4, §4.2)
+   * port and turning marking on (DCTCP: kmin = kmax, pmax 1; docs/network-model.md §11.4, docs/algorithms.md §9.2)
    */
   ecnMarking?: CcEcnMarking;
 }
@@ -85,11 +85,11 @@ export interface AckInfo {
   rxTsPs: number;
   /** sender in-flight stamp of that data packet (`SendInfo.inflightStamp`), echoed; 0 unless the CC needs `inflight` */
   inflightBytes: number;
-  /** number of data packets this ACK covers (ACK coalescing `cnt`, cc-seeds.md §1.3); 1 without coalescing, 0 on a NACK */
+  /** number of data packets this ACK covers (ACK coalescing `cnt`, docs/algorithms.md §2); 1 without coalescing, 0 on a NACK */
   ackedPackets: number;
   /**
    * sum of the in-flight stamps of the data packets this ACK covers (ACK
-   * coalescing `sumInfl`, cc-seeds.md §1.3: the receiver accumulates the
+   * coalescing `sumInfl`, docs/algorithms.md §2: the receiver accumulates the
    * stamps of the in-order packets since its last ACK); equals
    * `inflightBytes` when an ACK covers one packet; 0 on a NACK or unless the
    * CC needs `inflight`
@@ -106,7 +106,7 @@ export interface AckInfo {
   intQlenBytes: Float64Array;
   intTxBytes: Float64Array;
   intRateBps: Float64Array;
-  /** bytes ever enqueued at the hop's egress port (PowerTCP rx-byte variant, cc-seeds.md §2.3) */
+  /** bytes ever enqueued at the hop's egress port (PowerTCP rx-byte variant, docs/algorithms.md §3) */
   intRxBytes: Float64Array;
   /**
    * Poseidon MPD echoed from the data packet: the largest per-hop queueing
@@ -115,14 +115,14 @@ export interface AckInfo {
    */
   mpdUs: number;
   /**
-   * Sender state seen by the hook (network-model.md §2.7). Under `ackOrder:
+   * Sender state seen by the hook (docs/network-model.md §10.1). Under `ackOrder:
    * ccFirst` (D-OSCAR) these are the values before this ACK is applied (no
    * sndUna advance, no go-back-N rewind yet); under `transportFirst` (D-HPCC)
    * they are after sndUna advanced and a NACK rewound sndNxt.
    */
   sndNxt: number;
   sndUna: number;
-  /** highest sndNxt ever (cc-seeds.md §0.4 maxSentSeq) */
+  /** highest sndNxt ever (docs/algorithms.md §1 maxSentSeq) */
   maxSentSeq: number;
   /** arrival time at the sender, ps (= now) */
   nowPs: number;
@@ -141,7 +141,7 @@ export interface ReceiverInfo {
   host: number;
   /**
    * flows to this host that have delivered at least one packet and are not yet
-   * complete (SQCC's N, cc-seeds.md §7.4 [AMB-S7]); includes this flow
+   * complete (SQCC's N, docs/algorithms.md §8 [AMB-S7]); includes this flow
    */
   activeFlowsAtHost: number;
   nowPs: number;
@@ -160,13 +160,13 @@ export interface SendInfo {
    * (`AckInfo.inflightBytes`). The transport presets it to the sequence-space
    * in-flight bytes (sndNxt - sndUna after this packet); a CC may overwrite it
    * in `onSend` with its own header field (OSCAR pktInfl in wire bytes,
-   * cc-seeds.md §1.3).
+   * docs/algorithms.md §2).
    */
   inflightStamp: number;
   /**
    * Gap (ps) until this flow's next packet may start. The transport presets it
    * to -1, meaning the pacer's `wireBytes / rate`; a CC may set it in `onSend`
-   * (segment bursts at line rate, TIMELY cc-seeds.md §6.2).
+   * (segment bursts at line rate, TIMELY docs/algorithms.md §7).
    */
   nextGapPs: number;
 }
@@ -179,17 +179,17 @@ export interface CcFlow {
   readonly sizeBytes: number;
   /** host NIC line rate, bps */
   readonly lineRateBps: number;
-  /** base RTT given to the CC (network-model.md §1.5), ps */
+  /** base RTT given to the CC (docs/network-model.md §9), ps */
   readonly baseRttPs: number;
   /** base BDP, bytes */
   readonly baseBdpBytes: number;
   /**
-   * this flow's own base RTT by the profile's per-pair formula (network-model.md
-   * §1.5: D-OSCAR baseRtt, or D-HPCC pairRtt of the flow's path), ps; equals
+   * this flow's own base RTT by the profile's per-pair formula (docs/network-model.md
+   * §9: D-OSCAR baseRtt, or D-HPCC pairRtt of the flow's path), ps; equals
    * baseRttPs unless the profile gives every flow the global maximum
    */
   readonly pathBaseRttPs: number;
-  /** topology-wide maximum base RTT (D-HPCC's global T, network-model.md §1.5), ps; independent of the profile's baseRtt rule */
+  /** topology-wide maximum base RTT (D-HPCC's global T, docs/network-model.md §9), ps; independent of the profile's baseRtt rule */
   readonly maxBaseRttPs: number;
   /** line rate x maxBaseRttPs, bytes */
   readonly maxBaseBdpBytes: number;
@@ -229,7 +229,7 @@ export interface CcFlow {
   readonly holdUntilPs: number;
   /**
    * Holds the flow: no data packet starts before `untilPs` (ACC's source halt,
-   * cc-seeds.md §0.3). A separate deadline from the pacer's: `setRate` never
+   * docs/algorithms.md §1). A separate deadline from the pacer's: `setRate` never
    * moves it, and a packet leaves only when both allow.
    */
   setHold(untilPs: number): void;
@@ -279,7 +279,7 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   /**
    * Receiver-side hook: the value the receiver stamps on the ACK of a data
    * packet, echoed to the sender as `AckInfo.receiverEcho` (SQCC's flow count,
-   * cc-seeds.md §0.5). Absent: ACKs carry 0.
+   * docs/algorithms.md §1). Absent: ACKs carry 0.
    */
   receiverEcho?(rx: ReceiverInfo): number;
   /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */

@@ -19,7 +19,7 @@ import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.
 import { formatCell, formatTable } from '../report/text.js';
 import { writeReport } from '../report/html.js';
 import { PAPERS } from '../report/published.js';
-import { claimsView, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
+import { claimsView, formatMeasured, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -266,7 +266,7 @@ function printSweepOutcome(r: SweepOutcome): void {
       if (r.figure.result.claims.length > 0) {
         out();
         out('measured claims:');
-        for (const c of r.figure.result.claims) out(`  ${c.id}: ${formatCell(c.value)}${c.unit !== undefined ? ` ${c.unit}` : ''}`);
+        for (const c of r.figure.result.claims) out(`  ${c.id}: ${c.bound === 'lower' ? '> ' : ''}${formatCell(c.value)}${c.unit !== undefined ? ` ${c.unit}` : ''}`);
       }
     }
   }
@@ -274,7 +274,7 @@ function printSweepOutcome(r: SweepOutcome): void {
 
 function printClaims(view: ClaimsView): void {
   if (view.rows.length === 0) return;
-  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, r.measured === null ? '-' : `${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`, r.verdict]);
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, `${formatMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict]);
   for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
 }

@@ -6,7 +6,7 @@
  *
  * Order is (time, insertion sequence), the same FIFO tie-break as ns-3, so
  * handlers that schedule zero-delay work see it run after every event already
- * queued for that instant (network-model.md §1.6). A bucket is a singly linked
+ * queued for that instant (docs/network-model.md §9). A bucket is a singly linked
  * list kept sorted by (time, sequence): in the common case an insert appends at
  * the tail in O(1), and events leave from the head; a bitmap finds the next
  * non-empty bucket in a few word operations. Cancelling a wheel event only

@@ -17,7 +17,7 @@ export const GBPS = 1e9;
 
 /**
  * How a serialization or pacing time is turned into whole nanoseconds, per
- * reference code base (network-model.md §1.1).
+ * reference code base (docs/network-model.md §9).
  * - floorViaDouble64x64: ns-3.17 (HPCC simulator): double seconds truncated to
  *   64.64 fixed point, then the integer part of the ns count.
  * - floorExact: ns-3.39 fork (PowerTCP): exact floor of bytes*8e9/rate.

@@ -777,7 +777,7 @@ function resolveEvents(spec: Spec, ti: TopoIndex, issues: Issues): LinkEvent[] {
 /**
  * Smallest base RTT between two hosts of one rack: 2 x (both host links' delays) plus one
  * MTU's serialization on each host link (4 640 ns on powertcp256 with 1000 B packets, the
- * artifact's minRtt; network-model.md §6.5).
+ * artifact's minRtt; docs/network-model.md §13.3).
  */
 function minBaseRttPs(ti: TopoIndex, racks: Racks, mtuBytes: number): number {
   const delay = new Float64Array(ti.hostCount);

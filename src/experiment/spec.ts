@@ -565,7 +565,7 @@ const poissonWorkload = z
     /** the link rate `load` is relative to; default each source's host link rate */
     refRate: rateField().optional(),
     /**
-     * PowerTCP's generator (PowerTCP §4.1; docs/network-model.md §5.2): `paper` = every
+     * PowerTCP's generator (PowerTCP §4.1; docs/network-model.md §12.2): `paper` = every
      * server, destinations uniform over the others; `artifact` = the artifact's hosts of
      * the first two racks with its destination rule. Load is then relative to a server's
      * share of its ToR uplinks (6.25 Gb/s on powertcp256) unless `refRate` is given.
@@ -583,7 +583,7 @@ const poissonWorkload = z
   });
 
 /**
- * PowerTCP's query (incast) generator (PowerTCP §4.1; docs/network-model.md §5.3): every
+ * PowerTCP's query (incast) generator (PowerTCP §4.1; docs/network-model.md §12.3): every
  * requesting server issues Poisson requests at `requestRate`/s; each request asks `fan`
  * servers of another rack (drawn with replacement) for requestSize/fan bytes each.
  */
@@ -749,7 +749,7 @@ const metricsSchema = z
       .strict()
       .optional(),
     /**
-     * Switch buffer sampler (network-model.md §6.5, PowerTCP Fig. 7g/h): total egress bytes
+     * Switch buffer sampler (docs/network-model.md §13.3, PowerTCP Fig. 7g/h): total egress bytes
      * of each chosen switch every `interval` (default 1.5 x the minimum base RTT, 6.96 us on
      * powertcp256), reported as the max of each block of `block` samples -> switch_buffer.csv.
      * `firstTor` = the ToR of host 0 (the artifact's ToR 256), `allTors`, or switch node ids.

@@ -36,7 +36,7 @@ export interface MetricsRequest {
   ccTrace: number[] | null;
   ccTraceIntervalPs: number;
   /**
-   * Switch buffer sampler (network-model.md §6.5, PowerTCP's printBuffer): every
+   * Switch buffer sampler (docs/network-model.md §13.3, PowerTCP's printBuffer): every
    * intervalPs the egress bytes summed over all ports of each switch, reported as
    * the maximum of each block of `block` samples. Absent = off.
    */
@@ -170,7 +170,7 @@ export interface NodeCounters {
   resumesSent: number;
   resumesReceived: number;
   drops: number;
-  /** drop counts by reason (network-model.md §3.9) */
+  /** drop counts by reason (docs/network-model.md §11.8) */
   dropsByReason: Record<string, number>;
   txBytes: number;
   ecnMarked: number;

@@ -1,7 +1,7 @@
 /**
- * End-of-run results: FCT rows and slowdowns of finished flows (§6.1–6.3),
- * unfinished flows with the bytes they got acknowledged (§3.9), and PFC, drop,
- * byte and ECN counters per node and per port (§3.9, §6.7).
+ * End-of-run results: FCT rows and slowdowns of finished flows (docs/network-model.md §13.1),
+ * unfinished flows with the bytes they got acknowledged (docs/network-model.md §11.8), and PFC, drop,
+ * byte and ECN counters per node and per port (docs/network-model.md §11.3, §11.8).
  */
 import type { FctColumns, FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from '../experiment/types.js';
 import { DROP_REASONS } from '../net/mmu.js';

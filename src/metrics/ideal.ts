@@ -1,5 +1,5 @@
 /**
- * Ideal (standalone) FCT, network-model.md §6.2.
+ * Ideal (standalone) FCT, docs/network-model.md §13.1.
  * - hpcc ([H] third.cc, also PowerTCP): pairRtt + (size + headers per packet)·8 / bottleneck,
  *   where pairRtt = 2·propagation + one MTU-payload serialization per hop; integer ns.
  * - oscar (OSCAR notebooks): size·8 / line rate + propagation RTT.

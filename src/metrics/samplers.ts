@@ -1,5 +1,5 @@
 /**
- * Periodic samplers (network-model.md §6.5, §6.6): egress queue bytes per
+ * Periodic samplers (docs/network-model.md §13.3, §13.4): egress queue bytes per
  * chosen port, transmitted throughput per chosen port and acknowledged goodput
  * per chosen flow, and the state of the CC of chosen flows (the fields named by
  * `CcDefinition.traceFields`, read through `CcInstance.traceState`). One event per interval per kind, whatever the number of

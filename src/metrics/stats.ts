@@ -1,5 +1,5 @@
 /**
- * Small statistics used by the summaries (network-model.md §6.4, §6.8) and
+ * Small statistics used by the summaries (docs/network-model.md §13.2, §13.5) and
  * by the figure analyses (src/report/figures): one implementation of each, so
  * a paper's number and the run summary are computed the same way.
  * Percentile functions take an ascending sorted array and p in [0, 100] (a

@@ -1,6 +1,6 @@
 /**
  * FCT / slowdown summaries: overall, per flow-size bin of each chosen paper's
- * bin set (network-model.md §5.5) and per flow tag (e.g. background vs incast,
+ * bin set (docs/network-model.md §12.4) and per flow tag (e.g. background vs incast,
  * OSCAR Fig10c).
  */
 import { KB, KIB, MB, MIB } from '../engine/units.js';
@@ -44,7 +44,7 @@ export const BIN_SETS: Readonly<Record<string, BinSet>> = {
   oscar: {
     name: 'oscar',
     title: 'OSCAR bins',
-    source: 'OSCAR artifact notebooks (network-model.md §5.5): short <= 150 KiB, long > 150 KiB, very long > 3 MiB (overlaps long)',
+    source: 'OSCAR artifact notebooks (docs/network-model.md §12.4): short <= 150 KiB, long > 150 KiB, very long > 3 MiB (overlaps long)',
     bins: [
       { label: '(0, 150 KiB]', minBytes: 0, maxBytes: 150 * KIB },
       { label: '(150 KiB, inf)', minBytes: 150 * KIB, maxBytes: Infinity },
@@ -227,7 +227,7 @@ export interface RunSummary {
   notes: string[];
   totals: SimOutput['totals'];
   unfinished: number;
-  /** bytes of the unfinished flows, and how many of them were acknowledged (network-model.md §3.9) */
+  /** bytes of the unfinished flows, and how many of them were acknowledged (docs/network-model.md §11.8) */
   unfinishedBytes: number;
   unfinishedAckedBytes: number;
   /** simulated time reached, ps */
@@ -280,7 +280,7 @@ export function flatBins(fct: FctSummary): (FctStats & { label: string })[] {
 }
 
 /**
- * Plain warnings about a run's losses (network-model.md §3.9): packets dropped (by
+ * Plain warnings about a run's losses (docs/network-model.md §11.8): packets dropped (by
  * reason) and flows left unfinished with the bytes they got acknowledged. A profile
  * without a retransmission timeout (the PowerTCP MMU can drop at egress) leaves a flow
  * whose dropped packet is never NACKed unfinished, so the FCT tables then cover only

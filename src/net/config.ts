@@ -1,12 +1,12 @@
 /**
  * Resolved network configuration: every switch, NIC and transport option of
- * network-model.md §1–3 in one plain object, and the two reference "dialects"
- * (§0, §2.5, §8) as named profiles. The experiment spec starts from a profile
+ * docs/network-model.md §1-11 in one plain object, and the two reference "dialects"
+ * (§7, §10, §15 there) as named profiles. The experiment spec starts from a profile
  * and overrides fields.
  */
 import { KIB, MIB, MS, US, type TxTimeQuantization } from '../engine/units.js';
 
-/** Which shared-buffer admission / PFC threshold rule the switch MMU uses (§3.2). */
+/** Which shared-buffer admission / PFC threshold rule the switch MMU uses (docs/network-model.md §11.2). */
 export type DtMode =
   /** D-HPCC: threshold = free >> shift, shift 3 at host rate and one less per doubling */
   | 'shiftByPortRate'
@@ -22,7 +22,7 @@ export type DtMode =
   | 'alpha';
 
 /**
- * D-PowerTCP pool layout (network-model.md §3.2), used by dtMode 'alpha'.
+ * D-PowerTCP pool layout (docs/network-model.md §11.2), used by dtMode 'alpha'.
  * B = bufferBytes, X = total headroom (all 8 queues of every port):
  * - ptWorkload: bufferPool B, ingressPool B - X (<= 0: no PFC from that switch), egressPool B, alpha_e = alphaEgress;
  * - ptBurst:    bufferPool B + X, ingressPool B, egressPool B, alpha_e = 65535 (fixed by the layout).
@@ -61,7 +61,7 @@ export interface CcEcnMarking {
 }
 
 /**
- * TCD ternary congestion detection (cc-seeds.md §4.2, a reconstruction: ACC
+ * TCD ternary congestion detection (docs/algorithms.md §5, a reconstruction: ACC
  * §2.2/§6.1 give only the port states and these two numbers). Switches mark
  * TCD only when the CC needs it; `enabled` says whether this profile's
  * switches can (a TCD CC on a profile without it is a spec error).
@@ -76,7 +76,7 @@ export interface TcdConfig {
 
 export interface SwitchConfig {
   bufferBytes: number;
-  /** false: lossy mode, drop-tail at the DT threshold, no PFC (§3.8) */
+  /** false: lossy mode, drop-tail at the DT threshold, no PFC (docs/network-model.md §11.7) */
   pfcEnabled: boolean;
   pfcMode: PfcMode;
   dtMode: DtMode;
@@ -130,7 +130,7 @@ export type WindowUnit = 'bytes' | 'packets';
 export type PacingUpdate = 'adjustOnRateChange' | 'noReschedule';
 export type NackRule = 'timer' | 'rearmOnInOrder';
 /**
- * Loss recovery (network-model.md §2.3): go-back-N on NACK / RTO, or none
+ * Loss recovery (docs/network-model.md §10.3): go-back-N on NACK / RTO, or none
  * (D-OSCAR `RetxMode None`, used with packet spraying: the receiver accepts
  * out-of-order packets into a reorder buffer, ACKs every packet with the
  * cumulative expected sequence, and there are no NACKs or RTO actions).
@@ -186,7 +186,7 @@ export interface TransportConfig {
   /** fraction of line rate below which no CC may set the rate */
   minRateRatio: number;
   /**
-   * D-HPCC `VAR_WIN 1` (network-model.md §2.2 window test): the fixed window of a
+   * D-HPCC `VAR_WIN 1` (docs/network-model.md §10.2 window test): the fixed window of a
    * CC that declares `needs.rateScaledWindow` gates at max(1, floor(win·rate/lineRate))
    * bytes, so it shrinks with the rate; false keeps it fixed (D-OSCAR, OSCAR App. C.6)
    */
@@ -198,7 +198,7 @@ export interface MetricsDefaults {
   clampSlowdownAt1: boolean;
   /**
    * idealFct 'oscar' only: class a pair (same rack / pod / other) by host id + this offset.
-   * 0 (default) = the topologically correct class (network-model.md §6.2). 1 reproduces the
+   * 0 (default) = the topologically correct class (docs/network-model.md §13.1). 1 reproduces the
    * OSCAR artifact notebooks, which index racks by host IP = id + 1, so one host per rack is
    * classed with the next rack; OSCAR reproduction specs set it explicitly.
    */
@@ -215,7 +215,7 @@ export interface NetworkConfig {
 export type ProfileName = 'oscar' | 'hpcc' | 'acc';
 export const PROFILE_NAMES: readonly ProfileName[] = ['oscar', 'hpcc', 'acc'];
 
-/** D-OSCAR (network-model.md §0 [O]/[PP]): the default. */
+/** D-OSCAR (docs/network-model.md §7 [O]/[PP]): the default. */
 function oscarProfile(): NetworkConfig {
   return {
     profile: 'oscar',
@@ -290,7 +290,7 @@ function oscarProfile(): NetworkConfig {
   };
 }
 
-/** D-HPCC ([H]/[P], network-model.md §0): ACC, PowerTCP, CCC, SQCC family. */
+/** D-HPCC ([H]/[P], docs/network-model.md §7): ACC, PowerTCP, CCC, SQCC family. */
 function hpccProfile(): NetworkConfig {
   return {
     profile: 'hpcc',
@@ -366,9 +366,9 @@ function hpccProfile(): NetworkConfig {
 }
 
 /**
- * ACC (network-model.md §8, ACC column): D-HPCC with ACC's switch settings, a
+ * ACC (docs/network-model.md §15, ACC column): D-HPCC with ACC's switch settings, a
  * static 512 KB PFC threshold in place of DT (ACC §6.1 "X_OFF is set to
- * 512KB", §3.2 assumption), the DCQCN paper's ECN thresholds 5 KB / 200 KB
+ * 512KB", docs/network-model.md §11.2 assumption), the DCQCN paper's ECN thresholds 5 KB / 200 KB
  * with pmax 1 % on every port, not scaled by rate (ACC §6.1, §3.4
  * assumption), and TCD-capable switches (max T_on 24 us, Q_th 2 MTU).
  */

@@ -1,5 +1,5 @@
 /**
- * PFC deadlock detection (ACC §6.3, Table 2; network-model.md §3.3: there is
+ * PFC deadlock detection (ACC §6.3, Table 2; docs/network-model.md §11.3: there is
  * no PFC watchdog, so a cyclic buffer dependency can freeze the fabric).
  *
  * A deadlock is a cycle of switch egress (port, class) pairs, each paused

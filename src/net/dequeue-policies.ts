@@ -1,10 +1,10 @@
 /**
  * Egress processing at dequeue (transmission start) as an ordered list of
- * per-port policies (network-model.md §3.1 "on dequeue": counters, marking,
+ * per-port policies (docs/network-model.md §11.1 "on dequeue": counters, marking,
  * PFC resume, telemetry). Which policies a switch runs is decided once, when
  * the network is built, from the profile and from what the CC declares it
- * needs (`CcNeeds`): RED/ECN (§3.4, the profile's thresholds or a CC's own
- * such as DCTCP's kmin = kmax step), TCD ternary marking (cc-seeds.md §4.2),
+ * needs (`CcNeeds`): RED/ECN (docs/network-model.md §11.4, the profile's thresholds or a CC's own
+ * such as DCTCP's kmin = kmax step), TCD ternary marking (docs/algorithms.md §5),
  * INT hops (§3.5) and Poseidon's MPD stamp (§3.5).
  *
  * Policies run in two phases around the PFC resume check, as the references
@@ -34,7 +34,7 @@ export interface PortFacts {
 }
 
 /**
- * RED/ECN marking on the egress queue (network-model.md §3.4): mark CE above
+ * RED/ECN marking on the egress queue (docs/network-model.md §11.4): mark CE above
  * kmax, with probability pmax·(q − kmin)/(kmax − kmin) between; q excludes the
  * packet (`afterRemoval`, D-HPCC) or includes it (`includingPacket`, D-OSCAR).
  * With a CC's own thresholds (`CcNeeds.ecnMarking`, e.g. DCTCP's step) the
@@ -101,7 +101,7 @@ export class RedEcnPolicy implements DequeuePolicy {
 
 /**
  * TCD ternary congestion detection (ACC §2.2, §4; reconstructed in
- * cc-seeds.md §4.2 since TCD's own algorithm is not in the corpus). Per
+ * docs/algorithms.md §5 since TCD's own algorithm is not in the corpus). Per
  * (egress port, class) ON/OFF state comes from the port's PFC state
  * (`Port.lastOnStartPs`, the time the class last went OFF→ON). At dequeue of a
  * data packet with q bytes still queued in its class:
@@ -147,7 +147,7 @@ export class TcdPolicy implements DequeuePolicy {
 }
 
 /**
- * INT hop (network-model.md §3.5): dequeue time, queue bytes of the port
+ * INT hop (docs/network-model.md §11.5): dequeue time, queue bytes of the port
  * after this packet, txBytes (with or without this packet, per dialect), port
  * rate and rx bytes, pushed into data packets.
  */
@@ -178,7 +178,7 @@ export class IntPolicy implements DequeuePolicy {
 }
 
 /**
- * Poseidon's short INT (network-model.md §3.5, §4.7): this hop's queueing
+ * Poseidon's short INT (docs/network-model.md §11.5, docs/algorithms.md §9.6): this hop's queueing
  * delay (port queue after dequeue / port rate) in whole us, kept as the max
  * over the path.
  */
@@ -207,11 +207,11 @@ export interface SwitchFeatures {
   int: boolean;
   /** RED/ECN marking */
   ecn: boolean;
-  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (§3.5) */
+  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (docs/network-model.md §11.5) */
   mpd?: boolean;
-  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, §3.4) */
+  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, docs/network-model.md §11.4) */
   ecnMarking?: CcEcnMarking;
-  /** TCD ternary marks (CE / UE) on data packets (cc-seeds.md §4.2) */
+  /** TCD ternary marks (CE / UE) on data packets (docs/algorithms.md §5) */
   tcd?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Host NIC (network-model.md §2.2 scheduler, §2.3 hand-off): one port; many
+ * Host NIC (docs/network-model.md §10.2 scheduler, §10.3 hand-off): one port; many
  * flows. When the port is free the NIC sends, in order: a queued ACK / NACK /
  * CNP (strict priority over data in D-HPCC; alternating with data in D-OSCAR,
  * where ACKs share the data class), then one data packet from a flow that has
@@ -171,7 +171,7 @@ export class Host implements PortOwner {
   }
 
   /**
-   * The "may this flow send" test, apart from time (network-model.md §2.5):
+   * The "may this flow send" test, apart from time (docs/network-model.md §10):
    * class not paused, and the flow's own test (bytes left, window open). Time
    * is `NicFlow.readyAt()`: the later of the pacer's next send time and the
    * CC hold (ACC's source halt).
@@ -266,7 +266,7 @@ export class Host implements PortOwner {
 
   /**
    * PFC frame from the switch: pause or resume class `aux` of the NIC port
-   * (network-model.md §3.3). With quanta the pause lapses after 65535 quanta
+   * (docs/network-model.md §11.3). With quanta the pause lapses after 65535 quanta
    * of 512 bit times unless refreshed.
    */
   private onPfc(pkt: number): void {

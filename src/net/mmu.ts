@@ -1,5 +1,5 @@
 /**
- * Shared-buffer switch MMUs (network-model.md §3.2). Two implementations behind
+ * Shared-buffer switch MMUs (docs/network-model.md §11.2). Two implementations behind
  * one interface, `SwitchMmu`, chosen by `createMmu` from `dtMode`:
  *
  * `Mmu`: D-HPCC, D-OSCAR and ACC (dtMode shiftByPortRate, fixedShift, static),
@@ -11,7 +11,7 @@
  * - threshold(p) = (sharedPool - sharedUsed) >> shift(p)  (D-HPCC shift by port
  *   rate, D-OSCAR a fixed shift), or a static value (ACC);
  * - admission drops only when both the headroom and the shared threshold would
- *   overflow (lossless), or at the threshold without headroom (lossy, §3.8);
+ *   overflow (lossless), or at the threshold without headroom (lossy, docs/network-model.md §11.7);
  * - pause when headroom is in use or the shared part reaches the threshold,
  *   resume when headroom is empty and the shared part is a resume offset below it.
  *
@@ -269,7 +269,7 @@ export class Mmu implements SwitchMmu {
 }
 
 /**
- * D-PowerTCP switch MMU ([P] "sonic" model; network-model.md §3.2, dtMode 'alpha').
+ * D-PowerTCP switch MMU ([P] "sonic" model; docs/network-model.md §11.2, dtMode 'alpha').
  *
  * - Headroom `xoff[p] = floor(rate_p * delay_p / 8) * headroomRttMultiplier` bytes
  *   for each of the 8 queues of every port; `xoffTotal` = 8 * sum over ports.
@@ -301,7 +301,7 @@ export class Mmu implements SwitchMmu {
  *   ptBurst bufferPool B + xoffTotal, ingressPool B, egressPool B, alphaEgress
  *   = 65535 (fixed by the layout).
  * - Lossy (pfcEnabled false, not in [P]): no headroom (xoff 0), tail drop iff
- *   ingress[p][q] + size > T evaluated before the packet [lossyTail] (§3.8), pool
+ *   ingress[p][q] + size > T evaluated before the packet [lossyTail] (docs/network-model.md §11.7), pool
  *   and egress checks as above, never pauses.
  */
 export class PowerTcpMmu implements SwitchMmu {

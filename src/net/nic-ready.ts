@@ -1,6 +1,6 @@
 /**
  * The per-NIC set of sending flows for round-robin arbitration (D-HPCC
- * `rrPerPacket`, network-model.md §2.2), built so that picking the next flow
+ * `rrPerPacket`, docs/network-model.md §10.2), built so that picking the next flow
  * does not look at every flow.
  *
  * Flows hold slots in the order they joined (slot numbers only grow; the

@@ -15,7 +15,7 @@
 /** INT hop slots per packet (HPCC's 5-hop header); cc/types re-exports it for CCs. */
 export const INT_MAX_HOPS = 5;
 
-/** TCD mark values carried by packets (cc-seeds.md §4.2); cc/types re-exports them for CCs. */
+/** TCD mark values carried by packets (docs/algorithms.md §5); cc/types re-exports them for CCs. */
 export const TCD_NO = 0;
 export const TCD_UE = 1;
 export const TCD_CE = 2;
@@ -73,7 +73,7 @@ export const INT_TS = 0;
 export const INT_QLEN = INT_MAX_HOPS;
 export const INT_TX = 2 * INT_MAX_HOPS;
 export const INT_RATE = 3 * INT_MAX_HOPS;
-/** bytes ever enqueued at the egress port (PowerTCP's rx-byte INT variant, cc-seeds.md §2.3) */
+/** bytes ever enqueued at the egress port (PowerTCP's rx-byte INT variant, docs/algorithms.md §3) */
 export const INT_RX = 4 * INT_MAX_HOPS;
 
 export class PacketStore {
@@ -277,7 +277,7 @@ export class PacketStore {
     this.f64[p * R64 + D_ECHO] = v;
   }
 
-  // ---- Poseidon short INT (network-model.md §3.5)
+  // ---- Poseidon short INT (docs/network-model.md §11.5)
 
   /** max per-hop queueing delay carried by the packet, whole us (0 if none stamped) */
   mpd(p: number): number {

@@ -3,7 +3,7 @@
  *
  * A transmission that starts at t occupies the port for the serialization time
  * and arrives whole at the peer at t + ser + prop (store and forward,
- * network-model.md §1.2). The port keeps at most one pending "transmission
+ * docs/network-model.md §2). The port keeps at most one pending "transmission
  * done" event and the link at most one pending "arrival" event for the head of
  * its in-flight FIFO (architecture.md rule 3), so the heap holds O(ports)
  * events whatever the number of packets in flight. When nothing is queued the
@@ -85,7 +85,7 @@ export class Port {
 
   // counters
   txBytes = 0;
-  /** bytes ever enqueued into the data queues (the receive-side INT counter, network-model.md §4.8) */
+  /** bytes ever enqueued into the data queues (the receive-side INT counter, docs/network-model.md §11.5) */
   rxBytes = 0;
   txPackets = 0;
   maxQueueBytes = 0;
@@ -95,7 +95,7 @@ export class Port {
   resumesReceived = 0;
   drops = 0;
   ecnMarked = 0;
-  /** data packets this port marked TCD CE / UE (cc-seeds.md §4.2) */
+  /** data packets this port marked TCD CE / UE (docs/algorithms.md §5) */
   tcdCe = 0;
   tcdUe = 0;
 

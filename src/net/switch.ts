@@ -1,5 +1,5 @@
 /**
- * Output-queued switch (network-model.md §3.1): on full reception a packet is
+ * Output-queued switch (docs/network-model.md §11.1): on full reception a packet is
  * routed, classified, admitted by the shared-buffer MMU (charged to its ingress
  * (port, queue)), checked for PFC pause, and enqueued at the egress port. On
  * transmission start it is released from the MMU, run through the switch's

@@ -1,8 +1,8 @@
 /**
- * One RoCEv2 reliable connection (a QP; network-model.md §2.1): sender state,
+ * One RoCEv2 reliable connection (a QP; docs/network-model.md §10.1): sender state,
  * receiver state and the CC instance. It is what a CC sees as `CcFlow`; the CC
  * writes only the rate and window through `setRate` / `setCwnd`, which the
- * transport clamps and applies to pacing (§2.2 ChangeRate, §2.5 pacingUpdate).
+ * transport clamps and applies to pacing (docs/network-model.md §10.2 ChangeRate, §10 pacingUpdate).
  */
 import type { CcFlow, CcInstance } from '../cc/types.js';
 import type { NetworkConfig } from '../net/config.js';
@@ -52,7 +52,7 @@ export class Flow implements CcFlow, NicFlow {
   maxSentSeq = 0;
   nextAvail = 0;
   /**
-   * CC hold (ACC's source halt, cc-seeds.md §0.3, §4.5 [AMB-A10]): no data
+   * CC hold (ACC's source halt, docs/algorithms.md §1, §5 [AMB-A10]): no data
    * before this time. A deadline of its own: rate changes move `nextAvail`
    * only, never this.
    */
@@ -138,7 +138,7 @@ export class Flow implements CcFlow, NicFlow {
     return this.nextAvail > this.holdUntilPs ? this.nextAvail : this.holdUntilPs;
   }
 
-  /** The flow's part of the NIC's "may send" test: bytes left and window open (§2.2 / §2.3). */
+  /** The flow's part of the NIC's "may send" test: bytes left and window open (docs/network-model.md §10.2 / §10.3). */
   maySend(): boolean {
     return this.sndNxt < this.sizeBytes && this.sys.windowOpen(this);
   }

@@ -1,7 +1,7 @@
 /**
  * Turns flow specs into `Flow` objects: wire sizes with the CC's headers, the
- * base RTT and BDP the CC is told (network-model.md §1.5), the ideal FCT
- * (§6.2), and the (sport, dport) identifiers and ECMP hashes (§2.8).
+ * base RTT and BDP the CC is told (docs/network-model.md §9), the ideal FCT
+ * (docs/network-model.md §13.1), and the (sport, dport) identifiers and ECMP hashes (docs/network-model.md §11.6).
  */
 import { NS, SEC } from '../engine/units.js';
 import { idealFctPs } from '../metrics/ideal.js';
@@ -51,7 +51,7 @@ export class FlowFactory {
     const tc = net.transport;
     const ackHdr = tc.ackBytes + cc.ack;
     this.ackWire = Math.max(tc.ackMinBytes, ackHdr);
-    // D-OSCAR NACKs carry no CC echo; their padding is computed from the ACK header (§1.4)
+    // D-OSCAR NACKs carry no CC echo; their padding is computed from the ACK header (docs/network-model.md §8)
     this.nackWire = tc.nackCarriesEcho ? this.ackWire : tc.ackBytes + Math.max(0, tc.ackMinBytes - ackHdr);
     this.mtu = tc.mtuBytes;
     this.hdr = tc.dataHeaderBytes + cc.data;
@@ -59,7 +59,7 @@ export class FlowFactory {
     this.globalRtt = oracle.maxPairRttPs(this.mtu);
     this.globalBdp = oracle.maxPairBdpBytes(this.mtu);
     // OSCAR's notebooks class a pair (same rack / pod / other) by host IP = id + 1, so one host
-    // per rack is classed with the next rack (network-model.md §6.2, oscarIdealIndexOffset).
+    // per rack is classed with the next rack (docs/network-model.md §13.1, oscarIdealIndexOffset).
     // Here the class of (src, dst) is the path between src + offset and dst + offset; an id
     // past the last host falls in a rack of its own, i.e. the longest path.
     this.offset = net.metrics.idealFct === 'oscar' ? net.metrics.oscarIdealIndexOffset : 0;

@@ -1,5 +1,5 @@
 /**
- * RoCEv2-style reliable transport (network-model.md §2.2 D-HPCC, §2.3 D-OSCAR,
+ * RoCEv2-style reliable transport (docs/network-model.md §10.2 D-HPCC, §10.3 D-OSCAR,
  * unified by the options of §2.5):
  *
  * sender   - builds data packets (payload <= MTU, send timestamp, in-flight
@@ -9,7 +9,7 @@
  *            `ccFirst`: CC hook, then the transport), retransmission timeout;
  * receiver - per-packet cumulative ACK (optional coalescing: one ACK per
  *            `ackEvery` in-order packets carrying their count and the sum of
- *            their in-flight stamps, cc-seeds.md §1.3), NACK on a gap (500 us
+ *            their in-flight stamps, docs/algorithms.md §2), NACK on a gap (500 us
  *            timer rule or one NACK re-armed by in-order/duplicate packets) or,
  *            with `retxMode: none`, a reorder buffer and no NACKs; CE echo on
  *            ACKs or CNP packets paced at 50 us per flow; INT stack, send time,
@@ -81,11 +81,11 @@ export class Transport implements HostEndpoint {
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
   private tagParams: ReadonlyMap<string, unknown> | null = null;
-  /** the CC's receiver hook (null: none) and the per-host count of flows being received (§7.4 [AMB-S7]) */
+  /** the CC's receiver hook (null: none) and the per-host count of flows being received (docs/algorithms.md §8 [AMB-S7]) */
   private readonly rxHook: ((rx: ReceiverInfo) => number) | null;
   private readonly rxInfo: ReceiverInfo;
   private readonly rxActive: Int32Array;
-  /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (§2.2) */
+  /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (docs/network-model.md §10.2) */
   private readonly rtoPs: number;
   /** the receiver acknowledges duplicate data packets (profile rule, or forced by a retransmission timeout) */
   private readonly ackDuplicates: boolean;
@@ -268,12 +268,12 @@ export class Transport implements HostEndpoint {
     this.hosts[f.src]!.addFlow(f);
   }
 
-  /** May flow f put another packet in flight? (window test, §2.2 / §2.3) */
+  /** May flow f put another packet in flight? (window test, docs/network-model.md §10.2 / §10.3) */
   windowOpen(f: Flow): boolean {
     let w = f.cwndBytes;
     if (w === Infinity) return true;
     if (this.scaleWindow) {
-      // D-HPCC VAR_WIN: max(1, floor(win·rate/maxRate)) (network-model.md §2.2)
+      // D-HPCC VAR_WIN: max(1, floor(win·rate/maxRate)) (docs/network-model.md §10.2)
       w = Math.floor((w * f.rateBps) / f.lineRateBps);
       if (w < 1) w = 1;
     }
@@ -356,7 +356,7 @@ export class Transport implements HostEndpoint {
     if (seq === exp) {
       f.rcvExpected = exp + pk.aux(pkt);
       if (this.rxHook !== null) {
-        // flows being received by this host: from the first delivered packet until the last (§7.4 [AMB-S7])
+        // flows being received by this host: from the first delivered packet until the last (docs/algorithms.md §8 [AMB-S7])
         if (exp === 0) this.rxActive[f.dst]!++;
         if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
       }
@@ -433,7 +433,7 @@ export class Transport implements HostEndpoint {
   }
 
   /**
-   * `retxMode: none` (D-OSCAR spraying runs, network-model.md §2.3): every
+   * `retxMode: none` (D-OSCAR spraying runs, docs/network-model.md §10.3): every
    * packet is accepted; out-of-order packets wait in a per-flow bitmap (one
    * byte per packet, allocated at the first reordering) until the gap before
    * them fills, and the cumulative expected sequence then jumps past them.

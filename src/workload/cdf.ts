@@ -4,7 +4,7 @@
  *
  * A CDF is a list of points (size_bytes, P(size <= size_bytes)). Between
  * consecutive points the distribution is uniform (the CDF is linear), which is
- * how the HPCC, OSCAR and PowerTCP generators sample (network-model.md §5.1).
+ * how the HPCC, OSCAR and PowerTCP generators sample (docs/network-model.md §12.1).
  * Repeated sizes with a rising cdf are point masses; repeated cdfs with a
  * rising size are gaps with no probability.
  */

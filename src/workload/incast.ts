@@ -1,5 +1,5 @@
 /**
- * Incast (N:1) traffic (network-model.md §5.3): at each event, fanIn senders
+ * Incast (N:1) traffic (docs/network-model.md §12.3): at each event, fanIn senders
  * each send `bytes` to one receiver. Events come from an explicit list of
  * times or from a Poisson process; receiver and senders are fixed or drawn
  * per event.

@@ -1,5 +1,5 @@
 /**
- * Poisson background traffic (network-model.md §5.2): every source host is an
+ * Poisson background traffic (docs/network-model.md §12.2): every source host is an
  * independent Poisson process of flow arrivals whose mean rate makes the
  * offered load `load` of `refRateBps` (the host link, or a per-host share of
  * the ToR uplinks, as the profile decides).

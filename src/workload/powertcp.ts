@@ -1,6 +1,6 @@
 /**
  * The PowerTCP paper's traffic (PowerTCP NSDI'22 §4.1; docs/network-model.md
- * §5.2 `ptGenerator`, §5.3 query generator):
+ * §12.2 `ptGenerator`, §12.3 query generator):
  *
  * - racks: hosts grouped by the switch they attach to (their ToR), racks in
  *   ToR node-id order;

@@ -1,6 +1,6 @@
 /**
  * PowerTCP Fig. 4 (top row) incast on a PowerTCP tree with the burst program's
- * buffer pools (experiments.md PowerTCP-Fig4, network-model.md §3.2 ptBurst):
+ * buffer pools (docs/experiments.md §3, docs/network-model.md §11.2 ptBurst):
  * host 0 → 16 runs alone, hosts 1..10 → 16 join 500 us later; queue and
  * throughput at the ToR port toward host 16.
  */

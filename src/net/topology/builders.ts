@@ -1,5 +1,5 @@
 /**
- * Topology builders (network-model.md §7). Every builder validates its options
+ * Topology builders (docs/network-model.md §14). Every builder validates its options
  * and throws an Error naming the option and the value. Rates are bps, delays
  * are one-way propagation in ps. Node ids: hosts 0..H-1, then switches.
  * Node names are the layer prefix plus the global id (h5, tor320, agg340, ...).
@@ -66,7 +66,7 @@ export interface StarOptions {
   name?: string;
 }
 
-/** Hosts 0..N-1 on one switch N (layer 'tor'). N senders → 1 receiver is a usage of this (§7.3). */
+/** Hosts 0..N-1 on one switch N (layer 'tor'). N senders → 1 receiver is a usage of this (docs/network-model.md §14). */
 export function star(opts: StarOptions): Topology {
   const o = opts;
   const hosts = o.hosts;
@@ -95,7 +95,7 @@ export interface DumbbellOptions {
   name?: string;
 }
 
-/** `left` hosts on switch A, `right` hosts on switch B, A–B the bottleneck (§7.9). Links: hosts, then A–B. */
+/** `left` hosts on switch A, `right` hosts on switch B, A–B the bottleneck (docs/network-model.md §14). Links: hosts, then A–B. */
 export function dumbbell(opts: DumbbellOptions): Topology {
   const o = opts;
   const left = o.left;
@@ -127,7 +127,7 @@ export interface ParkingLotOptions {
 }
 
 /**
- * Switches in a chain with hosts on each (§7.5; OSCAR parking5 = 5 switches, one
+ * Switches in a chain with hosts on each (docs/network-model.md §14; OSCAR parking5 = 5 switches, one
  * host each). Links: host links in host order, then the chain s0–s1, s1–s2, ...
  */
 export function parkingLot(opts: ParkingLotOptions): Topology {
@@ -210,7 +210,7 @@ export function coresOfAgg(k: number, aggsPerPod: number, cores: number, wiring:
 }
 
 /**
- * Three-tier fat tree (§7.1, §7.6, §7.7). Node order: hosts, edges (pod-major),
+ * Three-tier fat tree (docs/network-model.md §14). Node order: hosts, edges (pod-major),
  * aggs (pod-major), cores. Layers 'tor', 'agg', 'core'. Link order: host links
  * (host order), edge–agg (edge-major, aggs of the pod in order), agg–core
  * (agg-major, cores ascending). Host h is on edge floor(h / hostsPerEdge).
@@ -259,7 +259,7 @@ export const FAT_TREE_PRESET_NAMES: readonly FatTreePresetName[] = ['oscar320', 
 export function fatTreePresetOptions(name: FatTreePresetName): FatTreeOptions {
   switch (name) {
     case 'oscar320':
-      // §7.1 T-FT320: 5 pods × (4 edge + 4 agg), 16 hosts/edge, 16 cores, 100G/400G, 1 us, [O] wiring
+      // oscar320 (T-FT320): 5 pods × (4 edge + 4 agg), 16 hosts/edge, 16 cores, 100G/400G, 1 us, [O] wiring
       return {
         name,
         pods: 5,
@@ -275,7 +275,7 @@ export function fatTreePresetOptions(name: FatTreePresetName): FatTreeOptions {
         coreWiring: 'strided',
       };
     case 'powertcp256':
-      // §7.6 artifact topology-256: 4 pods × (2 ToR + 2 agg), 32 hosts/ToR, 4 cores,
+      // powertcp256, artifact topology-256: 4 pods × (2 ToR + 2 agg), 32 hosts/ToR, 4 cores,
       // even aggs → cores 0,1 and odd aggs → cores 2,3 (= 'blocked'), 25G/100G, 5 us to core
       return {
         name,
@@ -292,10 +292,10 @@ export function fatTreePresetOptions(name: FatTreePresetName): FatTreeOptions {
         coreWiring: 'blocked',
       };
     case 'powertcp256paper':
-      // §7.6 paper description: 2 cores, every agg to both
+      // powertcp256, paper description: 2 cores, every agg to both
       return { ...fatTreePresetOptions('powertcp256'), name, cores: 2, coreWiring: 'full' };
     case 'ccc250':
-      // §7.7 reconstruction: k = 10 fat tree, 250 hosts, 25G/100G, 1.6 us per link
+      // ccc250 reconstruction: k = 10 fat tree, 250 hosts, 25G/100G, 1.6 us per link
       return {
         name,
         pods: 10,
@@ -368,10 +368,10 @@ export const SPINE_LEAF_PRESET_NAMES: readonly SpineLeafPresetName[] = ['oscar64
 export function spineLeafPresetOptions(name: SpineLeafPresetName): SpineLeafOptions {
   switch (name) {
     case 'oscar64':
-      // §7.2 T-SL64: 16 leaves × 4 hosts, 2 spines, all 200G, 1 us
+      // T-SL64: 16 leaves × 4 hosts, 2 spines, all 200G, 1 us
       return { name, spines: 2, leaves: 16, hostsPerLeaf: 4, hostRateBps: 200 * GBPS, fabricRateBps: 200 * GBPS, delayPs: US };
     case 'spraying44':
-      // §7.4 spraying-4-4: hosts 0–3 and 4–7 on two leaves joined by 4 spines, 100G, 1 us
+      // spraying-4-4: hosts 0–3 and 4–7 on two leaves joined by 4 spines, 100G, 1 us
       return { name, spines: 4, leaves: 2, hostsPerLeaf: 4, hostRateBps: 100 * GBPS, fabricRateBps: 100 * GBPS, delayPs: US };
     default: {
       const bad: unknown = name;
@@ -486,8 +486,8 @@ export interface AccTreeOptions {
 }
 
 /**
- * ACC Fig. 1 "typical scenario" congestion tree (ACC §3.1, §6.3; network-model.md
- * §7.8, attachment points reconstructed from the text): a chain SW1–SW2–SW3–SW4;
+ * ACC Fig. 1 "typical scenario" congestion tree (ACC §3.1, §6.3; docs/network-model.md
+ * §14, attachment points reconstructed from the text): a chain SW1–SW2–SW3–SW4;
  * S0 and S1 on SW1; R0 and R1 on SW4 (R1 behind the congested port P4); burst
  * senders H1..HN on SW4. F1 = S1→R1 and F0 = S0→R0 share P1–P3 (SW1→SW2,
  * SW2→SW3, SW3→SW4); the bursts meet F1 at P4 (SW4→R1).
@@ -580,7 +580,7 @@ export interface TopologyPresetInfo {
   build: () => Topology;
 }
 
-/** Named topologies of the papers (§7), for `ccsim list` and specs that say `preset: oscar320`. */
+/** Named topologies of the papers (docs/network-model.md §14), for `ccsim list` and specs that say `preset: oscar320`. */
 export const TOPOLOGY_PRESETS: readonly TopologyPresetInfo[] = [
   { name: 'oscar320', description: 'T-FT320: 320 hosts, 5 pods, 16 cores, 100G/400G, 1 us (OSCAR, ACC, HPCC)', build: () => fatTreePreset('oscar320') },
   {

@@ -1,5 +1,5 @@
 /**
- * Topology file loaders (network-model.md §7.11): ccsim's own JSON format and
+ * Topology file loaders (docs/network-model.md §14): ccsim's own JSON format and
  * the three reference text formats ([H] HPCC, [P] PowerTCP, [O] OSCAR). The
  * reference formats may interleave switch ids with host ids; loaders renumber
  * so hosts come first (hosts, then switches, each in ascending original id)

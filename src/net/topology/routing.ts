@@ -1,6 +1,6 @@
 /**
  * Port numbering, equal-cost shortest-path routes and per-pair path facts
- * (network-model.md §3.7, §1.5). Paths are shortest by hop count and never
+ * (docs/network-model.md §11.6, §9). Paths are shortest by hop count and never
  * transit a host.
  */
 import { SEC } from '../../engine/units.js';

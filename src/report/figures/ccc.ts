@@ -24,7 +24,7 @@ interface Summary {
 const US_PS = 1e6;
 /** host downlink rate of the CCC topologies (25 G hosts) */
 const C = 25e9;
-/** maximum unloaded RTT of ccc250 and the 5-us-link stars, us (network-model.md §7.7) */
+/** maximum unloaded RTT of ccc250 and the 5-us-link stars, us (docs/network-model.md §14) */
 const RTT_MIN_US = 20.16;
 
 const manifestOf = (dir: string): Manifest => requireResultJson<Manifest>(dir, 'manifest.json');

@@ -346,7 +346,7 @@ export function slidingSlope(s: Series, w: number): Series {
 }
 
 /**
- * TIMELY's gradient computation (network-model.md §4.3) applied to a delay
+ * TIMELY's gradient computation (docs/algorithms.md §9.3) applied to a delay
  * signal: one RTT sample per RTT (the next sample one measured RTT later),
  * rttDiff = EWMA(alpha on the new difference), gradient = rttDiff / minRtt.
  */

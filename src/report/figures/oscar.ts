@@ -5,7 +5,7 @@
  * artifact notebooks: arithmetic mean and linear-interpolated p99, small =
  * size <= 150 KiB, Fig 11 bins at the 5 % quantiles of the CacheFollower CDF.
  * "OSCAR x% better than X" is reported as (X - OSCAR) / X, the convention that
- * matches the paper's numbers (experiments.md §0.5, §7).
+ * matches the paper's numbers (docs/experiments.md §1).
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';

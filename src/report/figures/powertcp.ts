@@ -2,7 +2,7 @@
  * PowerTCP (NSDI'22) figure analyses, §4.2: Fig. 4 (incast reaction: throughput and
  * buffer at the bottleneck), Fig. 5 (fairness as flows arrive and leave), Fig. 6 / 7a / 7b
  * (99.9th-percentile FCT per size bucket against load), Fig. 7g / 7h (CDF of the ToR
- * buffer samples of network-model.md §6.5) and Fig. 7c-f (tails under query bursts).
+ * buffer samples of docs/network-model.md §13.3) and Fig. 7c-f (tails under query bursts).
  *
  * "X cuts the tail FCT by g % compared to Y" is g = (Y - X) / Y of the 99.9th-percentile
  * FCT (negative g: X is worse). Size buckets as PT §4.2: short < 10 KB, medium

@@ -3,7 +3,7 @@
  * N:1 incasts on the 10 Gb/s dumbbell, in packets as the paper reports them
  * (one packet = 1000 B payload + headers + 8 B timestamp on the wire).
  * "Steady state" is the second half of each run (the paper does not say how
- * it windows it, experiments.md §7 item 15); "oscillation range" is reported
+ * it windows it, docs/experiments.md §6); "oscillation range" is reported
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
 import { mean as meanOf, percentileLinear, sortedCopy } from '../../metrics/stats.js';
