@@ -33,9 +33,12 @@ export class Switch implements PortOwner {
   readonly ports: Port[] = [];
   mmu!: SwitchMmu;
   private readonly salt: number;
-  private readonly routeBase: number;
-  private readonly routeCount: Uint16Array;
-  private readonly routeStart: Int32Array;
+  /**
+   * this switch's routes by destination host, two words each (one cache line
+   * for both): the number of equal-cost next hops, then the egress port itself
+   * when there is one, else the start of the hops in `routePorts`
+   */
+  private readonly route: Int32Array;
   private readonly routePorts: Int32Array;
   private readonly spray: boolean;
   private readonly mmuOffset: number;
@@ -65,10 +68,16 @@ export class Switch implements PortOwner {
     // separate streams: ECN marking draws never shift spraying choices and vice versa
     this.sprayRng = rng.fork('spray');
     this.ecnRng = rng.fork('ecn');
-    this.routeCount = routes.routeCount;
-    this.routeStart = routes.routeStart;
     this.routePorts = routes.ports;
-    this.routeBase = (id - routes.hostCount) * routes.hostCount;
+    const hosts = routes.hostCount;
+    const base = (id - hosts) * hosts;
+    this.route = new Int32Array(2 * hosts);
+    for (let h = 0; h < hosts; h++) {
+      const cnt = routes.routeCount[base + h]!;
+      const start = routes.routeStart[base + h]!;
+      this.route[2 * h] = cnt;
+      this.route[2 * h + 1] = cnt === 1 ? routes.ports[start]! : start;
+    }
     this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
     this.spray = cfg.loadBalancing === 'spray';
     this.mmuOffset = cfg.mmuHeaderOffset;
@@ -109,17 +118,21 @@ export class Switch implements PortOwner {
       return;
     }
     const q = pk.prio(pkt);
-    const idx = this.routeBase + pk.dst(pkt);
-    const cnt = this.routeCount[idx]!;
-    if (cnt === 0) {
-      this.dropPacket(pkt, this.ports[inPort]!);
-      return;
+    const ri = 2 * pk.dst(pkt);
+    const cnt = this.route[ri]!;
+    let e = this.route[ri + 1]!;
+    if (cnt !== 1) {
+      if (cnt === 0) {
+        this.dropPacket(pkt, this.ports[inPort]!);
+        return;
+      }
+      if (this.spray) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
+      else {
+        // ECMP: hash mod cnt, a mask when cnt is a power of two (the hash is a uint32)
+        const h = mix32(pk.hash(pkt) ^ this.salt);
+        e = this.routePorts[e + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : h % cnt)]!;
+      }
     }
-    const start = this.routeStart[idx]!;
-    let e: number;
-    if (cnt === 1) e = this.routePorts[start]!;
-    else if (this.spray) e = this.routePorts[start + this.sprayRng.int(cnt)]!;
-    else e = this.routePorts[start + (mix32(pk.hash(pkt) ^ this.salt) % cnt)]!;
     const out = this.ports[e]!;
     const size = pk.size(pkt);
     if (this.queue0Control && q === 0) {
