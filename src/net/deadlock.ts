@@ -68,7 +68,7 @@ export function findDeadlockCycle(network: Network, nowPs: number, minPausedPs: 
     if (network.switches[n] === null) continue;
     for (const p of network.nodePorts[n]!) {
       for (let c = 0; c < 8; c++) {
-        if (p.paused[c] === 1 && p.qPkts[c]! > 0 && (frozen || nowPs - p.pauseStartPs[c]! >= minPausedPs)) cand.set(key(p.gid, c), { port: p, cls: c });
+        if (p.paused[c] === 1 && p.queuePkts(c) > 0 && (frozen || nowPs - p.pauseStartPs[c]! >= minPausedPs)) cand.set(key(p.gid, c), { port: p, cls: c });
       }
     }
   }
@@ -116,7 +116,7 @@ export function findDeadlockCycle(network: Network, nowPs: number, minPausedPs: 
           peerName: names[port.peerNode]!.name,
           cls,
           pausedSincePs: port.pauseStartPs[cls]!,
-          queuedBytes: port.qBytes[cls]!,
+          queuedBytes: port.queueBytes(cls),
         };
       });
     }

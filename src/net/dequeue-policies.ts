@@ -15,7 +15,7 @@
 import type { Rng } from '../engine/rng.js';
 import type { CcEcnMarking, SwitchConfig } from './config.js';
 import { FLAG_CE, FLAG_ECT, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, type PacketStore } from './packet.js';
-import type { Port } from './port.js';
+import { Q_BYTES, Q_PKTS, Q_STRIDE, type Port } from './port.js';
 
 /** One step of egress processing, run for every data-queue packet a port dequeues. */
 export interface DequeuePolicy {
@@ -78,7 +78,7 @@ export class RedEcnPolicy implements DequeuePolicy {
   apply(pkt: number, port: Port, q: number, size: number): void {
     const pk = this.pk;
     if (!(this.markNonEct || pk.has(pkt, FLAG_ECT)) || pk.has(pkt, FLAG_CE)) return;
-    let bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
+    let bytes = port.qs[q * Q_STRIDE + Q_BYTES]! - this.qOffset * port.qs[q * Q_STRIDE + Q_PKTS]!;
     const pi = port.index;
     const kmin = this.kmin[pi]!;
     const kmax = this.kmax[pi]!;
@@ -132,7 +132,7 @@ export class TcdPolicy implements DequeuePolicy {
   apply(pkt: number, port: Port, q: number, _size: number, nowPs: number): void {
     const pk = this.pk;
     if (pk.type(pkt) !== PKT_DATA) return;
-    const bytes = port.qBytes[q]! - this.qOffset * port.qPkts[q]!;
+    const bytes = port.qs[q * Q_STRIDE + Q_BYTES]! - this.qOffset * port.qs[q * Q_STRIDE + Q_PKTS]!;
     if (bytes <= this.thresholdBytes) return;
     if (nowPs - port.lastOnStartPs[q]! >= this.maxTonPs) {
       pk.setTcd(pkt, TCD_CE);

@@ -29,6 +29,13 @@ export interface PortOwner {
   receive(pkt: number, port: number): void;
 }
 
+/** Words per data queue in `Port.qs`, and their offsets. */
+export const Q_STRIDE = 4;
+const Q_HEAD = 0;
+const Q_TAIL = 1;
+export const Q_BYTES = 2;
+export const Q_PKTS = 3;
+
 export class Port {
   /** index in NetContext.ports */
   readonly gid: number;
@@ -47,10 +54,13 @@ export class Port {
   private txEvent = -1;
 
   // egress queues
-  private readonly qHead = new Int32Array(8).fill(NIL);
-  private readonly qTail = new Int32Array(8).fill(NIL);
-  readonly qBytes = new Float64Array(8);
-  readonly qPkts = new Int32Array(8);
+  /**
+   * the eight data queues in one block, Q_STRIDE words per queue (head and
+   * tail packet, bytes, packets): enqueue and dequeue touch one line of it
+   * instead of one line in each of four arrays. Read bytes and packets with
+   * `queueBytes` / `queuePkts` (or `qs[q * Q_STRIDE + Q_BYTES]`).
+   */
+  readonly qs = new Int32Array(8 * Q_STRIDE);
   totalBytes = 0;
   totalPkts = 0;
   private ctrlHead = NIL;
@@ -116,6 +126,10 @@ export class Port {
     this.delayPs = delayPs;
     this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
     this.pk = ctx.pool;
+    for (let q = 0; q < 8; q++) {
+      this.qs[q * Q_STRIDE + Q_HEAD] = NIL;
+      this.qs[q * Q_STRIDE + Q_TAIL] = NIL;
+    }
     this.sched = ctx.sched;
     this.kTx = ctx.kPortTx;
     this.kArrive = ctx.kLinkArrive;
@@ -135,6 +149,16 @@ export class Port {
     return this.ctx.txTime(bytes, this.rateBps);
   }
 
+  /** Bytes queued in data queue q. */
+  queueBytes(q: number): number {
+    return this.qs[q * Q_STRIDE + Q_BYTES]!;
+  }
+
+  /** Packets queued in data queue q. */
+  queuePkts(q: number): number {
+    return this.qs[q * Q_STRIDE + Q_PKTS]!;
+  }
+
   setRate(rateBps: number): void {
     this.rateBps = rateBps;
     this.ser = rateBps > 0 ? this.ctx.serTable(rateBps) : null;
@@ -145,14 +169,16 @@ export class Port {
   enqueue(pkt: number, q: number, size: number): void {
     const pk = this.pk;
     pk.setNext(pkt, NIL);
-    const tail = this.qTail[q]!;
+    const qs = this.qs;
+    const b = q * Q_STRIDE;
+    const tail = qs[b + Q_TAIL]!;
     if (tail === NIL) {
-      this.qHead[q] = pkt;
+      qs[b + Q_HEAD] = pkt;
       this.nonEmpty |= 1 << q;
     } else pk.setNext(tail, pkt);
-    this.qTail[q] = pkt;
-    this.qBytes[q] = this.qBytes[q]! + size;
-    this.qPkts[q] = this.qPkts[q]! + 1;
+    qs[b + Q_TAIL] = pkt;
+    qs[b + Q_BYTES] = qs[b + Q_BYTES]! + size;
+    qs[b + Q_PKTS] = qs[b + Q_PKTS]! + 1;
     this.totalBytes += size;
     this.totalPkts++;
     this.rxBytes += size;
@@ -204,16 +230,18 @@ export class Port {
         this.rr = q;
       }
     }
-    const p = this.qHead[q]!;
+    const qs = this.qs;
+    const b = q * Q_STRIDE;
+    const p = qs[b + Q_HEAD]!;
     const nx = pk.next(p);
-    this.qHead[q] = nx;
+    qs[b + Q_HEAD] = nx;
     if (nx === NIL) {
-      this.qTail[q] = NIL;
+      qs[b + Q_TAIL] = NIL;
       this.nonEmpty &= ~(1 << q);
     }
     const size = pk.size(p);
-    this.qBytes[q] = this.qBytes[q]! - size;
-    this.qPkts[q] = this.qPkts[q]! - 1;
+    qs[b + Q_BYTES] = qs[b + Q_BYTES]! - size;
+    qs[b + Q_PKTS] = qs[b + Q_PKTS]! - 1;
     this.totalBytes -= size;
     this.totalPkts--;
     this.lastQueue = q;
@@ -223,7 +251,7 @@ export class Port {
   /** Whether data queue q holds a packet that arrived on ingress port `inPort` (deadlock diagnosis; walks the queue). */
   queueHolds(q: number, inPort: number): boolean {
     const pk = this.pk;
-    for (let p = this.qHead[q]!; p !== NIL; p = pk.next(p)) if (pk.inPort(p) === inPort) return true;
+    for (let p = this.qs[q * Q_STRIDE + Q_HEAD]!; p !== NIL; p = pk.next(p)) if (pk.inPort(p) === inPort) return true;
     return false;
   }
 
