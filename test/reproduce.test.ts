@@ -178,10 +178,10 @@ test('a lower-bound measurement ("not by the run end") deviates only when the bo
   // "> 500 ms": the true value is above every value in 7-13 ms
   assert.equal(verdictOf(claim, 500, 'lower'), 'deviates');
   // "> 8 ms" could still be 10 ms: undecided, not a pass
-  assert.equal(verdictOf(claim, 8, 'lower'), 'not run');
+  assert.equal(verdictOf(claim, 8, 'lower'), 'undecided');
   assert.equal(verdictOf({ ...claim, compare: 'atMost' }, 20, 'lower'), 'deviates');
   assert.equal(verdictOf({ ...claim, compare: 'atLeast' }, 8, 'lower'), 'holds');
-  assert.equal(verdictOf({ ...claim, compare: 'atLeast' }, 2, 'lower'), 'not run');
+  assert.equal(verdictOf({ ...claim, compare: 'atLeast' }, 2, 'lower'), 'undecided');
   const rows = compareClaims({ paper: 'ccc', title: 't', claims: [claim] }, new Map([['x', [{ id: 'x.t', value: 500, unit: 'ms', bound: 'lower' as const }]]]));
   assert.equal(rows[0]!.bound, 'lower');
   assert.equal(rows[0]!.verdict, 'deviates');

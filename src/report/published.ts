@@ -8,11 +8,11 @@
  * and where the paper states it. The verdict per claim is
  * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),
  * - deviates: measured, outside the tolerance,
- * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value),
- *             or only a lower bound that does not decide the claim.
+ * - undecided: only a lower bound was measured and it does not decide the claim,
+ * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value).
  * A lower-bound measurement (MeasuredClaim.bound, "had not happened by the run's end")
  * deviates when the bound alone is already above the band, holds for an at-least claim
- * it satisfies, and is otherwise undecided ("not run").
+ * it satisfies, and is otherwise undecided (a longer run would tell).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -112,7 +112,7 @@ export function experimentName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.(ya?ml|json)$/i, '');
 }
 
-export type Verdict = 'holds' | 'deviates' | 'not run';
+export type Verdict = 'holds' | 'deviates' | 'undecided' | 'not run';
 
 export interface ClaimRow extends PublishedClaim {
   measured: number | null;
@@ -125,8 +125,8 @@ export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'l
   if (measured === null || !Number.isFinite(measured)) return 'not run';
   const d = measured - c.published;
   if (bound === 'lower') {
-    if (c.compare === 'atLeast') return d >= -c.tolerance ? 'holds' : 'not run';
-    return d > c.tolerance ? 'deviates' : 'not run';
+    if (c.compare === 'atLeast') return d >= -c.tolerance ? 'holds' : 'undecided';
+    return d > c.tolerance ? 'deviates' : 'undecided';
   }
   const ok = c.compare === 'atLeast' ? d >= -c.tolerance : c.compare === 'atMost' ? d <= c.tolerance : Math.abs(d) <= c.tolerance;
   return ok ? 'holds' : 'deviates';

@@ -203,7 +203,8 @@ function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {
 
 function verdictCounts(rows: readonly ClaimRow[]): string {
   const n = (v: string): number => rows.filter((r) => r.verdict === v).length;
-  return `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${n('not run')} not run`;
+  const undecided = n('undecided');
+  return `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${undecided > 0 ? `${undecided} undecided (run too short for a lower bound to decide), ` : ''}${n('not run')} not run`;
 }
 
 function writeClaimFiles(dir: string, view: ClaimsView): void {
