@@ -183,19 +183,40 @@ export class Scheduler {
 
   /** Schedules an event at absolute time `at` (ps, >= now). Returns a cancellable handle. */
   schedule(at: number, kind: number, id: number, tag: number): number {
-    if (at < this.now) at = this.now;
+    const slot = this.insert(at < this.now ? this.now : at, kind, id, tag);
+    return this.gen[slot]! * SLOT_SPAN + slot;
+  }
+
+  /**
+   * Schedules an event at (now + a) + b ps (a, b >= 0: the sum a caller would
+   * form itself), without a handle. For the per-packet events: a time in ps
+   * is not a small integer, so V8 boxes it (allocates) whenever it crosses a
+   * call it does not inline, while the serialization and link delays `a` and
+   * `b` are small integers that cross as they are.
+   */
+  post(a: number, b: number, kind: number, id: number, tag: number): void {
+    this.insert(this.now + a + b, kind, id, tag);
+  }
+
+  /** Schedules an event at `times[i]` ps (>= now), without a handle; see `post`. */
+  postAt(times: Float64Array, i: number, kind: number, id: number, tag: number): void {
+    const at = times[i]!;
+    this.insert(at < this.now ? this.now : at, kind, id, tag);
+  }
+
+  /** Links a new event at `at` (>= now) and returns its slot; the wheel and heap read its time and sequence from the slot. */
+  private insert(at: number, kind: number, id: number, tag: number): number {
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
     this.kind[slot] = kind;
     this.ids[slot] = id;
     this.tags[slot] = tag;
     this.time[slot] = at;
-    const s = this.nextSeq++;
-    this.seq[slot] = s;
+    this.seq[slot] = this.nextSeq++;
     const bn = Math.floor(at * INV_W);
-    if (bn - this.cur < B) this.wheelInsert(slot, bn & BMASK, at, s);
-    else this.heapPush(slot, at, s);
-    return this.gen[slot]! * SLOT_SPAN + slot;
+    if (bn - this.cur < B) this.wheelInsert(slot, bn & BMASK);
+    else this.heapPush(slot);
+    return slot;
   }
 
   /** Schedules an event `delay` ps from now. */
@@ -334,10 +355,12 @@ export class Scheduler {
     throw new Error('scheduler: wheel count out of sync');
   }
 
-  private wheelInsert(slot: number, b: number, t: number, s: number): void {
+  private wheelInsert(slot: number, b: number): void {
     const time = this.time;
     const seq = this.seq;
     const next = this.next;
+    const t = time[slot]!;
+    const s = seq[slot]!;
     const tl = this.tail[b]!;
     if (tl < 0) {
       next[slot] = -1;
@@ -373,9 +396,8 @@ export class Scheduler {
       const bn = Math.floor(t * INV_W);
       if (bn >= end) break;
       const slot = this.heap[0]!;
-      const s = this.hS[0]!;
       this.heapRemoveAt(0);
-      this.wheelInsert(slot, bn & BMASK, t, s);
+      this.wheelInsert(slot, bn & BMASK);
     }
     this.updateMigrateFrom();
   }
@@ -392,9 +414,9 @@ export class Scheduler {
 
   // ---- overflow heap (4-ary, keys in heap order)
 
-  private heapPush(slot: number, t: number, s: number): void {
+  private heapPush(slot: number): void {
     this.where[slot] = IN_HEAP;
-    this.siftUp(this.hsize++, slot, t, s);
+    this.siftUp(this.hsize++, slot, this.time[slot]!, this.seq[slot]!);
     this.updateMigrateFrom();
   }
 

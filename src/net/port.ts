@@ -51,7 +51,8 @@ export class Port {
   private ser: Float64Array | null;
 
   busyUntil = 0;
-  private txEvent = -1;
+  /** whether a "transmission done" event is pending */
+  private txPending = false;
 
   // egress queues
   /**
@@ -257,9 +258,10 @@ export class Port {
 
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
-    if (this.txEvent >= 0 || this.ser === null) return; // a completion is pending, or the link is down
+    if (this.txPending || this.ser === null) return; // a completion is pending, or the link is down
     if (this.sched.now < this.busyUntil) {
-      this.txEvent = this.sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
+      this.txPending = true;
+      this.sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
       return;
     }
     const pkt = this.owner.pull(this);
@@ -268,28 +270,32 @@ export class Port {
 
   /** Event: the transmitter is free. */
   onTxDone(): void {
-    this.txEvent = -1;
+    this.txPending = false;
     this.kick();
   }
 
   private transmit(pkt: number): void {
     const sched = this.sched;
     const size = this.pk.size(pkt);
-    const done = sched.now + this.serPs(size);
+    const ser = this.serPs(size);
+    // the same sums as before: done = now + ser, arrival = done + delay
+    const done = sched.now + ser;
     this.busyUntil = done;
     this.txBytes += size;
     this.txPackets++;
-    const at = done + this.delayPs;
     if (this.lCount === this.lPk.length) this.growLink();
     const i = (this.lHead + this.lCount) & (this.lPk.length - 1);
     this.lPk[i] = pkt;
-    this.lT[i] = at;
+    this.lT[i] = done + this.delayPs;
     this.lCount++;
     if (!this.arrivePending) {
       this.arrivePending = true;
-      sched.schedule(at, this.kArrive, this.gid, 0);
+      sched.post(ser, this.delayPs, this.kArrive, this.gid, 0);
     }
-    if (this.owner.hasMore(this)) this.txEvent = sched.schedule(done, this.kTx, this.gid, 0);
+    if (this.owner.hasMore(this)) {
+      this.txPending = true;
+      sched.post(ser, 0, this.kTx, this.gid, 0);
+    }
   }
 
   private growLink(): void {
@@ -319,7 +325,7 @@ export class Port {
       this.lCount--;
       this.peer.receive(p, this.peerPort);
     }
-    if (this.lCount > 0) this.sched.schedule(lT[this.lHead]!, this.kArrive, this.gid, 0);
+    if (this.lCount > 0) this.sched.postAt(lT, this.lHead, this.kArrive, this.gid, 0);
     else this.arrivePending = false;
   }
 

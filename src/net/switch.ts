@@ -27,6 +27,19 @@ export function mix32(h: number): number {
   return h >>> 0;
 }
 
+/**
+ * `mix32` as a signed int32 (the same bits). For the per-packet ECMP hash: a
+ * uint32 of 2^31 or more is not a small integer to V8, and returning one from
+ * a call it does not inline allocates a heap number per packet.
+ */
+function mix32i(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
 export type { SwitchFeatures } from './dequeue-policies.js';
 
 export class Switch implements PortOwner {
@@ -128,9 +141,9 @@ export class Switch implements PortOwner {
       }
       if (this.spray) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
       else {
-        // ECMP: hash mod cnt, a mask when cnt is a power of two (the hash is a uint32)
-        const h = mix32(pk.hash(pkt) ^ this.salt);
-        e = this.routePorts[e + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : h % cnt)]!;
+        // ECMP: the uint32 hash mod cnt, a mask when cnt is a power of two (the low bits are the same as an int32)
+        const h = mix32i(pk.hash(pkt) ^ this.salt);
+        e = this.routePorts[e + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : (h >>> 0) % cnt)]!;
       }
     }
     const out = this.ports[e]!;
