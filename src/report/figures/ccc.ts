@@ -241,7 +241,8 @@ const fairness: FigureAnalysis = {
         times.push(found);
         // not reached: the time left until the next arrival (or the run end) is a lower bound
         const next = k + 1 < flows.length ? starts2[k + 1]! : (t0.at(-1) ?? arr);
-        claims.push({ id: `ccc.fairness.${label}.arrival${k}.time-to-fair`, value: found ?? r1((next - arr) / US_PS) ?? NaN, unit: 'us' });
+        const id = `ccc.fairness.${label}.arrival${k}.time-to-fair`;
+        claims.push(found !== null ? { id, value: found, unit: 'us' } : { id, value: r1((next - arr) / US_PS) ?? NaN, unit: 'us', bound: 'lower' });
       }
       rows.push([label, ...times.map((x) => (x === null ? 'not reached' : r1(x)))]);
       if (label === 'ccc') {
