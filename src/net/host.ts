@@ -67,6 +67,8 @@ export class Host implements PortOwner {
   private rr = -1;
   private wakeHandle = -1;
   private wakeTime = Infinity;
+  /** the time argument of `armWake` */
+  private readonly wakeT = new Float64Array(1);
   private preferData = false;
   private readonly ackStrict: boolean;
   private readonly fifo: boolean;
@@ -119,7 +121,10 @@ export class Host implements PortOwner {
       const f = ready.pick(now, this.port.paused);
       if (f === null) {
         const t = ready.wakeTime;
-        if (t !== Infinity && t > now) this.wakeAt(t);
+        if (t !== Infinity && t > now) {
+          this.wakeT[0] = t;
+          this.armWake();
+        }
         return NIL;
       }
       return f.buildPacket();
@@ -163,7 +168,10 @@ export class Host implements PortOwner {
       }
     }
     if (best < 0) {
-      if (wake !== Infinity) this.wakeAt(wake);
+      if (wake !== Infinity) {
+        this.wakeT[0] = wake;
+        this.armWake();
+      }
       return NIL;
     }
     this.rr = best;
@@ -182,7 +190,26 @@ export class Host implements PortOwner {
 
   /** Makes sure the NIC looks again at time t. */
   wakeAt(t: number): void {
+    this.wakeT[0] = t;
+    this.armWake();
+  }
+
+  /** Makes sure the NIC looks again when f may send (its ready time, or now if that has passed). */
+  wakeFor(f: NicFlow): void {
+    const now = this.ctx.sched.now;
+    const t = f.readyAt();
+    this.wakeT[0] = t > now ? t : now;
+    this.armWake();
+  }
+
+  /**
+   * `wakeAt(wakeT[0])`. The time comes through a typed array: a time in ps is
+   * not a small integer, and V8 allocates a heap number for it at every call
+   * it does not inline.
+   */
+  private armWake(): void {
     const s = this.ctx.sched;
+    const t = this.wakeT[0]!;
     if (this.wakeHandle >= 0) {
       if (this.wakeTime <= t && s.isPending(this.wakeHandle)) return;
       s.cancel(this.wakeHandle);

@@ -58,6 +58,14 @@ export class Flow implements CcFlow, NicFlow {
    */
   holdUntilPs = 0;
   lastPktWire = 0;
+  /**
+   * Serialization time cache: `serPs` ps for `serBytes` wire bytes at `serRate`
+   * bps (Transport.serPs). Most packets repeat the size and rate of the one
+   * before, and the cache keeps the rate, a heap number, off a call.
+   */
+  serBytes = -1;
+  serRate = -1;
+  serPs = 0;
   started = false;
   finished = false;
   nicSlot = -1;
@@ -122,10 +130,12 @@ export class Flow implements CcFlow, NicFlow {
     const old = this.rateBps;
     if (r === old) return;
     if (adjustPacing && this.sys.adjustPacing && this.lastPktWire > 0) {
-      const ctx = this.sys.ctx;
-      this.nextAvail += ctx.txTime(this.lastPktWire, r) - ctx.txTime(this.lastPktWire, old);
+      // txTime(wire, r) - txTime(wire, old), each read at the flow's rate (no rate crosses a call)
+      const sys = this.sys;
+      const before = sys.serPs(this, this.lastPktWire);
       this.rateBps = r;
-      this.sys.onPacingChanged(this);
+      this.nextAvail += sys.serPs(this, this.lastPktWire) - before;
+      sys.onPacingChanged(this);
     } else {
       this.rateBps = r;
     }

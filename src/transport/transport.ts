@@ -25,7 +25,7 @@ import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host, HostEndpoint } from '../net/host.js';
 import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
-import { MS } from '../engine/units.js';
+import { MS, txTimePs, type TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
 import type { FlowFactory } from './setup.js';
@@ -51,6 +51,7 @@ export class Transport implements HostEndpoint {
   /** payload bytes of the finished flows */
   finishedBytes = 0;
   private readonly pk: PacketStore;
+  private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
   private kRto = -1;
   private kCnpTimer = -1;
@@ -100,6 +101,7 @@ export class Transport implements HostEndpoint {
   ) {
     this.sched = ctx.sched;
     this.pk = ctx.pool;
+    this.quantization = ctx.quantization;
     this.cfg = net.transport;
     this.coalesceTimeoutPs = this.cfg.ackEvery > 1 ? this.cfg.ackCoalesceTimeoutPs : 0;
     const c = this.cfg;
@@ -321,7 +323,7 @@ export class Transport implements HostEndpoint {
       pk.setInflight(p, si.inflightStamp);
       gap = si.nextGapPs;
     } else pk.setInflight(p, f.sndNxt - f.sndUna);
-    f.nextAvail = now + (gap >= 0 ? gap : this.ctx.txTime(wire, f.rateBps));
+    f.nextAvail = now + (gap >= 0 ? gap : this.serPs(f, wire));
     f.lastPktWire = wire;
     if (this.rtoPs > 0 && !f.rtoPending) {
       f.rtoDeadline = now + this.rtoPs;
@@ -329,6 +331,23 @@ export class Transport implements HostEndpoint {
       this.sched.schedule(f.rtoDeadline, this.kRto, f.id, 0);
     }
     return p;
+  }
+
+  /**
+   * Serialization time of `wire` bytes at f's current rate (NetContext.txTime),
+   * cached per flow. It takes the flow, not its rate: a rate in bps is not a
+   * small integer, and V8 allocates a heap number for it at every call it
+   * does not inline (sendData's inlining budget often leaves the tx-time call
+   * out).
+   */
+  serPs(f: Flow, wire: number): number {
+    const rate = f.rateBps;
+    if (wire !== f.serBytes || rate !== f.serRate) {
+      f.serPs = txTimePs(wire, rate, this.quantization);
+      f.serBytes = wire;
+      f.serRate = rate;
+    }
+    return f.serPs;
   }
 
   // ---------------------------------------------------------------- receiver
@@ -646,10 +665,7 @@ export class Transport implements HostEndpoint {
 
   /** A CC moved the pacing time of f: make sure the NIC looks at it in time. */
   onPacingChanged(f: Flow): void {
-    if (!f.started) return;
-    const now = this.sched.now;
-    const t = f.readyAt();
-    this.hosts[f.src]!.wakeAt(t > now ? t : now);
+    if (f.started) this.hosts[f.src]!.wakeFor(f);
   }
 
   /** Something that decides whether f may send, or when, changed: tell its NIC. */
