@@ -114,21 +114,8 @@ export class Host implements PortOwner {
   }
 
   private pullData(): number {
-    if (this.inSet) {
-      const ready = this.ready;
-      if (ready.count === 0) return NIL;
-      const now = this.ctx.sched.now;
-      const f = ready.pick(now, this.port.paused);
-      if (f === null) {
-        const t = ready.wakeTime;
-        if (t !== Infinity && t > now) {
-          this.wakeT[0] = t;
-          this.armWake();
-        }
-        return NIL;
-      }
-      return f.buildPacket();
-    }
+    // the scan stays small enough for V8 to inline it into `pull` (460 bytes of bytecode)
+    if (this.inSet) return this.pullFromSet();
     const act = this.active;
     const n = act.length;
     if (n === 0) return NIL;
@@ -176,6 +163,23 @@ export class Host implements PortOwner {
     }
     this.rr = best;
     return act[best]!.buildPacket();
+  }
+
+  /** `pullData` with the flows in the ready set. */
+  private pullFromSet(): number {
+    const ready = this.ready;
+    if (ready.count === 0) return NIL;
+    const now = this.ctx.sched.now;
+    const f = ready.pick(now, this.port.paused);
+    if (f === null) {
+      const t = ready.wakeTime;
+      if (t !== Infinity && t > now) {
+        this.wakeT[0] = t;
+        this.armWake();
+      }
+      return NIL;
+    }
+    return f.buildPacket();
   }
 
   /**
