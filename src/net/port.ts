@@ -259,9 +259,14 @@ export class Port {
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
     if (this.txPending || this.ser === null) return; // a completion is pending, or the link is down
-    if (this.sched.now < this.busyUntil) {
+    const sched = this.sched;
+    if (sched.now < this.busyUntil) {
       this.txPending = true;
-      this.sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
+      // as the remaining time (a small integer) when now + it is exactly busyUntil, which
+      // it is for integer ps: busyUntil is not, and V8 boxes it at a call it does not inline
+      const d = this.busyUntil - sched.now;
+      if (sched.now + d === this.busyUntil) sched.post(d, 0, this.kTx, this.gid, 0);
+      else sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
       return;
     }
     const pkt = this.owner.pull(this);
