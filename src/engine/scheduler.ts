@@ -224,12 +224,34 @@ export class Scheduler {
     return this.schedule(this.now + delay, kind, id, tag);
   }
 
+  /**
+   * `schedule(times[i], ...)` with the handle written to `handles[j]`. A
+   * handle is not a small integer once its slot's generation passes 127, nor
+   * is a time in ps: V8 boxes either (allocates) at every call it does not
+   * inline, and through typed arrays neither crosses a call. For the host's
+   * wake-up and the CC timers, which are cancelled and re-armed per ACK.
+   */
+  scheduleFrom(times: Float64Array, i: number, kind: number, id: number, tag: number, handles: Float64Array, j: number): void {
+    const at = times[i]!;
+    const slot = this.insert(at < this.now ? this.now : at, kind, id, tag);
+    handles[j] = this.gen[slot]! * SLOT_SPAN + slot;
+  }
+
+  /** `isPending(handles[j])`; see `scheduleFrom`. */
+  isPendingFrom(handles: Float64Array, j: number): boolean {
+    const handle = handles[j]!;
+    return handle >= 0 && this.pendingSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
+  }
+
+  /** `cancel(handles[j])`; see `scheduleFrom`. */
+  cancelFrom(handles: Float64Array, j: number): boolean {
+    const handle = handles[j]!;
+    return handle >= 0 && this.cancelSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
+  }
+
   /** True when the handle names an event that has not fired or been cancelled. */
   isPending(handle: number): boolean {
-    if (handle < 0) return false;
-    const slot = handle & SLOT_MASK;
-    const w = this.where[slot]!;
-    return (w === IN_WHEEL || w === IN_HEAP) && this.gen[slot]! === Math.floor(handle / SLOT_SPAN);
+    return handle >= 0 && this.pendingSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
   }
 
   /**
@@ -238,10 +260,19 @@ export class Scheduler {
    * when its bucket comes up); a heap event is removed at once.
    */
   cancel(handle: number): boolean {
-    if (handle < 0) return false;
-    const slot = handle & SLOT_MASK;
+    return handle >= 0 && this.cancelSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
+  }
+
+  // a handle as its slot and generation: small integers, which cross a call unboxed
+
+  private pendingSlot(slot: number, gen: number): boolean {
     const w = this.where[slot]!;
-    if ((w !== IN_WHEEL && w !== IN_HEAP) || this.gen[slot]! !== Math.floor(handle / SLOT_SPAN)) return false;
+    return (w === IN_WHEEL || w === IN_HEAP) && this.gen[slot]! === gen;
+  }
+
+  private cancelSlot(slot: number, gen: number): boolean {
+    const w = this.where[slot]!;
+    if ((w !== IN_WHEEL && w !== IN_HEAP) || this.gen[slot]! !== gen) return false;
     if (w === IN_WHEEL) {
       this.where[slot] = CANCELLED;
       this.gen[slot] = (this.gen[slot]! + 1) & GEN_MASK;

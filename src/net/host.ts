@@ -65,10 +65,12 @@ export class Host implements PortOwner {
   /** whether the flows are in the ready set (else in `active`) */
   private inSet = false;
   private rr = -1;
-  private wakeHandle = -1;
   private wakeTime = Infinity;
-  /** the time argument of `armWake` */
-  private readonly wakeT = new Float64Array(1);
+  /**
+   * [0]: the time argument of `armWake`; [1]: the pending wake-up's handle (-1: none).
+   * In a typed array because neither is a small integer (see Scheduler.scheduleFrom).
+   */
+  private readonly wakeT = new Float64Array([0, -1]);
   private preferData = false;
   private readonly ackStrict: boolean;
   private readonly fifo: boolean;
@@ -213,17 +215,18 @@ export class Host implements PortOwner {
    */
   private armWake(): void {
     const s = this.ctx.sched;
-    const t = this.wakeT[0]!;
-    if (this.wakeHandle >= 0) {
-      if (this.wakeTime <= t && s.isPending(this.wakeHandle)) return;
-      s.cancel(this.wakeHandle);
+    const w = this.wakeT;
+    const t = w[0]!;
+    if (w[1]! >= 0) {
+      if (this.wakeTime <= t && s.isPendingFrom(w, 1)) return;
+      s.cancelFrom(w, 1);
     }
     this.wakeTime = t;
-    this.wakeHandle = s.schedule(t, this.kWake, this.id, 0);
+    s.scheduleFrom(w, 0, this.kWake, this.id, 0, w, 1);
   }
 
   onWake(): void {
-    this.wakeHandle = -1;
+    this.wakeT[1] = -1;
     this.wakeTime = Infinity;
     this.port.kick();
   }

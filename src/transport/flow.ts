@@ -174,24 +174,29 @@ export class Flow implements CcFlow, NicFlow {
     if (grew && this.started) this.sys.onWindowGrew(this);
   }
 
+  // the handles stay in ccTimers and the time goes through the transport's scratch
+  // array: neither is a small integer (see Scheduler.scheduleFrom)
   setTimer(slot: number, delayPs: number): void {
     if (this.finished) return;
-    const s = this.sys.sched;
-    const h = this.ccTimers[slot]!;
-    if (h >= 0) s.cancel(h);
-    this.ccTimers[slot] = s.after(delayPs, this.sys.kCcTimer, this.id, slot);
+    const sys = this.sys;
+    const s = sys.sched;
+    const timers = this.ccTimers;
+    if (timers[slot]! >= 0) s.cancelFrom(timers, slot);
+    const at = sys.timeArg;
+    at[0] = s.now + delayPs;
+    s.scheduleFrom(at, 0, sys.kCcTimer, this.id, slot, timers, slot);
   }
 
   cancelTimer(slot: number): void {
-    const h = this.ccTimers[slot]!;
-    if (h >= 0) {
-      this.sys.sched.cancel(h);
-      this.ccTimers[slot] = -1;
+    const timers = this.ccTimers;
+    if (timers[slot]! >= 0) {
+      this.sys.sched.cancelFrom(timers, slot);
+      timers[slot] = -1;
     }
   }
 
   timerPending(slot: number): boolean {
-    return this.sys.sched.isPending(this.ccTimers[slot]!);
+    return this.sys.sched.isPendingFrom(this.ccTimers, slot);
   }
 
   cancelAllTimers(): void {

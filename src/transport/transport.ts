@@ -53,6 +53,8 @@ export class Transport implements HostEndpoint {
   private readonly pk: PacketStore;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
+  /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
+  readonly timeArg = new Float64Array(1);
   private kRto = -1;
   private kCnpTimer = -1;
   private kAckFlush = -1;
@@ -328,9 +330,22 @@ export class Transport implements HostEndpoint {
     if (this.rtoPs > 0 && !f.rtoPending) {
       f.rtoDeadline = now + this.rtoPs;
       f.rtoPending = true;
-      this.sched.schedule(f.rtoDeadline, this.kRto, f.id, 0);
+      this.postRto(f);
     }
     return p;
+  }
+
+  // f's timeout and ACK-flush events at their deadlines, the time through `timeArg` (see Scheduler.scheduleFrom)
+  private postRto(f: Flow): void {
+    const a = this.timeArg;
+    a[0] = f.rtoDeadline;
+    this.sched.postAt(a, 0, this.kRto, f.id, 0);
+  }
+
+  private postAckFlush(f: Flow): void {
+    const a = this.timeArg;
+    a[0] = f.ackFlushAt;
+    this.sched.postAt(a, 0, this.kAckFlush, f.id, 0);
   }
 
   /**
@@ -364,7 +379,7 @@ export class Transport implements HostEndpoint {
         this.sendCnp(f);
         f.cnpTimerRunning = true;
         f.cnpEcnSeen = false;
-        this.sched.after(this.cfg.cnpIntervalPs, this.kCnpTimer, f.id, 0);
+        this.sched.post(this.cfg.cnpIntervalPs, 0, this.kCnpTimer, f.id, 0);
       } else f.cnpEcnSeen = true;
     }
     const exp = f.rcvExpected;
@@ -426,7 +441,7 @@ export class Transport implements HostEndpoint {
       f.ackFlushAt = this.sched.now + this.coalesceTimeoutPs;
       if (!f.ackFlushPending) {
         f.ackFlushPending = true;
-        this.sched.schedule(f.ackFlushAt, this.kAckFlush, f.id, 0);
+        this.postAckFlush(f);
       }
     }
     f.ackHeld = pkt;
@@ -441,7 +456,7 @@ export class Transport implements HostEndpoint {
     if (this.sched.now < f.ackFlushAt) {
       // an ACK went out meanwhile and a later partial one started its own timer
       f.ackFlushPending = true;
-      this.sched.schedule(f.ackFlushAt, this.kAckFlush, f.id, 0);
+      this.postAckFlush(f);
       return;
     }
     this.sendAck(f, held, false, f.ackCounter, f.rcvSumInflight);
@@ -524,7 +539,7 @@ export class Transport implements HostEndpoint {
     if (f.cnpEcnSeen) {
       this.sendCnp(f);
       f.cnpEcnSeen = false;
-      this.sched.after(this.cfg.cnpIntervalPs, this.kCnpTimer, f.id, 0);
+      this.sched.post(this.cfg.cnpIntervalPs, 0, this.kCnpTimer, f.id, 0);
     } else {
       f.cnpTimerRunning = false;
       if (f.finished && this.releaseFinished) this.release(f);
@@ -616,7 +631,7 @@ export class Transport implements HostEndpoint {
     const now = this.sched.now;
     if (now < f.rtoDeadline) {
       f.rtoPending = true;
-      this.sched.schedule(f.rtoDeadline, this.kRto, f.id, 0);
+      this.postRto(f);
       return;
     }
     if (f.sndUna >= f.maxSentSeq) {
@@ -629,7 +644,7 @@ export class Transport implements HostEndpoint {
     if (f.cc.onRto !== undefined) f.cc.onRto();
     f.rtoDeadline = now + this.rtoPs;
     f.rtoPending = true;
-    this.sched.schedule(f.rtoDeadline, this.kRto, f.id, 0);
+    this.postRto(f);
     this.hosts[f.src]!.port.kick();
   }
 
