@@ -114,14 +114,15 @@ function fakeHost(fifo: boolean): { host: Host; sched: { now: number; armed: num
   const sched = {
     now: 0,
     armed: -1,
-    schedule(t: number): number {
-      this.armed = t;
-      return 1;
+    // the host hands the time and its handle through typed arrays (Scheduler.scheduleFrom)
+    scheduleFrom(times: Float64Array, i: number, _kind: number, _id: number, _tag: number, handles: Float64Array, j: number): void {
+      this.armed = times[i]!;
+      handles[j] = 1;
     },
-    isPending(): boolean {
+    isPendingFrom(): boolean {
       return true;
     },
-    cancel(): boolean {
+    cancelFrom(): boolean {
       return true;
     },
   };
