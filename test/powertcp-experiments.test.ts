@@ -6,6 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/engine/rng.js';
 import { MS, US } from '../src/engine/units.js';
@@ -20,6 +22,8 @@ import { fatTreePreset } from '../src/net/topology/index.js';
 import { gainPct, measureFairness, measureIncastOutput, tailByBucket } from '../src/report/figures/powertcp.js';
 import { runSeries } from '../src/report/figures/oscar-baselines.js';
 import { findFigure } from '../src/report/figures/index.js';
+import type { PointResult } from '../src/report/figures/types.js';
+import { tempDir } from './helpers/tmp.js';
 import { ptQueryFlows, racksOf, uplinkShareBps } from '../src/workload/index.js';
 
 const EXP = fileURLToPath(new URL('../../experiments/powertcp/', import.meta.url));
@@ -261,4 +265,25 @@ test('Fig. 5 (flows arrive and leave, quick): PowerTCP holds fair shares in ever
     phases.map((ph) => ph.active),
     [1, 2, 3, 4, 3, 2, 1],
   );
+});
+
+test('Fig 6/7 analysis: a "mean over loads" claim needs at least three loads, so one finished load point is not compared with a published average', () => {
+  const root = tempDir('pt67mean');
+  // short flows (5 KB): PowerTCP 40 us, HPCC 50 us at every load => 20 % gain per load
+  const point = (cc: string, load: number, fctUs: number): PointResult => {
+    const dir = join(root, `${cc}-${load}`);
+    mkdirSync(dir, { recursive: true });
+    const rows = Array.from({ length: 20 }, (_, i) => `${i},5000,0,${fctUs * 1e6},${fctUs * 1e6},1,background`);
+    writeFileSync(join(dir, 'fct.csv'), ['id,bytes,start_ps,finish_ps,fct_ps,slowdown,tag', ...rows].join('\n') + '\n');
+    return { dir, label: `${cc} ${load}`, vars: { cc, 'workload[0].load': load } };
+  };
+  const fig = findFigure('powertcp-fig6-7ab')!;
+  const ids = (loads: number[]): string[] => fig.analyze(loads.flatMap((l) => [point('powertcp', l, 40), point('hpcc', l, 50)])).claims.map((c) => c.id);
+  const one = ids([0.6]);
+  assert.ok(one.includes('fig6-7.powertcp-vs-hpcc.short.load0.6'));
+  assert.ok(!one.includes('fig7.powertcp-vs-hpcc.short.mean'));
+  const three = fig.analyze([0.2, 0.6, 0.8].flatMap((l) => [point('powertcp', l, 40), point('hpcc', l, 50)])).claims;
+  const mean = three.find((c) => c.id === 'fig7.powertcp-vs-hpcc.short.mean');
+  assert.ok(mean !== undefined);
+  assert.equal(mean.value, 20);
 });
