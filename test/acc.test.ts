@@ -395,3 +395,36 @@ test('ACC Table 2 finding: on the 100 G CBD unit (seed 1) windowless ACC deadloc
   assert.equal(win.deadlock, undefined);
   assert.equal(win.endPs, 6 * MS);
 });
+
+test("ACC haltRate: with R below R_min the halt uses the measured R by default ('measured'); 'atLeastMinRate' drains the excess at R_min instead", () => {
+  const T = 12 * US;
+  const haltWith = (haltRate: string): { halt: number; rate: number } => {
+    let now = 0;
+    const holds: number[] = [];
+    const f = fakeFlow();
+    f.now = () => now;
+    f.setHold = (until: number) => holds.push(until);
+    const def = findCc('acc')!;
+    // R_min 1 Gb/s, above the one-packet-per-T ACK rate (~704 Mb/s) this flow measures
+    const cc = def.create(f, def.params.parse({ minRateBps: 1e9, haltRate }));
+    const m = f as unknown as { maxSentSeq: number; sndNxt: number; sndUna: number };
+    m.maxSentSeq = m.sndNxt = 100_000;
+    now = 1 * MS + 10 * US;
+    cc.onAck({ ...ack(1000, 0, TCD_CE, 100_000), nowPs: now });
+    m.sndUna = 1000;
+    now += T;
+    cc.onTimer!(0);
+    assert.equal(holds.length, 1);
+    return { halt: holds[0]! - now, rate: f.rates.at(-1)! };
+  };
+  const R = (8 * 1056) / (T / 1e12);
+  const measured = haltWith('measured');
+  const floored = haltWith('atLeastMinRate');
+  // both resume at R_min (the rate is clamped either way)
+  assert.equal(measured.rate, 1e9);
+  assert.equal(floored.rate, 1e9);
+  // the excess, 99 packets of 1056 wire bytes, drained at R (99 T) or at R_min (99 T x R / R_min)
+  assert.ok(Math.abs(measured.halt - 99 * T) < 0.01 * 99 * T, `measured halt ${measured.halt / US} us`);
+  assert.ok(Math.abs(floored.halt - (99 * T * R) / 1e9) < 0.01 * 99 * T, `floored halt ${floored.halt / US} us`);
+  assert.ok(floored.halt < measured.halt);
+});

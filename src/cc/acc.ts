@@ -66,6 +66,12 @@ const params = z
         "in-flight limit (docs/algorithms.md §5 [AMB-A8]: ACC has none): 'none' = pure rate + halt; 'bdp' = a fixed window of the flow's base BDP (D-HPCC HAS_WIN); 'rate' = BDP x R_s / lineRate (VAR_WIN), at least 1 byte",
       ),
     halt: z.boolean().default(true).describe('source halt on congestion; false = ACC w/o halt (ACC §6.4, Fig. 16)'),
+    haltRate: z
+      .enum(['measured', 'atLeastMinRate'])
+      .default('measured')
+      .describe(
+        "R in the halt time (ΔS − ΔA)/R and its extension (ACC Alg. 1): 'measured' = the ACK arrival rate as measured, even below R_min; 'atLeastMinRate' = max(R, R_min), the rate the flow resumes at (the paper is silent when R < R_min; under heavy PFC a measured R of ~18 Mb/s gave a 130 ms halt, experiments/acc/README.md)",
+      ),
     ackRateSpan: z
       .enum(['period', 'eligible'])
       .default('period')
@@ -241,7 +247,7 @@ class Acc implements CcInstance {
         const wf = this.wf;
         const R = (8 * dAElig * wf) / (tEff / 1e12); // ACK arrival rate, bps
         this.rPre = this.rS;
-        this.rHalt = R;
+        this.rHalt = this.p.haltRate === 'atLeastMinRate' && R < this.rMin ? this.rMin : R;
         this.lastR = R;
         if (!this.useHalt) {
           // ACC w/o halt: straight to the ACK arrival rate
@@ -253,7 +259,7 @@ class Acc implements CcInstance {
         const base = f.nextAvail > now ? f.nextAvail : now; // the pacer's pending send (Eq. 1: t_NextPkt + t_Halt)
         this.setRate(R);
         if (excess > 0) {
-          const tHalt = ((8 * excess * wf) / R) * 1e12;
+          const tHalt = ((8 * excess * wf) / this.rHalt) * 1e12;
           this.haltUntil = base + tHalt;
           f.setHold(this.haltUntil);
           this.halt = true;
