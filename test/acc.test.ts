@@ -323,7 +323,11 @@ test('deadlock detection adds no events: results and event counts are identical 
 
 // ------------------------------------------------------------------ sparse ACKs, in-flight limit, the CBD unit
 
-test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival time, so one ACK in the first period gives R over T, not over the time since t = 0", () => {
+/**
+ * A flow that starts at 1 ms and sends 100 packets before its first ACK, which comes alone and
+ * CE-marked, then its first period ends: the ACK rate R it measures, and its halt.
+ */
+function firstCongestedPeriod(params: Record<string, unknown>): { f: Fake; T: number; halts: number; halt: number } {
   const T = 12 * US;
   let now = 0;
   const holds: number[] = [];
@@ -331,8 +335,7 @@ test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival t
   f.now = () => now;
   f.setHold = (until: number) => holds.push(until);
   const def = findCc('acc')!;
-  const cc = def.create(f, def.params.parse({}));
-  // the flow starts at 1 ms and sends 100 packets before its first ACK, which comes alone and CE-marked
+  const cc = def.create(f, def.params.parse(params));
   const m = f as unknown as { maxSentSeq: number; sndNxt: number; sndUna: number };
   m.maxSentSeq = m.sndNxt = 100_000;
   now = 1 * MS + 10 * US;
@@ -340,12 +343,16 @@ test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival t
   m.sndUna = 1000;
   now += T;
   cc.onTimer!(0);
+  return { f, T, halts: holds.length, halt: holds.length > 0 ? holds[0]! - now : NaN };
+}
+
+test("ACC sparse-ACK rate (ACC §4.3): a flow's first ACK has no inter-arrival time, so one ACK in the first period gives R over T, not over the time since t = 0", () => {
+  const { f, T, halts, halt } = firstCongestedPeriod({});
   const wire = f.dataWireBytes / f.mtuBytes;
   const R = (8 * 1000 * wire) / (T / 1e12);
   assert.ok(Math.abs(f.rates.at(-1)! - R) < 1e-6 * R, `R ${f.rates.at(-1)! / 1e6} Mb/s, expected ${R / 1e6} Mb/s (one packet per T)`);
   // halt for the 99 packets still in the network at that rate: 99 T
-  assert.equal(holds.length, 1);
-  const halt = holds[0]! - now;
+  assert.equal(halts, 1);
   assert.ok(Math.abs(halt - 99 * T) < 0.01 * 99 * T, `halt ${halt / US} us, expected ${(99 * T) / US} us`);
 });
 
@@ -397,32 +404,16 @@ test('ACC Table 2 finding: on the 100 G CBD unit (seed 1) windowless ACC deadloc
 });
 
 test("ACC haltRate: with R below R_min the halt uses the measured R by default ('measured'); 'atLeastMinRate' drains the excess at R_min instead", () => {
-  const T = 12 * US;
-  const haltWith = (haltRate: string): { halt: number; rate: number } => {
-    let now = 0;
-    const holds: number[] = [];
-    const f = fakeFlow();
-    f.now = () => now;
-    f.setHold = (until: number) => holds.push(until);
-    const def = findCc('acc')!;
-    // R_min 1 Gb/s, above the one-packet-per-T ACK rate (~704 Mb/s) this flow measures
-    const cc = def.create(f, def.params.parse({ minRateBps: 1e9, haltRate }));
-    const m = f as unknown as { maxSentSeq: number; sndNxt: number; sndUna: number };
-    m.maxSentSeq = m.sndNxt = 100_000;
-    now = 1 * MS + 10 * US;
-    cc.onAck({ ...ack(1000, 0, TCD_CE, 100_000), nowPs: now });
-    m.sndUna = 1000;
-    now += T;
-    cc.onTimer!(0);
-    assert.equal(holds.length, 1);
-    return { halt: holds[0]! - now, rate: f.rates.at(-1)! };
-  };
+  // R_min 1 Gb/s, above the one-packet-per-T ACK rate (~704 Mb/s) this flow measures
+  const measured = firstCongestedPeriod({ minRateBps: 1e9, haltRate: 'measured' });
+  const floored = firstCongestedPeriod({ minRateBps: 1e9, haltRate: 'atLeastMinRate' });
+  const T = measured.T;
   const R = (8 * 1056) / (T / 1e12);
-  const measured = haltWith('measured');
-  const floored = haltWith('atLeastMinRate');
+  assert.equal(measured.halts, 1);
+  assert.equal(floored.halts, 1);
   // both resume at R_min (the rate is clamped either way)
-  assert.equal(measured.rate, 1e9);
-  assert.equal(floored.rate, 1e9);
+  assert.equal(measured.f.rates.at(-1), 1e9);
+  assert.equal(floored.f.rates.at(-1), 1e9);
   // the excess, 99 packets of 1056 wire bytes, drained at R (99 T) or at R_min (99 T x R / R_min)
   assert.ok(Math.abs(measured.halt - 99 * T) < 0.01 * 99 * T, `measured halt ${measured.halt / US} us`);
   assert.ok(Math.abs(floored.halt - (99 * T * R) / 1e9) < 0.01 * 99 * T, `floored halt ${floored.halt / US} us`);

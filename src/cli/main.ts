@@ -274,7 +274,7 @@ function printSweepOutcome(r: SweepOutcome): void {
 
 function printClaims(view: ClaimsView): void {
   if (view.rows.length === 0) return;
-  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, `${formatMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict]);
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, formatMeasured(r), r.verdict]);
   for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
 }

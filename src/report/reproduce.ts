@@ -169,10 +169,10 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   return { view, report, failed: outcomes.reduce((s, o) => s + o.failed.length, 0), ran: outcomes.reduce((s, o) => s + o.ran, 0) };
 }
 
-/** A claim's measured value as shown in tables: '-' when none, '> x' for a lower bound (without the unit). */
-export function formatMeasured(r: Pick<ClaimRow, 'measured' | 'bound'>): string {
+/** A claim's measured value as shown in tables: '-' when none, '> x<unit>' for a lower bound. */
+export function formatMeasured(r: Pick<ClaimRow, 'measured' | 'bound' | 'unit'>): string {
   if (r.measured === null) return '-';
-  return `${r.bound === 'lower' ? '> ' : ''}${formatCell(Math.round(r.measured * 1000) / 1000)}`;
+  return `${r.bound === 'lower' ? '> ' : ''}${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`;
 }
 
 function band(r: ClaimRow): string {
@@ -187,7 +187,7 @@ function band(r: ClaimRow): string {
 const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'tolerance', 'measured', 'verdict', 'source'];
 
 function claimCells(r: ClaimRow): string[] {
-  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), `${formatMeasured(r)}${r.measured === null ? '' : (r.unit ?? '')}`, r.verdict, r.source];
+  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), formatMeasured(r), r.verdict, r.source];
 }
 
 function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {
