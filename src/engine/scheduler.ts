@@ -15,7 +15,10 @@
  *
  * An event is three integers: a handler kind (registered once), an element id
  * and a tag. Handles returned by `schedule` encode slot + generation so a stale
- * handle never cancels a recycled slot.
+ * handle never cancels a recycled slot. The two per-packet kinds (a port's
+ * transmitter is free, its link's head packet arrives) each own one slot per
+ * port for good (`directSlot`): an element has at most one such event pending,
+ * so posting one writes only its time, sequence and link.
  */
 
 /** Receives events of one registered kind. */
@@ -211,12 +214,50 @@ export class Scheduler {
     this.kind[slot] = kind;
     this.ids[slot] = id;
     this.tags[slot] = tag;
+    this.link(slot, at);
+    return slot;
+  }
+
+  /** Puts `slot` (its kind, id and tag set) into the wheel or the heap at time `at` (>= now). */
+  private link(slot: number, at: number): void {
     this.time[slot] = at;
     this.seq[slot] = this.nextSeq++;
     const bn = Math.floor(at * INV_W);
-    if (bn - this.cur < B) this.wheelInsert(slot, bn & BMASK);
+    if (bn - this.cur < B) this.wheelAppend(slot, bn & BMASK);
     else this.heapPush(slot);
+  }
+
+  /**
+   * A slot of its own for the one pending event of a direct kind (`kind` is
+   * the `tx` or `arrive` of `registerDirect`) of element `id`: kept for good,
+   * so posting it and running it write no kind, id, tag, generation or free
+   * list. The element must never have two such events pending at once.
+   */
+  directSlot(kind: number, id: number): number {
+    if (kind < 0 || (kind !== this.kDirectTx && kind !== this.kDirectArrive)) throw new Error('scheduler: directSlot takes a direct kind');
+    if (this.freeTop === 0) this.grow();
+    const slot = this.free[--this.freeTop]!;
+    this.kind[slot] = kind;
+    this.ids[slot] = id;
+    this.tags[slot] = 0;
+    this.where[slot] = FREE;
     return slot;
+  }
+
+  /** Posts direct slot `slot` at (now + a) + b ps; see `post` and `directSlot`. */
+  postSlot(slot: number, a: number, b: number): void {
+    this.link(slot, this.now + a + b);
+  }
+
+  /** Posts direct slot `slot` at `times[i]` ps (>= now); see `postAt` and `directSlot`. */
+  postSlotAt(slot: number, times: Float64Array, i: number): void {
+    const at = times[i]!;
+    this.link(slot, at < this.now ? this.now : at);
+  }
+
+  /** Posts direct slot `slot` at absolute time `at` (>= now); see `directSlot`. */
+  scheduleSlot(slot: number, at: number): void {
+    this.link(slot, at < this.now ? this.now : at);
   }
 
   /** Schedules an event `delay` ps from now. */
@@ -332,13 +373,20 @@ export class Scheduler {
       const t = this.time[slot]!;
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
-      const tag = this.tags[slot]!;
-      this.release(slot);
       this.now = t;
       this.eventsProcessed++;
-      if (kind === kArrive) direct[id]!.onArrive();
-      else if (kind === kTx) direct[id]!.onTxDone();
-      else handlers[kind]!.fire(id, tag);
+      // a direct kind keeps its slot (directSlot): nothing to release
+      if (kind === kArrive) {
+        this.where[slot] = FREE;
+        direct[id]!.onArrive();
+      } else if (kind === kTx) {
+        this.where[slot] = FREE;
+        direct[id]!.onTxDone();
+      } else {
+        const tag = this.tags[slot]!;
+        this.release(slot);
+        handlers[kind]!.fire(id, tag);
+      }
       if (this.stopRequested) return false;
     }
   }
@@ -386,6 +434,42 @@ export class Scheduler {
     throw new Error('scheduler: wheel count out of sync');
   }
 
+  /**
+   * Links a new event into bucket b. Its sequence number is the largest yet,
+   * so it goes after every entry whose time is <= its own: the same place as
+   * `wheelInsert`'s (time, sequence) order, without reading sequences.
+   */
+  private wheelAppend(slot: number, b: number): void {
+    const time = this.time;
+    const next = this.next;
+    const t = time[slot]!;
+    const tl = this.tail[b]!;
+    if (tl < 0) {
+      next[slot] = -1;
+      this.head[b] = slot;
+      this.tail[b] = slot;
+      this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
+    } else if (time[tl]! <= t) {
+      // the usual case: not earlier than anything in the bucket
+      next[slot] = -1;
+      next[tl] = slot;
+      this.tail[b] = slot;
+    } else {
+      let p = -1;
+      let c = this.head[b]!;
+      while (time[c]! <= t) {
+        p = c;
+        c = next[c]!;
+      }
+      next[slot] = c;
+      if (p < 0) this.head[b] = slot;
+      else next[p] = slot;
+    }
+    this.where[slot] = IN_WHEEL;
+    this.inWheel++;
+  }
+
+  /** Links an event from the heap into bucket b, in (time, sequence) order. */
   private wheelInsert(slot: number, b: number): void {
     const time = this.time;
     const seq = this.seq;

@@ -91,8 +91,9 @@ export class Port {
   private lCount = 0;
   private arrivePending = false;
   private readonly sched: Scheduler;
-  private readonly kTx: number;
-  private readonly kArrive: number;
+  /** the scheduler slots of this port's two events (Scheduler.directSlot) */
+  private readonly txSlot: number;
+  private readonly arriveSlot: number;
 
   // counters
   txBytes = 0;
@@ -132,8 +133,8 @@ export class Port {
       this.qs[q * Q_STRIDE + Q_TAIL] = NIL;
     }
     this.sched = ctx.sched;
-    this.kTx = ctx.kPortTx;
-    this.kArrive = ctx.kLinkArrive;
+    this.txSlot = ctx.sched.directSlot(ctx.kPortTx, gid);
+    this.arriveSlot = ctx.sched.directSlot(ctx.kLinkArrive, gid);
   }
 
   /** Serialization time of `bytes` on this port, ps. */
@@ -265,8 +266,8 @@ export class Port {
       // as the remaining time (a small integer) when now + it is exactly busyUntil, which
       // it is for integer ps: busyUntil is not, and V8 boxes it at a call it does not inline
       const d = this.busyUntil - sched.now;
-      if (sched.now + d === this.busyUntil) sched.post(d, 0, this.kTx, this.gid, 0);
-      else sched.schedule(this.busyUntil, this.kTx, this.gid, 0);
+      if (sched.now + d === this.busyUntil) sched.postSlot(this.txSlot, d, 0);
+      else sched.scheduleSlot(this.txSlot, this.busyUntil);
       return;
     }
     const pkt = this.owner.pull(this);
@@ -295,11 +296,11 @@ export class Port {
     this.lCount++;
     if (!this.arrivePending) {
       this.arrivePending = true;
-      sched.post(ser, this.delayPs, this.kArrive, this.gid, 0);
+      sched.postSlot(this.arriveSlot, ser, this.delayPs);
     }
     if (this.owner.hasMore(this)) {
       this.txPending = true;
-      sched.post(ser, 0, this.kTx, this.gid, 0);
+      sched.postSlot(this.txSlot, ser, 0);
     }
   }
 
@@ -330,7 +331,7 @@ export class Port {
       this.lCount--;
       this.peer.receive(p, this.peerPort);
     }
-    if (this.lCount > 0) this.sched.postAt(lT, this.lHead, this.kArrive, this.gid, 0);
+    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, lT, this.lHead);
     else this.arrivePending = false;
   }
 
