@@ -379,6 +379,11 @@ function accProfile(): NetworkConfig {
   n.switch.staticThresholdBytes = 512_000;
   n.switch.ecn = { ...n.switch.ecn, kminBytes: 5_000, kmaxBytes: 200_000, pmax: 0.01, scaleWithRate: false };
   n.switch.tcd = { ...n.switch.tcd, enabled: true };
+  // the baselines' host ACK queue pauses with the data class (the simulator's ACK_HIGH_PRIO 0,
+  // as in the PowerTCP artifact; docs/network-model.md §10.2, §16): ACC does not say, and the
+  // unpausable class loses ACKs to ingress headroom under heavy PFC. ACC's own ACKs use the
+  // switches' control queue (CcNeeds.highPriorityAcks), so this does not touch them.
+  n.transport.ackClass = 3;
   return n;
 }
 
