@@ -24,6 +24,9 @@ import { runSeries } from '../src/report/figures/oscar-baselines.js';
 import { findFigure } from '../src/report/figures/index.js';
 import type { PointResult } from '../src/report/figures/types.js';
 import { tempDir } from './helpers/tmp.js';
+import { hpccCc, hpccRates } from '../src/cc/hpcc.js';
+import { INT_MAX_HOPS, type AckInfo, type CcFlow, type CcInstance } from '../src/cc/types.js';
+import { profileDefaults } from '../src/net/config.js';
 import { ptQueryFlows, racksOf, uplinkShareBps } from '../src/workload/index.js';
 
 const EXP = fileURLToPath(new URL('../../experiments/powertcp/', import.meta.url));
@@ -286,4 +289,67 @@ test('Fig 6/7 analysis: a "mean over loads" claim needs at least three loads, so
   const mean = three.find((c) => c.id === 'fig7.powertcp-vs-hpcc.short.mean');
   assert.ok(mean !== undefined);
   assert.equal(mean.value, 20);
+});
+
+// ------------------------------------------------------------------ HPCC with the PowerTCP artifact's parameters
+
+const G25 = 25e9;
+
+function hpccOnFakeFlow(params: Record<string, unknown>): { cc: CcInstance; rates: number[] } {
+  const rates: number[] = [];
+  const f = {
+    id: 0, src: 0, dst: 1, sizeBytes: 1e9, lineRateBps: G25, baseRttPs: 28_960_000, baseBdpBytes: 90_500, pathBaseRttPs: 28_960_000, pathRttPs: 28_960_000,
+    maxBaseRttPs: 28_960_000, maxBaseBdpBytes: 90_500, baseOneWayPs: 14 * US, dataWireBytes: 1090, mtuBytes: 1000, rateBps: G25,
+    cwndBytes: 90_500, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: 1e8, net: profileDefaults('hpcc'),
+    nextAvail: 0, holdUntilPs: 0, now: () => 0,
+    setRate(bps: number) { rates.push(bps); f.rateBps = bps; },
+    setCwnd(b: number) { f.cwndBytes = b; }, setHold() {}, setTimer() {}, cancelTimer() {}, timerPending: () => false,
+  };
+  const cc = hpccCc.create(f as unknown as CcFlow, hpccCc.params.parse(params));
+  return { cc, rates };
+}
+
+/** An ACK with one INT hop (25 G) at time tsPs carrying qlen and txBytes. */
+function intAck(seq: number, sndNxt: number, tsPs: number, qlen: number, txBytes: number): AckInfo {
+  const z = (v: number) => { const a = new Float64Array(INT_MAX_HOPS); a[0] = v; return a; };
+  return {
+    seq, isNack: false, ecnEcho: false, tcd: 0, sendTsPs: 0, rxTsPs: -1, inflightBytes: 0, ackedPackets: 1, sumInflightBytes: 0,
+    newlyAckedBytes: 1000, intHops: 1, intTsPs: z(tsPs), intQlenBytes: z(qlen), intTxBytes: z(txBytes), intRateBps: z(G25), intRxBytes: z(txBytes), mpdUs: 0,
+    sndNxt, sndUna: seq, maxSentSeq: sndNxt, nowPs: tsPs, receiverEcho: 0,
+  };
+}
+
+test('HPCC preset powertcp: the PowerTCP artifact configs (RATE_AI 50 Mb/s, MIN_RATE 100 Mb/s); default column unchanged', () => {
+  assert.deepEqual(hpccRates({ preset: 'auto' }, G25), { rateAiBps: 12.5e6, minRateBps: 25e6 });
+  assert.deepEqual(hpccRates({ preset: 'powertcp' }, G25), { rateAiBps: 50e6, minRateBps: 100e6 });
+  assert.deepEqual(hpccRates({ preset: 'powertcp', rateAiBps: 1e6 }, G25), { rateAiBps: 1e6, minRateBps: 100e6 });
+  for (const [preset, floor, ai] of [
+    ['auto', 25e6, 12.5e6],
+    ['powertcp', 100e6, 50e6],
+  ] as const) {
+    const { cc, rates } = hpccOnFakeFlow({ preset });
+    const T = 28_960_000;
+    cc.onAck(intAck(1000, 10_000, T, 4_000_000, 0)); // first ACK: remembers the INT stack only
+    // full updates, one per RTT, that see a 4 MB standing queue: multiplicative decreases down to the floor
+    for (let k = 1; k <= 3; k++) cc.onAck(intAck(1000 + 10_000 * k, 10_000 * (k + 1), T * (k + 1), 4_000_000, 90_000 * k));
+    assert.equal(rates.at(-1), floor, `${preset}: floor`);
+    // next RTT: the queue is gone and the hop 10 % busy (u < eta, stage 0 < 5): one additive step from the reference rate
+    cc.onAck(intAck(41_000, 50_000, 5 * T, 0, 279_000));
+    assert.equal(rates.at(-1), floor + ai, `${preset}: one W_AI step`);
+  }
+});
+
+test('every HPCC point of the PowerTCP specs runs with the artifact configs (preset powertcp)', () => {
+  let n = 0;
+  for (const file of ['fig4-10to1.yaml', 'fig4-255to1.yaml', 'fig5.yaml', 'fig6-7ab.yaml', 'fig7cdh.yaml', 'fig7ef.yaml']) {
+    for (const quick of [false, true]) {
+      for (const p of planSweep(EXP + file, { quick }).points) {
+        if (p.spec.cc.name !== 'hpcc') continue;
+        n++;
+        const r = hpccRates(hpccCc.params.parse(p.spec.cc.params ?? {}), G25);
+        assert.deepEqual(r, { rateAiBps: 50e6, minRateBps: 100e6 }, `${file} ${quick ? 'quick ' : ''}point ${p.index}`);
+      }
+    }
+  }
+  assert.ok(n >= 12, `found ${n} HPCC points`);
 });

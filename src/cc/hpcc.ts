@@ -23,10 +23,14 @@ import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInst
 const params = z
   .object({
     variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator, oscar = OSCAR artifact (docs/algorithms.md §9.4); auto by profile'),
+    preset: z
+      .enum(['auto', 'powertcp'])
+      .default('auto')
+      .describe('parameter column of the defaults: auto = W_AI 0.0005·C, floor 0.001·C; powertcp = the PowerTCP artifact\'s configs (RATE_AI 50 Mb/s, MIN_RATE 100 Mb/s; docs/algorithms.md §9.4)'),
     eta: z.number().positive().default(0.95).describe('target utilisation (HPCC* uses 1.5)'),
     maxStage: z.number().int().nonnegative().default(5).describe('additive rounds before multiplicative increase'),
-    rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 50 Mb/s at 100 G, i.e. 0.0005·C)'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
+    rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 0.0005·C, 50 Mb/s at 100 G; preset powertcp: 50 Mb/s)'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
     fastReact: z.boolean().default(true).describe('react on every ACK, not only once per RTT'),
     smoothU: z.boolean().default(true).describe('EWMA of U over tau/T (false = the artifact ImmediateMode, u = U; OSCAR Fig 8)'),
     reference: z
@@ -36,6 +40,19 @@ const params = z
   })
   .strict();
 type Params = z.infer<typeof params>;
+
+/**
+ * W_AI and the rate floor, bps: explicit values, else the preset's column. `powertcp` is
+ * the PowerTCP artifact's workload and burst configs (RATE_AI 50Mb/s, MIN_RATE 100Mb/s
+ * with 25 G NICs), which its HPCC runs used; `auto` keeps 0.0005·C and 0.001·C.
+ */
+export function hpccRates(p: { preset: 'auto' | 'powertcp'; rateAiBps?: number | undefined; minRateBps?: number | undefined }, lineRateBps: number): { rateAiBps: number; minRateBps: number } {
+  const pt = p.preset === 'powertcp';
+  return {
+    rateAiBps: p.rateAiBps ?? (pt ? 50e6 : 0.0005 * lineRateBps),
+    minRateBps: p.minRateBps ?? (pt ? 100e6 : 0.001 * lineRateBps),
+  };
+}
 
 /** sampled state (metrics ccTrace): rate, reference rate Rc, EWMA utilisation u, AI stage */
 const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage'] as const;
@@ -64,8 +81,9 @@ class Hpcc implements CcInstance {
   ) {
     this.rc = f.lineRateBps;
     this.T = f.baseRttPs;
-    this.rateAi = p.rateAiBps ?? 0.0005 * f.lineRateBps;
-    this.minRate = p.minRateBps ?? 0.001 * f.lineRateBps;
+    const r = hpccRates(p, f.lineRateBps);
+    this.rateAi = r.rateAiBps;
+    this.minRate = r.minRateBps;
     this.oscar = p.variant === 'auto' ? net.profile === 'oscar' : p.variant === 'oscar';
   }
 
