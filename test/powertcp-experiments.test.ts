@@ -353,3 +353,20 @@ test('every HPCC point of the PowerTCP specs runs with the artifact configs (pre
   }
   assert.ok(n >= 12, `found ${n} HPCC points`);
 });
+
+test('every DCQCN and TIMELY point of the PowerTCP specs takes the same config column (preset powertcp)', () => {
+  // the artifact runs every CC of a program from one config file (RATE_AI 50 Mb/s, RATE_HAI
+  // 100 Mb/s, MIN_RATE 100 Mb/s, RP_TIMER 900 us; docs/algorithms.md); the default column
+  // would be the HPCC scripts' (floor 1 Gb/s, 300-us timer)
+  let n = 0;
+  for (const file of ['fig4-10to1.yaml', 'fig4-255to1.yaml', 'fig5.yaml', 'fig6-7ab.yaml', 'fig7cdh.yaml', 'fig7ef.yaml']) {
+    for (const quick of [false, true]) {
+      for (const p of planSweep(EXP + file, { quick }).points) {
+        if (p.spec.cc.name !== 'dcqcn' && p.spec.cc.name !== 'timely') continue;
+        n++;
+        assert.equal((p.spec.cc.params as { preset?: string } | undefined)?.preset, 'powertcp', `${file} ${quick ? 'quick ' : ''}point ${p.index} (${p.spec.cc.name})`);
+      }
+    }
+  }
+  assert.ok(n >= 24, `found ${n} DCQCN/TIMELY points`);
+});
