@@ -339,17 +339,22 @@ test('HPCC preset powertcp: the PowerTCP artifact configs (RATE_AI 50 Mb/s, MIN_
   }
 });
 
-test('every HPCC point of the PowerTCP specs runs with the artifact configs (preset powertcp)', () => {
-  let n = 0;
+/** Every point of the six PowerTCP specs, full and quick, with a label for messages. */
+function* powertcpSpecPoints(): Generator<{ p: ReturnType<typeof planSweep>['points'][number]; where: string }> {
   for (const file of ['fig4-10to1.yaml', 'fig4-255to1.yaml', 'fig5.yaml', 'fig6-7ab.yaml', 'fig7cdh.yaml', 'fig7ef.yaml']) {
     for (const quick of [false, true]) {
-      for (const p of planSweep(EXP + file, { quick }).points) {
-        if (p.spec.cc.name !== 'hpcc') continue;
-        n++;
-        const r = hpccRates(hpccCc.params.parse(p.spec.cc.params ?? {}), G25);
-        assert.deepEqual(r, { rateAiBps: 50e6, minRateBps: 100e6 }, `${file} ${quick ? 'quick ' : ''}point ${p.index}`);
-      }
+      for (const p of planSweep(EXP + file, { quick }).points) yield { p, where: `${file} ${quick ? 'quick ' : ''}point ${p.index}` };
     }
+  }
+}
+
+test('every HPCC point of the PowerTCP specs runs with the artifact configs (preset powertcp)', () => {
+  let n = 0;
+  for (const { p, where } of powertcpSpecPoints()) {
+    if (p.spec.cc.name !== 'hpcc') continue;
+    n++;
+    const r = hpccRates(hpccCc.params.parse(p.spec.cc.params ?? {}), G25);
+    assert.deepEqual(r, { rateAiBps: 50e6, minRateBps: 100e6 }, where);
   }
   assert.ok(n >= 12, `found ${n} HPCC points`);
 });
@@ -359,14 +364,10 @@ test('every DCQCN and TIMELY point of the PowerTCP specs takes the same config c
   // 100 Mb/s, MIN_RATE 100 Mb/s, RP_TIMER 900 us; docs/algorithms.md); the default column
   // would be the HPCC scripts' (floor 1 Gb/s, 300-us timer)
   let n = 0;
-  for (const file of ['fig4-10to1.yaml', 'fig4-255to1.yaml', 'fig5.yaml', 'fig6-7ab.yaml', 'fig7cdh.yaml', 'fig7ef.yaml']) {
-    for (const quick of [false, true]) {
-      for (const p of planSweep(EXP + file, { quick }).points) {
-        if (p.spec.cc.name !== 'dcqcn' && p.spec.cc.name !== 'timely') continue;
-        n++;
-        assert.equal((p.spec.cc.params as { preset?: string } | undefined)?.preset, 'powertcp', `${file} ${quick ? 'quick ' : ''}point ${p.index} (${p.spec.cc.name})`);
-      }
-    }
+  for (const { p, where } of powertcpSpecPoints()) {
+    if (p.spec.cc.name !== 'dcqcn' && p.spec.cc.name !== 'timely') continue;
+    n++;
+    assert.equal((p.spec.cc.params as { preset?: string } | undefined)?.preset, 'powertcp', `${where} (${p.spec.cc.name})`);
   }
   assert.ok(n >= 24, `found ${n} DCQCN/TIMELY points`);
 });
