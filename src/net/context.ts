@@ -28,6 +28,21 @@ export class NetContext {
   kLinkArrive = -1;
   kPauseExpiry = -1;
 
+  /**
+   * The ports' per-hop memory in one buffer: each port's queue words, data
+   * queue rings and in-flight ring are regions of it (Port). One buffer instead
+   * of a few typed arrays per port: a hop loads no per-port typed-array header,
+   * only the region's own lines. Regions are 8-word (32-byte) aligned. Read
+   * `arena` / `arenaF` again after anything that may call `alloc` (it can
+   * replace them).
+   */
+  arena = new Int32Array(1 << 16);
+  /** the same memory as doubles */
+  arenaF = new Float64Array(this.arena.buffer);
+  private arenaTop = 0;
+  /** freed regions by size class (log2 of their words) */
+  private readonly arenaFree: number[][] = [];
+
   constructor(sched: Scheduler, quantization: TxTimeQuantization) {
     this.sched = sched;
     this.quantization = quantization;
@@ -37,6 +52,34 @@ export class NetContext {
     this.kPortTx = k.tx;
     this.kLinkArrive = k.arrive;
     this.kPauseExpiry = sched.register({ fire: (id, tag) => ports[id]!.onPauseExpiry(tag) }, 'Port.onPauseExpiry');
+  }
+
+  /** A zeroed region of `words` words (a power of two, at least 8) in `arena`; returns its offset. */
+  alloc(words: number): number {
+    const c = 31 - Math.clz32(words);
+    const free = this.arenaFree[c];
+    if (free !== undefined && free.length > 0) {
+      const at = free.pop()!;
+      this.arena.fill(0, at, at + words);
+      return at;
+    }
+    if (this.arenaTop + words > this.arena.length) {
+      let n = this.arena.length * 2;
+      while (this.arenaTop + words > n) n *= 2;
+      const a = new Int32Array(n);
+      a.set(this.arena);
+      this.arena = a;
+      this.arenaF = new Float64Array(a.buffer);
+    }
+    const at = this.arenaTop;
+    this.arenaTop += words;
+    return at;
+  }
+
+  /** Gives back a region from `alloc`. */
+  freeRegion(at: number, words: number): void {
+    const c = 31 - Math.clz32(words);
+    (this.arenaFree[c] ??= []).push(at);
   }
 
   /** Serialization (or pacing) time in ps for `bytes` at `rateBps`, per the profile's quantization. */

@@ -14,8 +14,8 @@
  */
 import type { Rng } from '../engine/rng.js';
 import type { CcEcnMarking, SwitchConfig } from './config.js';
-import { FLAG_CE, FLAG_ECT, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, type PacketStore } from './packet.js';
-import { Q_BYTES, Q_PKTS, Q_STRIDE, type Port } from './port.js';
+import { FLAG_CE, FLAG_ECT, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, metaTcd, metaType, type PacketStore } from './packet.js';
+import type { Port } from './port.js';
 
 /** One step of egress processing, run for every data-queue packet a port dequeues. */
 export interface DequeuePolicy {
@@ -23,7 +23,9 @@ export interface DequeuePolicy {
   readonly name: string;
   /**
    * `pkt` left queue `q` of `port` at `nowPs` and was released from the MMU;
-   * `size` is its wire size. May mark or stamp the packet.
+   * `size` is its wire size. May mark or stamp the packet. The packet's meta
+   * word is `port.dqMeta` (its queue entry's copy): read it there, and a
+   * policy that changes the record's meta word sets `port.dqMeta` to it.
    */
   apply(pkt: number, port: Port, q: number, size: number, nowPs: number): void;
 }
@@ -76,9 +78,9 @@ export class RedEcnPolicy implements DequeuePolicy {
   }
 
   apply(pkt: number, port: Port, q: number, size: number): void {
-    const pk = this.pk;
-    if (!(this.markNonEct || pk.has(pkt, FLAG_ECT)) || pk.has(pkt, FLAG_CE)) return;
-    let bytes = port.qs[q * Q_STRIDE + Q_BYTES]! - this.qOffset * port.qs[q * Q_STRIDE + Q_PKTS]!;
+    const meta = port.dqMeta;
+    if (!(this.markNonEct || (meta & FLAG_ECT) !== 0) || (meta & FLAG_CE) !== 0) return;
+    let bytes = port.queueBytes(q) - this.qOffset * port.queuePkts(q);
     const pi = port.index;
     const kmin = this.kmin[pi]!;
     const kmax = this.kmax[pi]!;
@@ -92,7 +94,9 @@ export class RedEcnPolicy implements DequeuePolicy {
       else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);
     }
     if (mark) {
+      const pk = this.pk;
       pk.setFlag(pkt, FLAG_CE, true);
+      port.dqMeta = pk.meta(pkt);
       this.marked++;
       port.ecnMarked++;
     }
@@ -130,16 +134,18 @@ export class TcdPolicy implements DequeuePolicy {
   }
 
   apply(pkt: number, port: Port, q: number, _size: number, nowPs: number): void {
-    const pk = this.pk;
-    if (pk.type(pkt) !== PKT_DATA) return;
-    const bytes = port.qs[q * Q_STRIDE + Q_BYTES]! - this.qOffset * port.qs[q * Q_STRIDE + Q_PKTS]!;
+    if (metaType(port.dqMeta) !== PKT_DATA) return;
+    const bytes = port.queueBytes(q) - this.qOffset * port.queuePkts(q);
     if (bytes <= this.thresholdBytes) return;
+    const pk = this.pk;
     if (nowPs - port.lastOnStartPs[q]! >= this.maxTonPs) {
       pk.setTcd(pkt, TCD_CE);
+      port.dqMeta = pk.meta(pkt);
       this.ce++;
       port.tcdCe++;
-    } else if (pk.tcd(pkt) === TCD_NO) {
+    } else if (metaTcd(port.dqMeta) === TCD_NO) {
       pk.setTcd(pkt, TCD_UE);
+      port.dqMeta = pk.meta(pkt);
       this.ue++;
       port.tcdUe++;
     }
@@ -165,7 +171,7 @@ export class IntPolicy implements DequeuePolicy {
   }
 
   apply(pkt: number, port: Port, _q: number, size: number, nowPs: number): void {
-    if (this.pk.type(pkt) !== PKT_DATA) return;
+    if (metaType(port.dqMeta) !== PKT_DATA) return;
     this.pk.pushIntHop(
       pkt,
       nowPs,
@@ -174,6 +180,7 @@ export class IntPolicy implements DequeuePolicy {
       port.rateBps,
       port.rxBytes,
     );
+    port.dqMeta = this.pk.meta(pkt); // the hop count
   }
 }
 
@@ -194,8 +201,8 @@ export class MpdPolicy implements DequeuePolicy {
   }
 
   apply(pkt: number, port: Port): void {
+    if (metaType(port.dqMeta) !== PKT_DATA) return;
     const pk = this.pk;
-    if (pk.type(pkt) !== PKT_DATA) return;
     const us = Math.floor(((port.totalBytes - this.qOffset * port.totalPkts) * 8e6) / port.rateBps);
     if (us > pk.mpd(pkt)) pk.setMpd(pkt, us);
   }

@@ -278,6 +278,10 @@ export class Host implements PortOwner {
     this.port.enqueue(pkt, queue, this.ctx.pool.size(pkt));
   }
 
+  arrive(pkt: number, port: number): void {
+    this.receive(pkt, port);
+  }
+
   receive(pkt: number, _port: number): void {
     const tr = this.endpoint;
     switch (this.ctx.pool.type(pkt)) {

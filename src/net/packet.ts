@@ -1,9 +1,10 @@
 /**
  * Packets are fields, not bytes (architecture.md rule 5), kept as a struct of
- * arrays: a packet is an integer id into a `PacketStore`. Everything a switch
- * reads or writes per hop lives in one 32-byte record of an Int32Array (type,
- * priority and flag bits, destination, wire size, ECMP hash, ingress port,
- * queue link); the endpoint-only numbers (sequence, send time, in-flight bytes, receiver echo)
+ * arrays: a packet is an integer id into a `PacketStore`. The per-hop fields
+ * live in one 32-byte record of an Int32Array (type, priority and flag bits,
+ * destination, wire size, ECMP hash, the control-frame queue link); a switch
+ * hop reads copies of them from the ports' ring entries (port.ts) and touches
+ * the record only to mark it. The endpoint-only numbers (sequence, send time, in-flight bytes, receiver echo)
  * sit in a second 48-byte Float64Array record, and INT hops in a third array
  * allocated only when a CC asks for INT. Compared with one object per packet
  * this touches a quarter of the memory per hop, which is what limits large
@@ -36,7 +37,8 @@ const F_FLOW = 1;
 const F_DST = 2;
 const F_SIZE = 3;
 const F_HASH = 4;
-const F_INPORT = 5;
+// word 5: spare
+/** link of the control-frame (PFC) queue; data queues are rings of entries (port.ts) */
 const F_NEXT = 6;
 /** data: payload bytes; ACK: data packets covered; PFC: class */
 const F_AUX = 7;
@@ -54,6 +56,19 @@ const TCD_SHIFT = 11;
 const TCD_MASK = 0x3 << TCD_SHIFT;
 const INTN_SHIFT = 13;
 const INTN_MASK = 0xf << INTN_SHIFT;
+
+/** The type of a packet from its record's meta word (`PacketStore.meta`). */
+export function metaType(meta: number): number {
+  return meta & TYPE_MASK;
+}
+/** The priority (traffic class) of a packet from its record's meta word. */
+export function metaPrio(meta: number): number {
+  return (meta & PRIO_MASK) >> PRIO_SHIFT;
+}
+/** The TCD mark of a packet from its record's meta word. */
+export function metaTcd(meta: number): number {
+  return (meta & TCD_MASK) >> TCD_SHIFT;
+}
 
 // Float64 record layout
 const R64 = 6;
@@ -112,7 +127,6 @@ export class PacketStore {
     a[b + F_DST] = 0;
     a[b + F_SIZE] = 0;
     a[b + F_HASH] = 0;
-    a[b + F_INPORT] = -1;
     a[b + F_NEXT] = NIL;
     a[b + F_AUX] = 0;
     const d = id * R64;
@@ -156,6 +170,10 @@ export class PacketStore {
 
   // ---- hot per-hop fields
 
+  /** the meta word (type, priority, flags, TCD mark, INT hop count); see metaType / metaPrio */
+  meta(p: number): number {
+    return this.i32[p * R32 + F_META]!;
+  }
   type(p: number): number {
     return this.i32[p * R32 + F_META]! & TYPE_MASK;
   }
@@ -210,12 +228,6 @@ export class PacketStore {
   }
   setHash(p: number, h: number): void {
     this.i32[p * R32 + F_HASH] = h;
-  }
-  inPort(p: number): number {
-    return this.i32[p * R32 + F_INPORT]!;
-  }
-  setInPort(p: number, port: number): void {
-    this.i32[p * R32 + F_INPORT] = port;
   }
   next(p: number): number {
     return this.i32[p * R32 + F_NEXT]!;

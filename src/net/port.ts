@@ -15,6 +15,15 @@
  * (highest index first, D-OSCAR) or per-packet round robin (D-HPCC), skipping
  * paused and empty queues; with `queue0Control` queue 0 is strict and never
  * paused (D-HPCC control queue).
+ *
+ * Neither the queues nor the link are lists linked through the packet
+ * records: each data queue and the in-flight FIFO is a ring of small entries
+ * (packet id plus the few words a hop needs: meta word, destination, size,
+ * ECMP hash, ingress port), all in regions of one buffer shared by the ports
+ * (`NetContext.arena`). A packet record is a cold line by the time a busy
+ * fabric's next hop reaches it; consecutive ring entries share lines, and the
+ * shared buffer needs no per-port typed-array header. A packet that finds its
+ * switch port idle and empty goes straight to transmission without a ring.
  */
 import { NIL, type PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
@@ -25,16 +34,49 @@ export interface PortOwner {
   pull(port: Port): number;
   /** Whether the owner may have more to send when the port frees up. */
   hasMore(port: Port): boolean;
-  /** A packet arrived at this node on port number `port`. */
+  /** A packet arrived at this node on port number `port` (reads the packet's record). */
   receive(pkt: number, port: number): void;
+  /**
+   * The link's hand-off: packet `pkt` arrived on port number `port`, with the
+   * per-hop words of its record (meta word, destination, wire size, ECMP hash)
+   * carried by the in-flight ring, so that a switch need not load the record.
+   */
+  arrive(pkt: number, port: number, meta: number, dst: number, size: number, hash: number): void;
 }
 
-/** Words per data queue in `Port.qs`, and their offsets. */
-export const Q_STRIDE = 4;
+/**
+ * Words per data queue in the port's queue block (a region of the context's
+ * arena at `Port.qb`), and their offsets: one 32-byte half line per queue.
+ */
+const Q_STRIDE = 8;
+/** ring index of the queue's head entry */
 const Q_HEAD = 0;
-const Q_TAIL = 1;
-export const Q_BYTES = 2;
-export const Q_PKTS = 3;
+/** ring capacity - 1, in entries (-1 until the queue's first packet gives it a ring) */
+const Q_MASK = 1;
+const Q_BYTES = 2;
+const Q_PKTS = 3;
+/** arena offset of the queue's ring */
+const Q_RING = 4;
+
+/**
+ * An entry of a data queue's ring and of the in-flight ring: the words a hop
+ * needs of a packet, so that neither list is linked through the packet records
+ * and a switch hop reads a record only to mark it. Eight int32 words (32 bytes,
+ * two entries a cache line): packet, its record's meta word, destination, wire
+ * size, ECMP hash, ingress port (queues of a switch; -1 elsewhere), and in the
+ * in-flight ring the arrival time as a double in words 6-7.
+ */
+const E_SHIFT = 3;
+const E_PKT = 0;
+const E_META = 1;
+const E_DST = 2;
+const E_SIZE = 3;
+const E_HASH = 4;
+const E_IN = 5;
+/** index of an in-flight entry's arrival time in `arenaF`: (entry's word offset >> 1) + T_OFF */
+const T_OFF = 3;
+/** entries of a queue's first ring, and of the in-flight ring */
+const RING0 = 16;
 
 export class Port {
   /** index in NetContext.ports */
@@ -56,12 +98,31 @@ export class Port {
 
   // egress queues
   /**
-   * the eight data queues in one block, Q_STRIDE words per queue (head and
-   * tail packet, bytes, packets): enqueue and dequeue touch one line of it
-   * instead of one line in each of four arrays. Read bytes and packets with
-   * `queueBytes` / `queuePkts` (or `qs[q * Q_STRIDE + Q_BYTES]`).
+   * arena offset of the eight data queues' words, Q_STRIDE per queue (ring
+   * head and mask, bytes, packets, ring offset): enqueue and dequeue touch half
+   * a line of it. Read bytes and packets with `queueBytes` / `queuePkts`.
    */
-  readonly qs = new Int32Array(8 * Q_STRIDE);
+  private readonly qb: number;
+  /**
+   * the entry of the packet the last dequeue() returned from a data queue
+   * (`dqPkt` is NIL after a control frame, and once the packet is transmitted):
+   * the switch's dequeue processing reads its ingress port, size and meta word
+   * here, and the marking policies keep `dqMeta` equal to the record's word
+   */
+  dqPkt = NIL;
+  dqMeta = 0;
+  dqDst = 0;
+  dqSize = 0;
+  dqHash = 0;
+  dqIn = -1;
+  /**
+   * the data queue of a packet that went straight through (-1: none): it found
+   * the port idle with nothing queued, so the dequeue that follows at once
+   * (kick -> owner.pull -> dequeue) takes it from the dq fields without a ring
+   */
+  private through = -1;
+  /** whether packets may go straight through: the owner's pull() dequeues first (a switch; not a host, whose NIC may prefer data) */
+  passThrough = false;
   totalBytes = 0;
   totalPkts = 0;
   private ctrlHead = NIL;
@@ -84,9 +145,10 @@ export class Port {
   queue0Control = false;
   strict = true;
 
-  // link in flight: a ring of packets with their arrival times (FIFO: constant delay, serial transmissions)
-  private lPk = new Int32Array(16);
-  private lT = new Float64Array(16);
+  // link in flight: a ring of entries with their arrival times (FIFO: constant delay, serial transmissions)
+  /** arena offset of the in-flight ring */
+  private lBase: number;
+  private lCap = RING0;
   private lHead = 0;
   private lCount = 0;
   private arrivePending = false;
@@ -128,10 +190,9 @@ export class Port {
     this.delayPs = delayPs;
     this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
     this.pk = ctx.pool;
-    for (let q = 0; q < 8; q++) {
-      this.qs[q * Q_STRIDE + Q_HEAD] = NIL;
-      this.qs[q * Q_STRIDE + Q_TAIL] = NIL;
-    }
+    this.qb = ctx.alloc(8 * Q_STRIDE);
+    for (let q = 0; q < 8; q++) ctx.arena[this.qb + q * Q_STRIDE + Q_MASK] = -1;
+    this.lBase = ctx.alloc(RING0 << E_SHIFT);
     this.sched = ctx.sched;
     this.txSlot = ctx.sched.directSlot(ctx.kPortTx, gid);
     this.arriveSlot = ctx.sched.directSlot(ctx.kLinkArrive, gid);
@@ -153,12 +214,12 @@ export class Port {
 
   /** Bytes queued in data queue q. */
   queueBytes(q: number): number {
-    return this.qs[q * Q_STRIDE + Q_BYTES]!;
+    return this.ctx.arena[this.qb + q * Q_STRIDE + Q_BYTES]!;
   }
 
   /** Packets queued in data queue q. */
   queuePkts(q: number): number {
-    return this.qs[q * Q_STRIDE + Q_PKTS]!;
+    return this.ctx.arena[this.qb + q * Q_STRIDE + Q_PKTS]!;
   }
 
   setRate(rateBps: number): void {
@@ -167,25 +228,84 @@ export class Port {
     if (rateBps > 0) this.kick();
   }
 
-  /** Appends to data queue q and starts transmission if the port is idle. */
+  /** Appends to data queue q (a host's; reads the packet's record) and starts transmission if the port is idle. */
   enqueue(pkt: number, q: number, size: number): void {
     const pk = this.pk;
-    pk.setNext(pkt, NIL);
-    const qs = this.qs;
-    const b = q * Q_STRIDE;
-    const tail = qs[b + Q_TAIL]!;
-    if (tail === NIL) {
-      qs[b + Q_HEAD] = pkt;
-      this.nonEmpty |= 1 << q;
-    } else pk.setNext(tail, pkt);
-    qs[b + Q_TAIL] = pkt;
-    qs[b + Q_BYTES] = qs[b + Q_BYTES]! + size;
-    qs[b + Q_PKTS] = qs[b + Q_PKTS]! + 1;
+    this.enqueueEntry(pkt, q, size, pk.meta(pkt), pk.dst(pkt), pk.hash(pkt), -1);
+  }
+
+  /**
+   * Appends to data queue q the packet with its per-hop words (`inPort`: the
+   * switch port it arrived on) and starts transmission if the port is idle.
+   */
+  enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
+    if (
+      this.totalPkts === 0 &&
+      this.passThrough &&
+      this.ctrlCount === 0 &&
+      !this.txPending &&
+      this.ser !== null &&
+      this.sched.now >= this.busyUntil &&
+      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control))
+    ) {
+      // idle and empty: kick() dequeues this packet at once; the counters as if it was queued and dequeued
+      this.rxBytes += size;
+      if (size > this.maxQueueBytes) this.maxQueueBytes = size;
+      this.dqPkt = pkt;
+      this.dqMeta = meta;
+      this.dqDst = dst;
+      this.dqSize = size;
+      this.dqHash = hash;
+      this.dqIn = inPort;
+      this.through = q;
+      this.kick();
+      return;
+    }
+    const b = this.qb + q * Q_STRIDE;
+    let a = this.ctx.arena;
+    const n = a[b + Q_PKTS]!;
+    if (n === 0) this.nonEmpty |= 1 << q;
+    let mask = a[b + Q_MASK]!;
+    if (n > mask) {
+      mask = this.growQueue(q);
+      a = this.ctx.arena;
+    }
+    const e = a[b + Q_RING]! + (((a[b + Q_HEAD]! + n) & mask) << E_SHIFT);
+    a[e + E_PKT] = pkt;
+    a[e + E_META] = meta;
+    a[e + E_DST] = dst;
+    a[e + E_SIZE] = size;
+    a[e + E_HASH] = hash;
+    a[e + E_IN] = inPort;
+    a[b + Q_BYTES] = a[b + Q_BYTES]! + size;
+    a[b + Q_PKTS] = n + 1;
     this.totalBytes += size;
     this.totalPkts++;
     this.rxBytes += size;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
+  }
+
+  /** Gives data queue q a ring (at its first packet) or one twice the size (when full), keeping the order; returns the new mask. */
+  private growQueue(q: number): number {
+    const ctx = this.ctx;
+    const b = this.qb + q * Q_STRIDE;
+    const oldCap = ctx.arena[b + Q_MASK]! + 1;
+    const cap = oldCap === 0 ? RING0 : oldCap * 2;
+    const r = ctx.alloc(cap << E_SHIFT);
+    const a = ctx.arena;
+    const old = a[b + Q_RING]!;
+    const n = a[b + Q_PKTS]!;
+    const h = a[b + Q_HEAD]!;
+    for (let k = 0; k < n; k++) {
+      const from = old + (((h + k) & (oldCap - 1)) << E_SHIFT);
+      a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
+    }
+    if (oldCap > 0) ctx.freeRegion(old, oldCap << E_SHIFT);
+    a[b + Q_RING] = r;
+    a[b + Q_HEAD] = 0;
+    a[b + Q_MASK] = cap - 1;
+    return cap - 1;
   }
 
   /** Appends a control frame (PFC); served before every data queue, never paused. */
@@ -208,14 +328,22 @@ export class Port {
    * everything left is paused. Sets `lastQueue`.
    */
   dequeue(): number {
-    const pk = this.pk;
     if (this.ctrlHead !== NIL) {
+      const pk = this.pk;
       const p = this.ctrlHead;
       this.ctrlHead = pk.next(p);
       if (this.ctrlHead === NIL) this.ctrlTail = NIL;
       this.ctrlCount--;
       this.lastQueue = -1;
+      this.dqPkt = NIL;
       return p;
+    }
+    const t = this.through;
+    if (t >= 0) {
+      this.through = -1;
+      this.lastQueue = t;
+      if (!this.strict && !(this.queue0Control && t === 0)) this.rr = t;
+      return this.dqPkt;
     }
     if (this.totalPkts === 0) return NIL;
     let q: number;
@@ -232,18 +360,26 @@ export class Port {
         this.rr = q;
       }
     }
-    const qs = this.qs;
-    const b = q * Q_STRIDE;
-    const p = qs[b + Q_HEAD]!;
-    const nx = pk.next(p);
-    qs[b + Q_HEAD] = nx;
-    if (nx === NIL) {
-      qs[b + Q_TAIL] = NIL;
+    const qs = this.ctx.arena;
+    const b = this.qb + q * Q_STRIDE;
+    const h = qs[b + Q_HEAD]!;
+    const e = qs[b + Q_RING]! + (h << E_SHIFT);
+    const p = qs[e + E_PKT]!;
+    const size = qs[e + E_SIZE]!;
+    this.dqPkt = p;
+    this.dqMeta = qs[e + E_META]!;
+    this.dqDst = qs[e + E_DST]!;
+    this.dqSize = size;
+    this.dqHash = qs[e + E_HASH]!;
+    this.dqIn = qs[e + E_IN]!;
+    const n = qs[b + Q_PKTS]! - 1;
+    // an emptied queue starts again at entry 0: a queue that rarely holds more than a packet or two stays on one line
+    if (n === 0) {
       this.nonEmpty &= ~(1 << q);
-    }
-    const size = pk.size(p);
+      qs[b + Q_HEAD] = 0;
+    } else qs[b + Q_HEAD] = (h + 1) & qs[b + Q_MASK]!;
     qs[b + Q_BYTES] = qs[b + Q_BYTES]! - size;
-    qs[b + Q_PKTS] = qs[b + Q_PKTS]! - 1;
+    qs[b + Q_PKTS] = n;
     this.totalBytes -= size;
     this.totalPkts--;
     this.lastQueue = q;
@@ -252,8 +388,11 @@ export class Port {
 
   /** Whether data queue q holds a packet that arrived on ingress port `inPort` (deadlock diagnosis; walks the queue). */
   queueHolds(q: number, inPort: number): boolean {
-    const pk = this.pk;
-    for (let p = this.qs[q * Q_STRIDE + Q_HEAD]!; p !== NIL; p = pk.next(p)) if (pk.inPort(p) === inPort) return true;
+    const a = this.ctx.arena;
+    const b = this.qb + q * Q_STRIDE;
+    for (let k = 0; k < a[b + Q_PKTS]!; k++) {
+      if (a[a[b + Q_RING]! + (((a[b + Q_HEAD]! + k) & a[b + Q_MASK]!) << E_SHIFT) + E_IN] === inPort) return true;
+    }
     return false;
   }
 
@@ -282,17 +421,40 @@ export class Port {
 
   private transmit(pkt: number): void {
     const sched = this.sched;
-    const size = this.pk.size(pkt);
+    // a packet from a data queue comes with its entry; a host's data packet or a control frame has a warm record
+    let size: number;
+    let meta: number;
+    let dst: number;
+    let hash: number;
+    if (pkt === this.dqPkt) {
+      size = this.dqSize;
+      meta = this.dqMeta;
+      dst = this.dqDst;
+      hash = this.dqHash;
+      this.dqPkt = NIL; // the id may come back as another packet
+    } else {
+      const pk = this.pk;
+      size = pk.size(pkt);
+      meta = pk.meta(pkt);
+      dst = pk.dst(pkt);
+      hash = pk.hash(pkt);
+    }
     const ser = this.serPs(size);
     // the same sums as before: done = now + ser, arrival = done + delay
     const done = sched.now + ser;
     this.busyUntil = done;
     this.txBytes += size;
     this.txPackets++;
-    if (this.lCount === this.lPk.length) this.growLink();
-    const i = (this.lHead + this.lCount) & (this.lPk.length - 1);
-    this.lPk[i] = pkt;
-    this.lT[i] = done + this.delayPs;
+    if (this.lCount === this.lCap) this.growLink();
+    const ctx = this.ctx;
+    const lW = ctx.arena;
+    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+    lW[w + E_PKT] = pkt;
+    lW[w + E_META] = meta;
+    lW[w + E_DST] = dst;
+    lW[w + E_SIZE] = size;
+    lW[w + E_HASH] = hash;
+    ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
     this.lCount++;
     if (!this.arrivePending) {
       this.arrivePending = true;
@@ -305,33 +467,35 @@ export class Port {
   }
 
   private growLink(): void {
-    const cap = this.lPk.length;
-    const pk = new Int32Array(cap * 2);
-    const t = new Float64Array(cap * 2);
+    const ctx = this.ctx;
+    const cap = this.lCap;
+    const r = ctx.alloc((cap * 2) << E_SHIFT);
+    const a = ctx.arena;
     for (let k = 0; k < this.lCount; k++) {
-      const j = (this.lHead + k) & (cap - 1);
-      pk[k] = this.lPk[j]!;
-      t[k] = this.lT[j]!;
+      const from = this.lBase + (((this.lHead + k) & (cap - 1)) << E_SHIFT);
+      a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
     }
-    this.lPk = pk;
-    this.lT = t;
+    ctx.freeRegion(this.lBase, cap << E_SHIFT);
+    this.lBase = r;
+    this.lCap = cap * 2;
     this.lHead = 0;
   }
 
   /** Event: the head of the in-flight FIFO reached the peer. */
   onArrive(): void {
     const now = this.sched.now;
-    const lT = this.lT;
-    const lPk = this.lPk;
-    const mask = lPk.length - 1;
-    while (this.lCount > 0 && lT[this.lHead]! <= now) {
+    const ctx = this.ctx;
+    // the arena is read again after each hand-off (the receiver may grow it)
+    while (this.lCount > 0) {
       const h = this.lHead;
-      const p = lPk[h]!;
-      this.lHead = (h + 1) & mask;
-      this.lCount--;
-      this.peer.receive(p, this.peerPort);
+      const w = this.lBase + (h << E_SHIFT);
+      if (ctx.arenaF[(w >> 1) + T_OFF]! > now) break;
+      // an emptied ring starts again at entry 0 (fewer lines touched on a lightly loaded link)
+      this.lHead = --this.lCount === 0 ? 0 : (h + 1) & (this.lCap - 1);
+      const lW = ctx.arena;
+      this.peer.arrive(lW[w + E_PKT]!, this.peerPort, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!);
     }
-    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, lT, this.lHead);
+    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
     else this.arrivePending = false;
   }
 

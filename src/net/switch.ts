@@ -13,7 +13,7 @@ import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
 import { ADMITTED_PAUSE, createMmu, type SwitchMmu } from './mmu.js';
 import { buildDequeuePolicies, type DequeuePolicy, type SwitchFeatures } from './dequeue-policies.js';
-import { FLAG_PAUSE, NIL, PKT_PFC, type PacketStore } from './packet.js';
+import { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType, type PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
 
@@ -109,6 +109,7 @@ export class Switch implements PortOwner {
       const p = this.ports[i]!;
       p.queue0Control = this.queue0Control;
       p.strict = this.cfg.service === 'strict';
+      p.passThrough = true;
       rates.push(p.rateBps);
       delays.push(p.delayPs);
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
@@ -126,12 +127,20 @@ export class Switch implements PortOwner {
 
   receive(pkt: number, inPort: number): void {
     const pk = this.pk;
-    if (pk.type(pkt) === PKT_PFC) {
+    this.arrive(pkt, inPort, pk.meta(pkt), pk.dst(pkt), pk.size(pkt), pk.hash(pkt));
+  }
+
+  /**
+   * The per-hop words come from the in-flight ring (Port.onArrive): the
+   * packet's record is not read on the way through, only when it is dropped.
+   */
+  arrive(pkt: number, inPort: number, meta: number, dst: number, size: number, hash: number): void {
+    if (metaType(meta) === PKT_PFC) {
       this.onPfc(pkt, inPort);
       return;
     }
-    const q = pk.prio(pkt);
-    const ri = 2 * pk.dst(pkt);
+    const q = metaPrio(meta);
+    const ri = 2 * dst;
     const cnt = this.route[ri]!;
     let e = this.route[ri + 1]!;
     if (cnt !== 1) {
@@ -142,14 +151,13 @@ export class Switch implements PortOwner {
       if (this.spray) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
       else {
         // ECMP: the uint32 hash mod cnt, a mask when cnt is a power of two (the low bits are the same as an int32)
-        const h = mix32i(pk.hash(pkt) ^ this.salt);
+        const h = mix32i(hash ^ this.salt);
         e = this.routePorts[e + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : (h >>> 0) % cnt)]!;
       }
     }
     const out = this.ports[e]!;
-    const size = pk.size(pkt);
     if (this.queue0Control && q === 0) {
-      out.enqueue(pkt, 0, size);
+      out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
     }
     const r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
@@ -157,9 +165,8 @@ export class Switch implements PortOwner {
       this.dropPacket(pkt, out);
       return;
     }
-    pk.setInPort(pkt, inPort);
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueue(pkt, q, size);
+    out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 
   private dropPacket(pkt: number, port: Port): void {
@@ -181,9 +188,9 @@ export class Switch implements PortOwner {
     const q = port.lastQueue;
     if (q < 0) return pkt; // PFC frame
     if (this.queue0Control && q === 0) return pkt;
-    const pk = this.pk;
-    const inPort = pk.inPort(pkt);
-    const size = pk.size(pkt);
+    // from the packet's queue entry: the record is read only by a policy that marks it
+    const inPort = port.dqIn;
+    const size = port.dqSize;
     const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, port.index);
     const now = this.ctx.sched.now;
     const marking = this.marking;

@@ -133,16 +133,17 @@ function view(pk: PacketStore, p: number): PacketView {
 export function dropAtSwitch(sim: Simulation, node: number, drop: (p: PacketView) => boolean): PacketView[] {
   const sw = sim.network.switches[node]!;
   const pk = sim.ctx.pool;
-  const inner = sw.receive.bind(sw);
+  // the link hands packets to `arrive` (with the per-hop words of the in-flight ring)
+  const inner = sw.arrive.bind(sw);
   const dropped: PacketView[] = [];
-  sw.receive = (pkt: number, inPort: number): void => {
+  sw.arrive = (pkt: number, inPort: number, meta: number, dst: number, size: number, hash: number): void => {
     const v = view(pk, pkt);
     if (drop(v)) {
       dropped.push(v);
       pk.release(pkt);
       return;
     }
-    inner(pkt, inPort);
+    inner(pkt, inPort, meta, dst, size, hash);
   };
   return dropped;
 }
