@@ -151,6 +151,13 @@ function main(): void {
     return;
   }
   const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];
+  const known = ['a', 'b', 'b2', 'c', 'd', 'e'];
+  const bad = names.find((n) => !known.includes(n));
+  if (bad !== undefined) {
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${known.join(', ')}; none runs all but b2)\n`);
+    process.exitCode = 2;
+    return;
+  }
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
