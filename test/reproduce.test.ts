@@ -112,6 +112,55 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1\./);
 });
 
+test('claims: values missing on disk come from the committed record, marked; fresh results replace them and the record follows the README', async () => {
+  const out = join(dir, 'results-record');
+  const record = join(dir, 'measured', 'oscar.json');
+  mkdirSync(join(dir, 'measured'));
+  writeFileSync(
+    record,
+    JSON.stringify({ paper: 'oscar', claims: { 'a/cc=hpcc.mean': { value: 500, points: '2/2' }, 'b/never.measured': { value: 5, points: '1/1' } } }),
+  );
+  // nothing on disk: both recorded values are used, verdicts computed from them
+  const before = claimsView('oscar', { out, experiments: exp, published, record, recorded: true });
+  assert.deepEqual(
+    before.rows.map((r) => [r.id, r.measured, r.recorded, r.verdict]),
+    [
+      ['cc=hpcc.mean', 500, '2/2', 'deviates'],
+      ['cc=dcqcn.p99', null, undefined, 'not run'],
+      ['never.measured', 5, '1/1', 'deviates'],
+      ['cc=hpcc.p50', null, undefined, 'not run'],
+    ],
+  );
+  // without `recorded` the record is not consulted
+  assert.equal(claimsView('oscar', { out, experiments: exp, published, record }).rows[0]!.measured, null);
+
+  // fresh full-size results replace the recorded value of experiment a; b's stays recorded
+  const r = await reproduce('oscar', { out, experiments: exp, published, jobs: 2, quiet: true });
+  assert.equal(r.failed, 0);
+  const view = claimsView('oscar', { out, experiments: exp, published, record, recorded: true });
+  const mean = view.rows[0]!;
+  assert.equal(mean.recorded, undefined);
+  assert.notEqual(mean.measured, 500);
+  assert.equal(mean.verdict, 'holds');
+  assert.equal(view.rows[2]!.recorded, '1/1');
+
+  writeFileSync(join(exp, 'README.md'), '# Test experiments\n');
+  writeClaimsReadme(view, { experiments: exp });
+  const md = readFileSync(join(exp, 'README.md'), 'utf8');
+  assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1 \(and 1\/1 recorded\)\./);
+  assert.match(md, /1 of the measured values are marked "recorded"/);
+  assert.match(md, /\| never\.measured \| b \| not measured by b \| 1 \| ±1 \| 5 \(recorded, 1\/1 points\) \| deviates \| §3 \|/);
+  const saved = JSON.parse(readFileSync(record, 'utf8')) as { paper: string; claims: Record<string, { value: number; points: string }> };
+  assert.deepEqual(Object.keys(saved.claims).sort(), ['a/cc=dcqcn.p99', 'a/cc=hpcc.mean', 'b/never.measured']);
+  assert.equal(saved.claims['a/cc=hpcc.mean']!.value, mean.measured);
+  assert.equal(saved.claims['a/cc=hpcc.mean']!.points, '2/2');
+  assert.deepEqual(saved.claims['b/never.measured'], { value: 5, points: '1/1' });
+
+  // a broken record names the field
+  writeFileSync(record, JSON.stringify({ paper: 'oscar', claims: { 'a/cc=hpcc.mean': { value: 'x', points: '2/2' } } }));
+  assert.throws(() => claimsView('oscar', { out, experiments: exp, published, record, recorded: true }), /claims\."a\/cc=hpcc\.mean"\.value must be a finite number/);
+});
+
 test('reproduce: a paper without experiments says so; bad specs are named by file before anything runs', async () => {
   const empty = join(dir, 'none');
   const r = await reproduce('acc', { experiments: empty, published: join(dir, 'nope.yaml'), out: join(dir, 'r0'), quiet: true });
@@ -151,6 +200,16 @@ test('shipped published-number files are valid and name their paper', () => {
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.all.mean')?.published, 48.1);
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.all.p99')?.published, 74.1);
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.small.mean')?.published, -7.6);
+  // each committed record of earlier measurements names claims of its paper's data file only
+  for (const f of readdirSync(join(ROOT, 'data', 'measured'))) {
+    const rec = JSON.parse(readFileSync(join(ROOT, 'data', 'measured', f), 'utf8')) as { paper: string; claims: Record<string, { value: number; points: string }> };
+    assert.equal(`${rec.paper}.json`, f);
+    const known = new Set(loadPublished(join(ROOT, 'data', 'published', `${rec.paper}.yaml`))!.claims.map((c) => `${c.experiment}/${c.id}`));
+    for (const [k, v] of Object.entries(rec.claims)) {
+      assert.ok(known.has(k), `${f}: ${k} is not a claim of data/published/${rec.paper}.yaml`);
+      assert.ok(Number.isFinite(v.value) && /^\d+\/\d+$/.test(v.points), `${f}: ${k}`);
+    }
+  }
 });
 
 test('published-number files: bad input names the field', () => {

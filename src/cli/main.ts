@@ -274,9 +274,10 @@ function printSweepOutcome(r: SweepOutcome): void {
 
 function printClaims(view: ClaimsView): void {
   if (view.rows.length === 0) return;
-  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, formatMeasured(r), r.verdict]);
+  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : ''), r.verdict]);
   for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
+  if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
 }
 
 function printStatus(st: SweepStatus): void {
@@ -449,9 +450,9 @@ function buildProgram(): Command {
     .argument('<paper>', PAPERS.join(' | '))
     .option('--quick', 'use the --quick results')
     .option('-o, --out <dir>', 'results root (default results)')
-    .option('--write-readme', 'rewrite the generated table in experiments/<paper>/README.md')
+    .option('--write-readme', 'rewrite the generated table in experiments/<paper>/README.md (and, at full size, the record data/measured/<paper>.json)')
     .action((paper: string, o: { quick?: boolean; out?: string; writeReadme?: boolean }) => {
-      const view = claimsView(paper, { quick: o.quick === true, ...(o.out !== undefined ? { out: o.out } : {}) });
+      const view = claimsView(paper, { quick: o.quick === true, recorded: true, ...(o.out !== undefined ? { out: o.out } : {}) });
       if (view.data === undefined) out(`no published numbers for ${view.paper} yet (data/published/${view.paper}.yaml)`);
       printClaims(view);
       if (o.writeReadme === true) out(`updated ${writeClaimsReadme(view)}`);

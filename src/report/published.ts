@@ -119,6 +119,8 @@ export interface ClaimRow extends PublishedClaim {
   /** 'lower' when measured is only a lower bound (the true value is above it) */
   bound?: 'lower';
   verdict: Verdict;
+  /** set when `measured` is not from the results on disk but from the paper's record of earlier runs: the points finished then, e.g. "15/30" */
+  recorded?: string;
 }
 
 export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'lower'): Verdict {

@@ -14,7 +14,7 @@
  * earlier `ccsim sweep` or `reproduce` are reused.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
 import { planSweep, type SweepPlan } from '../experiment/sweep.js';
 import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepOptions } from '../experiment/sweep-run.js';
@@ -26,6 +26,7 @@ import {
   checkPaper,
   compareClaims,
   experimentFiles,
+  verdictOf,
   experimentName,
   loadPublished,
   packageRoot,
@@ -47,6 +48,14 @@ export interface ReproduceOptions {
   published?: string;
   progress?: boolean;
   quiet?: boolean;
+  /**
+   * full size only: a claim without a result on disk takes its value from the
+   * paper's record of earlier measurements (data/measured/<paper>.json,
+   * see `RecordedClaim`), marked as such
+   */
+  recorded?: boolean;
+  /** the record file; default <package>/data/measured/<paper>.json, none when `experiments` or `published` is overridden */
+  record?: string;
 }
 
 export interface ExperimentState {
@@ -68,6 +77,75 @@ export interface ClaimsView {
   /** experiments named by the data file that have no spec */
   unknown: string[];
   quick: boolean;
+  /** the record file consulted (claimsView with `recorded`), whether or not it exists yet */
+  recordFile?: string;
+}
+
+/**
+ * A claim's measurement as last written to a paper's README table, kept in the
+ * committed record data/measured/<paper>.json. Full-size points take
+ * CPU-hours and their result folders live outside the repository, so a table
+ * regenerated on a machine that holds only some of them keeps the others'
+ * last measurement, marked as recorded, instead of reverting them to "not run".
+ */
+export interface RecordedClaim {
+  value: number;
+  bound?: 'lower';
+  /** the experiment's finished / total points when the value was measured */
+  points: string;
+}
+
+interface ClaimRecord {
+  paper: string;
+  /** keyed by `<experiment>/<claim id>` */
+  claims: Record<string, RecordedClaim>;
+}
+
+const recordKey = (experiment: string, id: string): string => `${experiment}/${id}`;
+
+function readRecord(file: string): ClaimRecord | undefined {
+  if (!existsSync(file)) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const claims = (raw as { claims?: unknown }).claims;
+  if (typeof claims !== 'object' || claims === null) throw new UsageError(`${file}: field "claims" must be an object`);
+  for (const [k, v] of Object.entries(claims as Record<string, unknown>)) {
+    const r = v as Partial<RecordedClaim> | null;
+    if (r === null || typeof r !== 'object' || typeof r.value !== 'number' || !Number.isFinite(r.value)) throw new UsageError(`${file}: claims."${k}".value must be a finite number`);
+    if (typeof r.points !== 'string') throw new UsageError(`${file}: claims."${k}".points must be a string like "15/30"`);
+  }
+  return raw as ClaimRecord;
+}
+
+/** Rows without a measurement on disk take the recorded one, if any. */
+function withRecorded(rows: ClaimRow[], record: ClaimRecord | undefined): ClaimRow[] {
+  if (record === undefined) return rows;
+  return rows.map((r) => {
+    if (r.measured !== null) return r;
+    const rec = record.claims[recordKey(r.experiment, r.id)];
+    if (rec === undefined) return r;
+    const { bound: _old, ...rest } = r;
+    return { ...rest, measured: rec.value, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), verdict: verdictOf(r, rec.value, rec.bound), recorded: rec.points };
+  });
+}
+
+/** The record after a README rewrite: every measured row, fresh or carried over. */
+function recordOf(view: ClaimsView): ClaimRecord {
+  const finished = new Map(view.experiments.map((e) => [e.name, `${e.finished}/${e.total}`]));
+  const claims: Record<string, RecordedClaim> = {};
+  for (const r of view.rows) {
+    if (r.measured === null) continue;
+    claims[recordKey(r.experiment, r.id)] = {
+      value: r.measured,
+      ...(r.bound !== undefined ? { bound: r.bound } : {}),
+      points: r.recorded ?? finished.get(r.experiment) ?? '?',
+    };
+  }
+  return { paper: view.paper, claims };
 }
 
 function paths(paper: Paper, opts: ReproduceOptions): { expDir: string; publishedFile: string; root: string } {
@@ -121,8 +199,11 @@ export function claimsView(paperName: string, opts: ReproduceOptions = {}): Clai
   const files = experimentFiles(expDir);
   const plans = planAll(files, quick);
   const experiments = plans.map((plan, i) => experimentState(files[i]!, plan, sweepDirOf(plan, root)));
-  const rows = data ? compareClaims(data, measuredMap(experiments)) : [];
-  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick };
+  const fresh = data ? compareClaims(data, measuredMap(experiments)) : [];
+  const recordFile = opts.record ?? (opts.experiments === undefined && opts.published === undefined ? join(packageRoot(), 'data', 'measured', `${paper}.json`) : undefined);
+  const useRecord = opts.recorded === true && !quick && recordFile !== undefined;
+  const rows = useRecord ? withRecorded(fresh, readRecord(recordFile!)) : fresh;
+  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick, ...(useRecord ? { recordFile } : {}) };
 }
 
 export interface ReproduceOutcome {
@@ -187,7 +268,8 @@ function band(r: ClaimRow): string {
 const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'tolerance', 'measured', 'verdict', 'source'];
 
 function claimCells(r: ClaimRow): string[] {
-  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), formatMeasured(r), r.verdict, r.source];
+  const measured = formatMeasured(r) + (r.recorded !== undefined ? ` (recorded, ${r.recorded} points)` : '');
+  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), measured, r.verdict, r.source];
 }
 
 function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {
@@ -263,13 +345,14 @@ const END = '<!-- ccsim:claims:end -->';
 export function claimsMarkdown(view: ClaimsView): string {
   const md = (s: string): string => s.replace(/\|/g, '\\|');
   const cmd = `npm run ccsim -- claims ${view.paper}${view.quick ? ' --quick' : ''} --write-readme`;
-  const run = view.experiments.map((e) => `${e.name} ${e.finished}/${e.total}`).join(', ');
+  const run = view.experiments.map((e) => pointsCell(view, e)).join(', ');
   const lines = [
     BEGIN,
     `<!-- generated by \`${cmd}\` from data/published/${view.paper}.yaml and the latest results; do not edit by hand -->`,
     '',
     `Published numbers vs the latest ${view.quick ? '`--quick` (reduced-size)' : 'full-size'} results: ${verdictCounts(view.rows)}.`,
     `Points finished per experiment: ${run === '' ? 'no experiments yet' : run}.`,
+    ...recordedNote(view),
     '',
     `| ${CLAIM_COLUMNS.join(' | ')} |`,
     `|${CLAIM_COLUMNS.map(() => '---').join('|')}|`,
@@ -280,7 +363,26 @@ export function claimsMarkdown(view: ClaimsView): string {
   return lines.join('\n');
 }
 
-/** Rewrites the generated block of experiments/<paper>/README.md (created or appended when missing). */
+/** An experiment's finished points on disk, and those of its recorded values when it has any. */
+function pointsCell(view: ClaimsView, e: ExperimentState): string {
+  const rec = [...new Set(view.rows.filter((r) => r.experiment === e.name && r.recorded !== undefined).map((r) => r.recorded!))];
+  if (rec.length === 0) return `${e.name} ${e.finished}/${e.total}`;
+  return e.finished === 0 ? `${e.name} ${rec.join(' / ')} (recorded)` : `${e.name} ${e.finished}/${e.total} (and ${rec.join(' / ')} recorded)`;
+}
+
+function recordedNote(view: ClaimsView): string[] {
+  const n = view.rows.filter((r) => r.recorded !== undefined).length;
+  if (n === 0) return [];
+  return [
+    `${n} of the measured values are marked "recorded": their points are not in the results on disk now, so they are the last`,
+    `measurement written to this table (kept in \`data/measured/${view.paper}.json\`, with the experiment's points finished then).`,
+  ];
+}
+
+/**
+ * Rewrites the generated block of experiments/<paper>/README.md (created or
+ * appended when missing) and, at full size, the paper's record data/measured/<paper>.json.
+ */
 export function writeClaimsReadme(view: ClaimsView, opts: ReproduceOptions = {}): string {
   if (view.data === undefined) throw new UsageError(`no published numbers for ${view.paper} (data/published/${view.paper}.yaml): nothing to tabulate`);
   const { expDir } = paths(view.paper, opts);
@@ -298,5 +400,9 @@ export function writeClaimsReadme(view: ClaimsView, opts: ReproduceOptions = {})
     else text = `${cur.replace(/\s*$/, '')}\n\n## Published vs measured\n\n${block}\n`;
   }
   writeFileSync(file, text);
+  if (!view.quick && view.recordFile !== undefined) {
+    mkdirSync(dirname(view.recordFile), { recursive: true });
+    writeFileAtomic(view.recordFile, JSON.stringify(recordOf(view), null, 2) + '\n');
+  }
   return file;
 }
