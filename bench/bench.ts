@@ -43,6 +43,9 @@ import type { FlowSpec } from '../src/workload/types.js';
 
 const metricsOff = noMetrics();
 
+/** the scenario names `scenario()` knows */
+const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e'] as const;
+
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
     const topo = star({ hosts: 17, rateBps: 100e9, delayPs: 1 * US });
@@ -98,7 +101,7 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows: [], flowStream, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  throw new Error(`unknown scenario "${name}" (a, b, b2, c, d or e)`);
+  throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);
 }
 
 function runOne(name: string): void {
@@ -151,10 +154,9 @@ function main(): void {
     return;
   }
   const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];
-  const known = ['a', 'b', 'b2', 'c', 'd', 'e'];
-  const bad = names.find((n) => !known.includes(n));
+  const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${known.join(', ')}; none runs all but b2)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2)\n`);
     process.exitCode = 2;
     return;
   }

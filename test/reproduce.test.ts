@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
-import { PAPERS, compareClaims, loadPublished, verdictOf } from '../src/report/published.js';
+import { PAPERS, compareClaims, loadClaimRecord, loadPublished, verdictOf } from '../src/report/published.js';
 import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -156,9 +156,14 @@ test('claims: values missing on disk come from the committed record, marked; fre
   assert.equal(saved.claims['a/cc=hpcc.mean']!.points, '2/2');
   assert.deepEqual(saved.claims['b/never.measured'], { value: 5, points: '1/1' });
 
-  // a broken record names the field
+  // a broken record names the field and the value, as a spec error does
   writeFileSync(record, JSON.stringify({ paper: 'oscar', claims: { 'a/cc=hpcc.mean': { value: 'x', points: '2/2' } } }));
-  assert.throws(() => claimsView('oscar', { out, experiments: exp, published, record, recorded: true }), /claims\."a\/cc=hpcc\.mean"\.value must be a finite number/);
+  assert.throws(() => claimsView('oscar', { out, experiments: exp, published, record, recorded: true }), (e: unknown) => {
+    assert.ok(e instanceof SpecError);
+    assert.equal(e.file, record);
+    assert.match(e.message, /^claims\.a\/cc=hpcc\.mean\.value: "x" — expected a number/);
+    return true;
+  });
 });
 
 test('reproduce: a paper without experiments says so; bad specs are named by file before anything runs', async () => {
@@ -202,7 +207,7 @@ test('shipped published-number files are valid and name their paper', () => {
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.small.mean')?.published, -7.6);
   // each committed record of earlier measurements names claims of its paper's data file only
   for (const f of readdirSync(join(ROOT, 'data', 'measured'))) {
-    const rec = JSON.parse(readFileSync(join(ROOT, 'data', 'measured', f), 'utf8')) as { paper: string; claims: Record<string, { value: number; points: string }> };
+    const rec = loadClaimRecord(join(ROOT, 'data', 'measured', f))!;
     assert.equal(`${rec.paper}.json`, f);
     const known = new Set(loadPublished(join(ROOT, 'data', 'published', `${rec.paper}.yaml`))!.claims.map((c) => `${c.experiment}/${c.id}`));
     for (const [k, v] of Object.entries(rec.claims)) {

@@ -90,13 +90,50 @@ export function checkPaper(paper: string): Paper {
   return paper as Paper;
 }
 
-/** The published-numbers file of a paper, or undefined when the paper has none yet. */
-export function loadPublished(file: string): PublishedData | undefined {
+/**
+ * A claim's measurement as last written to a paper's README table, kept in the
+ * committed record data/measured/<paper>.json. Full-size points take
+ * CPU-hours and their result folders live outside the repository, so a table
+ * regenerated on a machine that holds only some of them keeps the others'
+ * last measurement, marked as recorded, instead of reverting them to "not run".
+ */
+const recordedClaimSchema = z
+  .object({
+    value: z.number().finite(),
+    bound: z.literal('lower').optional(),
+    /** the experiment's finished / total points when the value was measured, e.g. "15/30" */
+    points: z.string().min(1),
+  })
+  .strict();
+
+export const claimRecordSchema = z
+  .object({
+    paper: z.enum(PAPERS as unknown as [string, ...string[]]),
+    /** keyed by `<experiment>/<claim id>` */
+    claims: z.record(z.string(), recordedClaimSchema),
+  })
+  .strict();
+
+export type RecordedClaim = z.output<typeof recordedClaimSchema>;
+export type ClaimRecord = z.output<typeof claimRecordSchema>;
+
+/** A data file checked against its schema (errors name the field, as spec errors do), or undefined when it does not exist. */
+function loadChecked<S extends z.ZodType>(schema: S, file: string): z.output<S> | undefined {
   if (!existsSync(file)) return undefined;
   const raw = readSpecFile(file);
-  const r = publishedSchema.safeParse(raw, { error: specErrorMap });
+  const r = schema.safeParse(raw, { error: specErrorMap });
   if (!r.success) throw zodToSpecError(r.error, raw, file);
   return r.data;
+}
+
+/** A paper's record of earlier measurements, or undefined when it has none yet. */
+export function loadClaimRecord(file: string): ClaimRecord | undefined {
+  return loadChecked(claimRecordSchema, file);
+}
+
+/** The published-numbers file of a paper, or undefined when the paper has none yet. */
+export function loadPublished(file: string): PublishedData | undefined {
+  return loadChecked(publishedSchema, file);
 }
 
 /** Spec files of a paper's experiments (sorted), [] when the folder is missing. */

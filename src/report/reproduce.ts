@@ -26,12 +26,15 @@ import {
   checkPaper,
   compareClaims,
   experimentFiles,
-  verdictOf,
   experimentName,
+  loadClaimRecord,
   loadPublished,
   packageRoot,
   unknownExperiments,
+  verdictOf,
+  type ClaimRecord,
   type ClaimRow,
+  type RecordedClaim,
   type Paper,
   type PublishedData,
 } from './published.js';
@@ -81,45 +84,7 @@ export interface ClaimsView {
   recordFile?: string;
 }
 
-/**
- * A claim's measurement as last written to a paper's README table, kept in the
- * committed record data/measured/<paper>.json. Full-size points take
- * CPU-hours and their result folders live outside the repository, so a table
- * regenerated on a machine that holds only some of them keeps the others'
- * last measurement, marked as recorded, instead of reverting them to "not run".
- */
-export interface RecordedClaim {
-  value: number;
-  bound?: 'lower';
-  /** the experiment's finished / total points when the value was measured */
-  points: string;
-}
-
-interface ClaimRecord {
-  paper: string;
-  /** keyed by `<experiment>/<claim id>` */
-  claims: Record<string, RecordedClaim>;
-}
-
 const recordKey = (experiment: string, id: string): string => `${experiment}/${id}`;
-
-function readRecord(file: string): ClaimRecord | undefined {
-  if (!existsSync(file)) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const claims = (raw as { claims?: unknown }).claims;
-  if (typeof claims !== 'object' || claims === null) throw new UsageError(`${file}: field "claims" must be an object`);
-  for (const [k, v] of Object.entries(claims as Record<string, unknown>)) {
-    const r = v as Partial<RecordedClaim> | null;
-    if (r === null || typeof r !== 'object' || typeof r.value !== 'number' || !Number.isFinite(r.value)) throw new UsageError(`${file}: claims."${k}".value must be a finite number`);
-    if (typeof r.points !== 'string') throw new UsageError(`${file}: claims."${k}".points must be a string like "15/30"`);
-  }
-  return raw as ClaimRecord;
-}
 
 /** Rows without a measurement on disk take the recorded one, if any. */
 function withRecorded(rows: ClaimRow[], record: ClaimRecord | undefined): ClaimRow[] {
@@ -128,8 +93,8 @@ function withRecorded(rows: ClaimRow[], record: ClaimRecord | undefined): ClaimR
     if (r.measured !== null) return r;
     const rec = record.claims[recordKey(r.experiment, r.id)];
     if (rec === undefined) return r;
-    const { bound: _old, ...rest } = r;
-    return { ...rest, measured: rec.value, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), verdict: verdictOf(r, rec.value, rec.bound), recorded: rec.points };
+    // a row without a measurement has no bound either (compareClaims)
+    return { ...r, measured: rec.value, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), verdict: verdictOf(r, rec.value, rec.bound), recorded: rec.points };
   });
 }
 
@@ -202,7 +167,7 @@ export function claimsView(paperName: string, opts: ReproduceOptions = {}): Clai
   const fresh = data ? compareClaims(data, measuredMap(experiments)) : [];
   const recordFile = opts.record ?? (opts.experiments === undefined && opts.published === undefined ? join(packageRoot(), 'data', 'measured', `${paper}.json`) : undefined);
   const useRecord = opts.recorded === true && !quick && recordFile !== undefined;
-  const rows = useRecord ? withRecorded(fresh, readRecord(recordFile!)) : fresh;
+  const rows = useRecord ? withRecorded(fresh, loadClaimRecord(recordFile!)) : fresh;
   return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick, ...(useRecord ? { recordFile } : {}) };
 }
 
@@ -375,7 +340,7 @@ function recordedNote(view: ClaimsView): string[] {
   if (n === 0) return [];
   return [
     `${n} of the measured values are marked "recorded": their points are not in the results on disk now, so they are the last`,
-    `measurement written to this table (kept in \`data/measured/${view.paper}.json\`, with the experiment's points finished then).`,
+    `measurement written to this table (kept in \`${relative(packageRoot(), view.recordFile ?? '')}\`, with the experiment's points finished then).`,
   ];
 }
 
