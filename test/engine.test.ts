@@ -96,6 +96,9 @@ test('order holds across the near-future wheel and the far-future heap', () => {
   const rng = new Rng(11);
   const fired: number[] = [];
   const times: number[] = [];
+  /** insertion order of every event, also those scheduled by handlers */
+  const ins: number[] = [];
+  let inserted = 0;
   const handles: number[] = [];
   let kind = -1;
   kind = s.register({
@@ -106,6 +109,7 @@ test('order holds across the near-future wheel and the far-future heap', () => {
         const d = [0, 1, 999, 1000, 65_535_000, 65_536_000, 200_000_000][id % 7]!;
         const nid = 3000 + id;
         times[nid] = s.now + d;
+        ins[nid] = inserted++;
         s.after(d, kind, nid, 0);
       }
     },
@@ -114,6 +118,7 @@ test('order holds across the near-future wheel and the far-future heap', () => {
     // ps-resolution times spread over 1 ms, with many exact ties
     const t = rng.next() < 0.3 ? rng.int(50) * 1000 : rng.int(1_000_000_000);
     times[i] = t;
+    ins[i] = inserted++;
     handles.push(s.schedule(t, kind, i, 0));
   }
   for (let i = 0; i < 3000; i += 5) s.cancel(handles[i]!);
@@ -125,14 +130,40 @@ test('order holds across the near-future wheel and the far-future heap', () => {
     const b = fired[k]!;
     assert.ok(times[a]! <= times[b]!, `time order broken: ${a}@${times[a]} before ${b}@${times[b]}`);
   }
-  // among the initial events, equal times keep insertion order
+  // equal times keep insertion order, for events scheduled by handlers too
+  let ties = 0;
   for (let k = 1; k < fired.length; k++) {
     const a = fired[k - 1]!;
     const b = fired[k]!;
-    if (a < 3000 && b < 3000 && times[a] === times[b]) assert.ok(a < b);
+    if (times[a] === times[b]) {
+      ties++;
+      assert.ok(ins[a]! < ins[b]!, `tie order broken: ${a} (inserted ${ins[a]}) before ${b} (inserted ${ins[b]}) at ${times[a]}`);
+    }
   }
+  assert.ok(ties > 100, `only ${ties} ties`);
   assert.equal(fired.filter((id) => id < 3000).length, 3000 - 600);
   assert.equal(fired.length, 2 * (3000 - 600));
+});
+
+test('an event that waited in the far-future heap runs before one scheduled later into the wheel for the same instant', () => {
+  const s = new Scheduler(4);
+  const fired: string[] = [];
+  const T = 100_000_000; // 100 us: beyond the wheel's 65.5 us window until 34.5 us
+  let kind = -1;
+  kind = s.register({
+    fire: (id) => {
+      const name = 'ACXYDB'[id]!;
+      fired.push(name);
+      if (name === 'Y') s.schedule(T, kind, 4, 0); // D: at 10 us, T is still outside the window (heap)
+      if (name === 'X') s.schedule(T, kind, 5, 0); // B: at 50 us, T is inside it (wheel)
+    },
+  });
+  s.schedule(T, kind, 0, 0); // A
+  s.schedule(50_000_000, kind, 2, 0); // X
+  s.schedule(T, kind, 1, 0); // C
+  s.schedule(10_000_000, kind, 3, 0); // Y
+  s.run();
+  assert.deepEqual(fired, ['Y', 'X', 'A', 'C', 'D', 'B']);
 });
 
 test('the queue grows while events are running (handlers scheduling more than its capacity)', () => {

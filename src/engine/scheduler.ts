@@ -18,7 +18,9 @@
  * handle never cancels a recycled slot. The two per-packet kinds (a port's
  * transmitter is free, its link's head packet arrives) each own one slot per
  * port for good (`directSlot`): an element has at most one such event pending,
- * so posting one writes only its time, sequence and link.
+ * so posting one writes only its time and link. These slots are the first
+ * ones, 2 * element id + (0 for tx, 1 for arrive), so running one reads only
+ * its time and link: the slot number says what to call on which element.
  */
 
 /** Receives events of one registered kind. */
@@ -78,7 +80,6 @@ export class Scheduler {
   private tags: Int32Array;
   private gen: Int32Array;
   private time: Float64Array;
-  private seq: Float64Array;
   private where: Uint8Array;
   /** next slot in the same wheel bucket */
   private next: Int32Array;
@@ -114,6 +115,8 @@ export class Scheduler {
   /** kind numbers dispatched to `direct[id].onTxDone()` / `.onArrive()` (-1: none) */
   private kDirectTx = -1;
   private kDirectArrive = -1;
+  /** slots below this are direct slots (2 * id + 0 / 1; `directSlot`) */
+  private directEnd = 0;
   private stopRequested = false;
 
   constructor(initialCapacity = 1024) {
@@ -124,7 +127,6 @@ export class Scheduler {
     this.tags = new Int32Array(n);
     this.gen = new Int32Array(n);
     this.time = new Float64Array(n);
-    this.seq = new Float64Array(n);
     this.where = new Uint8Array(n);
     this.next = new Int32Array(n);
     this.pos = new Int32Array(n);
@@ -207,7 +209,7 @@ export class Scheduler {
     this.insert(at < this.now ? this.now : at, kind, id, tag);
   }
 
-  /** Links a new event at `at` (>= now) and returns its slot; the wheel and heap read its time and sequence from the slot. */
+  /** Links a new event at `at` (>= now) and returns its slot; the wheel and heap read its time from the slot. */
   private insert(at: number, kind: number, id: number, tag: number): number {
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
@@ -218,10 +220,23 @@ export class Scheduler {
     return slot;
   }
 
-  /** Puts `slot` (its kind, id and tag set) into the wheel or the heap at time `at` (>= now). */
+  /**
+   * Puts `slot` (its kind, id and tag set) into the wheel or the heap at time
+   * `at` (>= now). Only the heap keeps sequence numbers: in the wheel, arrival
+   * order is the sequence order (see `migrate`).
+   */
   private link(slot: number, at: number): void {
     this.time[slot] = at;
-    this.seq[slot] = this.nextSeq++;
+    const bn = Math.floor(at * INV_W);
+    if (bn - this.cur < B) {
+      this.wheelAppend(slot, bn & BMASK);
+      this.where[slot] = IN_WHEEL;
+    } else this.heapPush(slot);
+  }
+
+  /** `link` for a direct slot: its `where` is not kept (see `run`). */
+  private linkDirect(slot: number, at: number): void {
+    this.time[slot] = at;
     const bn = Math.floor(at * INV_W);
     if (bn - this.cur < B) this.wheelAppend(slot, bn & BMASK);
     else this.heapPush(slot);
@@ -231,12 +246,22 @@ export class Scheduler {
    * A slot of its own for the one pending event of a direct kind (`kind` is
    * the `tx` or `arrive` of `registerDirect`) of element `id`: kept for good,
    * so posting it and running it write no kind, id, tag, generation or free
-   * list. The element must never have two such events pending at once.
+   * list. The element must never have two such events pending at once, and
+   * its events are never cancelled. Slots are claimed in order (element 0's
+   * tx, then its arrive, then element 1's, ...) before any other event is
+   * scheduled: the slot is 2 * id + (0 for tx, 1 for arrive).
    */
   directSlot(kind: number, id: number): number {
     if (kind < 0 || (kind !== this.kDirectTx && kind !== this.kDirectArrive)) throw new Error('scheduler: directSlot takes a direct kind');
+    const want = 2 * id + (kind === this.kDirectArrive ? 1 : 0);
     if (this.freeTop === 0) this.grow();
-    const slot = this.free[--this.freeTop]!;
+    // the free list hands out 0, 1, 2, ... until the first slot is given back
+    const slot = this.free[this.freeTop - 1]!;
+    if (slot !== want || slot !== this.directEnd) {
+      throw new Error(`scheduler: direct slots are claimed in element order before any other event (element ${id}'s ${kind === this.kDirectArrive ? 'arrive' : 'tx'} would get slot ${slot}, needs ${want})`);
+    }
+    this.freeTop--;
+    this.directEnd = slot + 1;
     this.kind[slot] = kind;
     this.ids[slot] = id;
     this.tags[slot] = 0;
@@ -246,18 +271,18 @@ export class Scheduler {
 
   /** Posts direct slot `slot` at (now + a) + b ps; see `post` and `directSlot`. */
   postSlot(slot: number, a: number, b: number): void {
-    this.link(slot, this.now + a + b);
+    this.linkDirect(slot, this.now + a + b);
   }
 
   /** Posts direct slot `slot` at `times[i]` ps (>= now); see `postAt` and `directSlot`. */
   postSlotAt(slot: number, times: Float64Array, i: number): void {
     const at = times[i]!;
-    this.link(slot, at < this.now ? this.now : at);
+    this.linkDirect(slot, at < this.now ? this.now : at);
   }
 
   /** Posts direct slot `slot` at absolute time `at` (>= now); see `directSlot`. */
   scheduleSlot(slot: number, at: number): void {
-    this.link(slot, at < this.now ? this.now : at);
+    this.linkDirect(slot, at < this.now ? this.now : at);
   }
 
   /** Schedules an event `delay` ps from now. */
@@ -338,8 +363,6 @@ export class Scheduler {
     this.stopRequested = false;
     const handlers = this.handlers;
     const direct = this.direct;
-    const kTx = this.kDirectTx;
-    const kArrive = this.kDirectArrive;
     const head = this.head; // fixed size; the per-slot arrays may be reallocated by grow() inside a handler
     for (;;) {
       if (this.inWheel === 0) {
@@ -361,6 +384,22 @@ export class Scheduler {
         // heap events entering the window land after bucket b (they are >= B buckets past the old start)
         if (this.cur >= this.migrateFrom) this.migrate();
       }
+      if (slot < this.directEnd) {
+        // a direct slot (never cancelled) keeps its slot: its number says what to call, and its
+        // `where` is not kept up to date (nothing reads it; it is never CANCELLED)
+        const t = this.time[slot]!;
+        if (t > until) {
+          this.now = until;
+          return false;
+        }
+        this.popHead(b, slot);
+        this.now = t;
+        this.eventsProcessed++;
+        if ((slot & 1) !== 0) direct[slot >> 1]!.onArrive();
+        else direct[slot >> 1]!.onTxDone();
+        if (this.stopRequested) return false;
+        continue;
+      }
       if (this.where[slot] !== CANCELLED && this.time[slot]! > until) {
         this.now = until;
         return false;
@@ -375,18 +414,9 @@ export class Scheduler {
       const id = this.ids[slot]!;
       this.now = t;
       this.eventsProcessed++;
-      // a direct kind keeps its slot (directSlot): nothing to release
-      if (kind === kArrive) {
-        this.where[slot] = FREE;
-        direct[id]!.onArrive();
-      } else if (kind === kTx) {
-        this.where[slot] = FREE;
-        direct[id]!.onTxDone();
-      } else {
-        const tag = this.tags[slot]!;
-        this.release(slot);
-        handlers[kind]!.fire(id, tag);
-      }
+      const tag = this.tags[slot]!;
+      this.release(slot);
+      handlers[kind]!.fire(id, tag);
       if (this.stopRequested) return false;
     }
   }
@@ -435,9 +465,10 @@ export class Scheduler {
   }
 
   /**
-   * Links a new event into bucket b. Its sequence number is the largest yet,
-   * so it goes after every entry whose time is <= its own: the same place as
-   * `wheelInsert`'s (time, sequence) order, without reading sequences.
+   * Links an event into bucket b after every entry whose time is <= its own:
+   * its place in (time, sequence) order, since every such entry came before
+   * it (a new event's sequence is the largest yet; for one from the heap see
+   * `migrate`). The caller sets `where`.
    */
   private wheelAppend(slot: number, b: number): void {
     const time = this.time;
@@ -465,45 +496,19 @@ export class Scheduler {
       if (p < 0) this.head[b] = slot;
       else next[p] = slot;
     }
-    this.where[slot] = IN_WHEEL;
     this.inWheel++;
   }
 
-  /** Links an event from the heap into bucket b, in (time, sequence) order. */
-  private wheelInsert(slot: number, b: number): void {
-    const time = this.time;
-    const seq = this.seq;
-    const next = this.next;
-    const t = time[slot]!;
-    const s = seq[slot]!;
-    const tl = this.tail[b]!;
-    if (tl < 0) {
-      next[slot] = -1;
-      this.head[b] = slot;
-      this.tail[b] = slot;
-      this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
-    } else if (time[tl]! < t || (time[tl]! === t && seq[tl]! < s)) {
-      // the usual case: later than everything in the bucket
-      next[slot] = -1;
-      next[tl] = slot;
-      this.tail[b] = slot;
-    } else {
-      // keep the bucket sorted by (time, seq): walk from the head
-      let p = -1;
-      let c = this.head[b]!;
-      while (time[c]! < t || (time[c]! === t && seq[c]! < s)) {
-        p = c;
-        c = next[c]!;
-      }
-      next[slot] = c;
-      if (p < 0) this.head[b] = slot;
-      else next[p] = slot;
-    }
-    this.where[slot] = IN_WHEEL;
-    this.inWheel++;
-  }
-
-  /** Moves heap events that now fall inside the wheel's window into the wheel. */
+  /**
+   * Moves heap events that now fall inside the wheel's window into the wheel,
+   * in heap order. Appending by time alone keeps the (time, sequence) order:
+   * an event goes to the heap only while its bucket is outside the window,
+   * and `run` migrates it the moment the window reaches that bucket, before
+   * any handler runs. So nothing scheduled directly into the wheel can be in
+   * its bucket yet, and events that migrated before it have smaller
+   * sequences: every entry of the bucket at the same time precedes it in
+   * (time, sequence) order too.
+   */
   private migrate(): void {
     const end = this.cur + B;
     while (this.hsize > 0) {
@@ -512,7 +517,8 @@ export class Scheduler {
       if (bn >= end) break;
       const slot = this.heap[0]!;
       this.heapRemoveAt(0);
-      this.wheelInsert(slot, bn & BMASK);
+      this.wheelAppend(slot, bn & BMASK);
+      this.where[slot] = IN_WHEEL;
     }
     this.updateMigrateFrom();
   }
@@ -531,7 +537,7 @@ export class Scheduler {
 
   private heapPush(slot: number): void {
     this.where[slot] = IN_HEAP;
-    this.siftUp(this.hsize++, slot, this.time[slot]!, this.seq[slot]!);
+    this.siftUp(this.hsize++, slot, this.time[slot]!, this.nextSeq++);
     this.updateMigrateFrom();
   }
 
@@ -641,7 +647,6 @@ export class Scheduler {
     this.pos = gI(this.pos);
     this.gen = gI(this.gen);
     this.time = gF(this.time);
-    this.seq = gF(this.seq);
     this.heap = gI(this.heap);
     this.hT = gF(this.hT);
     this.hS = gF(this.hS);
