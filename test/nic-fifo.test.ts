@@ -6,9 +6,10 @@
  * ready time among flows that may send now, ties to the first such flow from
  * one past the last served, in join order, wrapping. Ready times are drawn
  * from a coarse grid so that ties are frequent, and the tie-break is checked
- * on every pick. A second test drives the Host itself (its one-pass scan, the
- * moves between scan and set at 32 / 8 flows) against the same model, for
- * both arbitrations.
+ * on every pick. A second test drives the Host itself (its one-pass scan over
+ * the ready times it keeps until a flow is touched or served, the moves
+ * between scan and set at 32 / 8 flows) against the same model, for both
+ * arbitrations.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -7,9 +7,12 @@
  * are picked round robin per packet (D-HPCC `rrPerPacket`) or earliest-ready
  * first (`fifoWhenQueueEmpty`, D-OSCAR's first-come turn taking). When no flow
  * is ready the NIC arms one wake-up timer at the earliest pacing time.
- * A few sending flows are scanned per pick; many (above 32) are kept in a
- * `NicReadySet` that makes the same picks and wake-ups without a scan, for
- * either arbitration. Hosts never send PFC; they obey PFC from their switch.
+ * A few sending flows are scanned per pick, from two small arrays of their
+ * ready times and classes that a flow's `touch` (or being served) marks
+ * stale, so a pick asks only the flows whose state changed; many (above 32)
+ * are kept in a `NicReadySet` that makes the same picks and wake-ups without
+ * a scan, for either arbitration. Hosts never send PFC; they obey PFC from
+ * their switch.
  *
  * The layers point one way: the NIC knows sending flows only as `NicFlow`s and
  * hands received packets to a `HostEndpoint`; the transport implements both.
@@ -30,7 +33,7 @@ export interface NicFlow {
   maySend(): boolean;
   /** builds the flow's next data packet, now (the NIC chose it); returns the packet id */
   buildPacket(): number;
-  /** the NIC's bookkeeping: the flow's slot in its ready set (-1 when not sending) */
+  /** the NIC's bookkeeping: the flow's slot in its ready set, or its index among the scanned flows (-1 when not sending) */
   nicSlot: number;
 }
 
@@ -52,11 +55,25 @@ export interface HostEndpoint {
 const SET_ABOVE = 32;
 /** ...and goes back to scanning them below this many. */
 const SCAN_BELOW = 8;
+/** room in the scan's per-flow arrays (a host scans at most SET_ABOVE + 1 flows) */
+const SCAN_CAP = 64;
+/** `scanT` of a flow whose state changed since it was last looked at */
+const STALE = -1;
 
 export class Host implements PortOwner {
   port!: Port;
   /** sending flows in the order they started, scanned for each pick (all of them, or a few in round robin) */
   private active: NicFlow[] = [];
+  /**
+   * by index in `active` (the flow's `nicSlot` while scanned): its ready time
+   * if it may send, Infinity if not (bytes or window), STALE if something
+   * changed since the scan last asked the flow (`touch`, or it was served).
+   * The scan reads these two small arrays instead of every flow's own state,
+   * which in a large fabric is a cold line or two per flow per pick.
+   */
+  private readonly scanT = new Float64Array(SCAN_CAP);
+  /** by index in `active`: the flow's traffic class */
+  private readonly scanCls = new Uint8Array(SCAN_CAP);
   /**
    * with many sending flows they are kept in a ready set instead (same picks,
    * same wake-ups as the scan, for either arbitration)
@@ -123,6 +140,8 @@ export class Host implements PortOwner {
     if (n === 0) return NIL;
     const now = this.ctx.sched.now;
     const paused = this.port.paused;
+    const scanT = this.scanT;
+    const cls = this.scanCls;
     // one pass from one past the last served flow, wrapping; it also finds
     // the wake-up time (the earliest ready time of a flow that may send)
     let best = -1;
@@ -133,9 +152,9 @@ export class Host implements PortOwner {
       let bestT = Infinity;
       for (let k = 0; k < n; k++) {
         if (++i === n) i = 0;
-        const f = act[i]!;
-        if (!this.mayQueue(f, paused)) continue;
-        const t = f.readyAt();
+        let t = scanT[i]!;
+        if (t === STALE) t = this.lookAt(i);
+        if (paused[cls[i]!] !== 0) continue;
         if (t <= now) {
           if (t < bestT) {
             best = i;
@@ -146,9 +165,9 @@ export class Host implements PortOwner {
     } else {
       for (let k = 0; k < n; k++) {
         if (++i === n) i = 0;
-        const f = act[i]!;
-        if (!this.mayQueue(f, paused)) continue;
-        const t = f.readyAt();
+        let t = scanT[i]!;
+        if (t === STALE) t = this.lookAt(i);
+        if (paused[cls[i]!] !== 0) continue;
         if (t <= now) {
           best = i;
           break;
@@ -164,7 +183,24 @@ export class Host implements PortOwner {
       return NIL;
     }
     this.rr = best;
-    return act[best]!.buildPacket();
+    const p = act[best]!.buildPacket();
+    // sending moved its sequence and pacing time
+    scanT[best] = STALE;
+    return p;
+  }
+
+  /**
+   * Asks scanned flow i whether it may send and when (the "may this flow
+   * send" test apart from time and PFC, docs/network-model.md §10: bytes
+   * left and window open; the time is `NicFlow.readyAt()`, the later of the
+   * pacer's next send time and the CC hold). Keeps the answer until the flow
+   * is touched or served.
+   */
+  private lookAt(i: number): number {
+    const f = this.active[i]!;
+    const t = f.maySend() ? f.readyAt() : Infinity;
+    this.scanT[i] = t;
+    return t;
   }
 
   /** `pullData` with the flows in the ready set. */
@@ -182,16 +218,6 @@ export class Host implements PortOwner {
       return NIL;
     }
     return f.buildPacket();
-  }
-
-  /**
-   * The "may this flow send" test, apart from time (docs/network-model.md §10):
-   * class not paused, and the flow's own test (bytes left, window open). Time
-   * is `NicFlow.readyAt()`: the later of the pacer's next send time and the
-   * CC hold (ACC's source halt).
-   */
-  private mayQueue(f: NicFlow, paused: Uint8Array): boolean {
-    return paused[f.prio] === 0 && f.maySend();
   }
 
   /** Makes sure the NIC looks again at time t. */
@@ -234,7 +260,7 @@ export class Host implements PortOwner {
   addFlow(f: NicFlow): void {
     if (this.inSet) this.ready.add(f);
     else {
-      this.active.push(f);
+      this.scanAppend(f);
       if (this.active.length > SET_ABOVE) {
         // the scan would look at many flows per pick: move them into the ready set
         this.ready.load(this.active, this.rr + 1);
@@ -245,6 +271,15 @@ export class Host implements PortOwner {
     this.port.kick();
   }
 
+  /** Adds f at the end of the scanned flows. */
+  private scanAppend(f: NicFlow): void {
+    const i = this.active.length;
+    this.active.push(f);
+    f.nicSlot = i;
+    this.scanT[i] = STALE;
+    this.scanCls[i] = f.prio;
+  }
+
   /**
    * Something that decides whether f may send, or when, changed (rate,
    * window, hold, acknowledged or rewound sequence): the ready set looks at f
@@ -252,6 +287,7 @@ export class Host implements PortOwner {
    */
   touch(f: NicFlow): void {
     if (this.inSet) this.ready.touch(f);
+    else if (f.nicSlot >= 0) this.scanT[f.nicSlot] = STALE;
   }
 
   removeFlow(f: NicFlow): void {
@@ -261,15 +297,22 @@ export class Host implements PortOwner {
       if (ready.count < SCAN_BELOW) {
         // few flows left: a scan is cheaper than keeping the set
         const { flows, lastServed } = ready.drain();
-        this.active = flows;
+        this.active = [];
+        for (const g of flows) this.scanAppend(g);
         this.rr = lastServed;
         this.inSet = false;
       }
       return;
     }
-    const i = this.active.indexOf(f);
-    if (i < 0) return;
-    this.active.splice(i, 1);
+    const act = this.active;
+    const i = f.nicSlot;
+    if (i < 0 || act[i] !== f) return;
+    act.splice(i, 1);
+    f.nicSlot = -1;
+    const n = act.length;
+    this.scanT.copyWithin(i, i + 1, n + 1);
+    this.scanCls.copyWithin(i, i + 1, n + 1);
+    for (let k = i; k < n; k++) act[k]!.nicSlot = k;
     if (this.rr >= i) this.rr--;
   }
 
