@@ -13,8 +13,9 @@
  * arrays indexed by the port number; `apply` allocates nothing.
  */
 import type { Rng } from '../engine/rng.js';
+import type { Scheduler } from '../engine/scheduler.js';
 import type { CcEcnMarking, SwitchConfig } from './config.js';
-import { FLAG_CE, FLAG_ECT, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, metaTcd, metaType, type PacketStore } from './packet.js';
+import { FLAG_CE, FLAG_ECT, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, metaTcd, metaType, type PacketStore } from './packet.js';
 import type { Port } from './port.js';
 
 /** One step of egress processing, run for every data-queue packet a port dequeues. */
@@ -22,12 +23,14 @@ export interface DequeuePolicy {
   /** short name for diagnostics (`red`, `tcd`, `int`, `mpd`) */
   readonly name: string;
   /**
-   * `pkt` left queue `q` of `port` at `nowPs` and was released from the MMU;
-   * `size` is its wire size. May mark or stamp the packet. The packet's meta
-   * word is `port.dqMeta` (its queue entry's copy): read it there, and a
-   * policy that changes the record's meta word sets `port.dqMeta` to it.
+   * `pkt` left queue `q` of `port` now and was released from the MMU; `size`
+   * is its wire size. May mark or stamp the packet. The packet's meta word is
+   * `port.dqMeta` (its queue entry's copy): read it there, and a policy that
+   * changes the record's meta word sets `port.dqMeta` to it. A policy that
+   * needs the time reads the scheduler's `now` itself: a time in ps is not a
+   * small integer, and as an argument V8 would box it for every packet.
    */
-  apply(pkt: number, port: Port, q: number, size: number, nowPs: number): void;
+  apply(pkt: number, port: Port, q: number, size: number): void;
 }
 
 /** Per-port facts a policy may need when the switch's ports are all attached. */
@@ -127,18 +130,19 @@ export class TcdPolicy implements DequeuePolicy {
   constructor(
     private readonly pk: PacketStore,
     cfg: SwitchConfig,
+    private readonly sched: Scheduler,
   ) {
     this.maxTonPs = cfg.tcd.maxTonPs;
     this.thresholdBytes = cfg.tcd.queueThresholdBytes;
     this.qOffset = cfg.queueHeaderOffset;
   }
 
-  apply(pkt: number, port: Port, q: number, _size: number, nowPs: number): void {
+  apply(pkt: number, port: Port, q: number): void {
     if (metaType(port.dqMeta) !== PKT_DATA) return;
     const bytes = port.queueBytes(q) - this.qOffset * port.queuePkts(q);
     if (bytes <= this.thresholdBytes) return;
     const pk = this.pk;
-    if (nowPs - port.lastOnStartPs[q]! >= this.maxTonPs) {
+    if (this.sched.now - port.lastOnStartPs[q]! >= this.maxTonPs) {
       pk.setTcd(pkt, TCD_CE);
       port.dqMeta = pk.meta(pkt);
       this.ce++;
@@ -165,22 +169,24 @@ export class IntPolicy implements DequeuePolicy {
   constructor(
     private readonly pk: PacketStore,
     cfg: SwitchConfig,
+    private readonly sched: Scheduler,
   ) {
     this.qOffset = cfg.queueHeaderOffset;
     this.txIncludesPacket = cfg.intTxIncludesPacket;
   }
 
-  apply(pkt: number, port: Port, _q: number, size: number, nowPs: number): void {
+  apply(pkt: number, port: Port, _q: number, size: number): void {
     if (metaType(port.dqMeta) !== PKT_DATA) return;
-    this.pk.pushIntHop(
-      pkt,
-      nowPs,
-      port.totalBytes - this.qOffset * port.totalPkts,
-      this.txIncludesPacket ? port.txBytes + size : port.txBytes,
-      port.rateBps,
-      port.rxBytes,
-    );
-    port.dqMeta = this.pk.meta(pkt); // the hop count
+    const pk = this.pk;
+    // the hop's doubles go through the store's scratch array, not as arguments (PacketStore.intHop)
+    const h = pk.intHop;
+    h[INT_TS] = this.sched.now;
+    h[INT_QLEN] = port.totalBytes - this.qOffset * port.totalPkts;
+    h[INT_TX] = this.txIncludesPacket ? port.txBytes + size : port.txBytes;
+    h[INT_RATE] = port.rateBps;
+    h[INT_RX] = port.rxBytes;
+    pk.pushIntHopFrom(pkt);
+    port.dqMeta = pk.meta(pkt); // the hop count
   }
 }
 
@@ -231,12 +237,12 @@ export interface DequeuePolicies {
 }
 
 /** Builds a switch's policy lists, in reference order: RED, TCD | INT, MPD. */
-export function buildDequeuePolicies(pk: PacketStore, cfg: SwitchConfig, f: SwitchFeatures, ports: PortFacts, ecnRng: Rng): DequeuePolicies {
+export function buildDequeuePolicies(pk: PacketStore, cfg: SwitchConfig, f: SwitchFeatures, ports: PortFacts, ecnRng: Rng, sched: Scheduler): DequeuePolicies {
   const marking: DequeuePolicy[] = [];
   const telemetry: DequeuePolicy[] = [];
   if (f.ecn) marking.push(new RedEcnPolicy(pk, cfg, f.ecnMarking, ports, ecnRng));
-  if (f.tcd === true) marking.push(new TcdPolicy(pk, cfg));
-  if (f.int) telemetry.push(new IntPolicy(pk, cfg));
+  if (f.tcd === true) marking.push(new TcdPolicy(pk, cfg, sched));
+  if (f.int) telemetry.push(new IntPolicy(pk, cfg, sched));
   if (f.mpd === true) telemetry.push(new MpdPolicy(pk, cfg));
   return { marking, telemetry };
 }

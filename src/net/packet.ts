@@ -314,17 +314,23 @@ export class PacketStore {
   intBase(p: number): number {
     return p * RINT;
   }
-  /** Appends an INT hop (slot = hop count mod 5, as the HPCC header). */
-  pushIntHop(p: number, tsPs: number, qlenBytes: number, txBytes: number, rateBps: number, rxBytes: number): void {
+  /**
+   * The hop's fields, by INT_TS ... INT_RX, for `pushIntHopFrom`: a switch
+   * writes them here so that none of these doubles crosses a call (V8 boxes
+   * a number that is not a small integer at every call it does not inline).
+   */
+  readonly intHop = new Float64Array(INT_RX + 1);
+  /** Appends the INT hop in `intHop` (slot = hop count mod 5, as the HPCC header). */
+  pushIntHopFrom(p: number): void {
+    const h = this.intHop;
     const n = this.intN(p);
-    const slot = n % INT_MAX_HOPS;
     const a = this.intArray();
-    const b = p * RINT + slot;
-    a[b + INT_TS] = tsPs;
-    a[b + INT_QLEN] = qlenBytes;
-    a[b + INT_TX] = txBytes;
-    a[b + INT_RATE] = rateBps;
-    a[b + INT_RX] = rxBytes;
+    const b = p * RINT + (n % INT_MAX_HOPS);
+    a[b + INT_TS] = h[INT_TS]!;
+    a[b + INT_QLEN] = h[INT_QLEN]!;
+    a[b + INT_TX] = h[INT_TX]!;
+    a[b + INT_RATE] = h[INT_RATE]!;
+    a[b + INT_RX] = h[INT_RX]!;
     this.setIntN(p, n + 1);
   }
   /** Copies the INT stack of `from` into `to`. */

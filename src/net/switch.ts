@@ -115,7 +115,7 @@ export class Switch implements PortOwner {
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
     }
     this.mmu = createMmu(this.cfg, rates, delays, hostRateBps);
-    const pol = buildDequeuePolicies(this.pk, this.cfg, this.features, { rateBps: rates }, this.ecnRng);
+    const pol = buildDequeuePolicies(this.pk, this.cfg, this.features, { rateBps: rates }, this.ecnRng, this.ctx.sched);
     this.marking = pol.marking;
     this.telemetry = pol.telemetry;
   }
@@ -192,12 +192,11 @@ export class Switch implements PortOwner {
     const inPort = port.dqIn;
     const size = port.dqSize;
     const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, port.index);
-    const now = this.ctx.sched.now;
     const marking = this.marking;
-    for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size, now);
+    for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size);
     if (resume) this.sendPfc(inPort, q, false);
     const telemetry = this.telemetry;
-    for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size, now);
+    for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size);
     return pkt;
   }
 
