@@ -226,15 +226,11 @@ export class Scheduler {
    * order is the sequence order (see `migrate`).
    */
   private link(slot: number, at: number): void {
-    this.time[slot] = at;
-    const bn = Math.floor(at * INV_W);
-    if (bn - this.cur < B) {
-      this.wheelAppend(slot, bn & BMASK);
-      this.where[slot] = IN_WHEEL;
-    } else this.heapPush(slot);
+    this.where[slot] = IN_WHEEL; // heapPush sets IN_HEAP instead
+    this.linkDirect(slot, at);
   }
 
-  /** `link` for a direct slot: its `where` is not kept (see `run`). */
+  /** `link` without `where`, which a direct slot does not keep (see `run`). */
   private linkDirect(slot: number, at: number): void {
     this.time[slot] = at;
     const bn = Math.floor(at * INV_W);
@@ -260,12 +256,9 @@ export class Scheduler {
     if (slot !== want || slot !== this.directEnd) {
       throw new Error(`scheduler: direct slots are claimed in element order before any other event (element ${id}'s ${kind === this.kDirectArrive ? 'arrive' : 'tx'} would get slot ${slot}, needs ${want})`);
     }
+    // its kind, id, tag and state are never read: the slot number stands for them
     this.freeTop--;
     this.directEnd = slot + 1;
-    this.kind[slot] = kind;
-    this.ids[slot] = id;
-    this.tags[slot] = 0;
-    this.where[slot] = FREE;
     return slot;
   }
 
