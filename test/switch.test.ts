@@ -9,7 +9,7 @@ import { Scheduler } from '../src/engine/scheduler.js';
 import { Rng } from '../src/engine/rng.js';
 import { NetContext } from '../src/net/context.js';
 import { Network } from '../src/net/network.js';
-import { Mmu } from '../src/net/mmu.js';
+import { ADMITTED, ADMITTED_PAUSE, DROP_HEADROOM, Mmu } from '../src/net/mmu.js';
 import { FLAG_CE, FLAG_ECT, INT_QLEN, INT_RATE, INT_TS, INT_TX, PKT_DATA } from '../src/net/packet.js';
 import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js';
 import type { NetworkConfig } from '../src/net/config.js';
@@ -108,28 +108,23 @@ test('MMU: pause at the dynamic threshold, resume a resume-offset below it, noth
   const pool = mmu.sharedPoolBytes();
   // D-OSCAR: 32 MiB + 2·37 500·6 − 8·(2·4096 + 2·37 500)
   assert.equal(pool, 33_554_432 + 2 * 37_500 * 6 - 8 * (2 * 4096 + 2 * 37_500));
-  let paused = false;
+  // enqueue = admission + pause check; dequeue = release + resume check
   let n = 0;
-  while (!paused) {
-    assert.equal(mmu.admit(0, 0, 1000), -1);
-    n++;
-    paused = mmu.checkPause(0, 0);
-  }
+  let r: number;
+  while ((r = mmu.enqueue(0, 0, 1000)) === ADMITTED) n++;
+  assert.equal(r, ADMITTED_PAUSE);
+  n++;
   // pause when the shared part exceeds (pool − shared)/4, i.e. just above pool/5
   const shared = n * 1000 - 4096;
   assert.ok(shared > pool / 5 && shared <= pool / 5 + 1000 + 1, `paused at shared ${shared}, pool/5 = ${pool / 5}`);
-  // headroom absorbs in-flight packets after the pause, up to 3·rate·delay/8 per queue
+  // headroom absorbs in-flight packets after the pause, up to 3·rate·delay/8 per queue; then drops
   let absorbed = 0;
-  while (mmu.admit(0, 0, 1000) === -1) absorbed++;
+  while ((r = mmu.enqueue(0, 0, 1000)) === ADMITTED) absorbed++;
+  assert.equal(r, DROP_HEADROOM);
   assert.equal(absorbed, Math.floor(37_500 / 1000));
   // drain: resume only after headroom is empty and the queue fell below threshold − 3 KiB
-  let resumed = false;
-  let drained = 0;
-  while (!resumed) {
-    mmu.release(0, 0, 1000);
-    drained++;
-    resumed = mmu.checkResume(0, 0);
-  }
+  let drained = 1;
+  while (!mmu.dequeue(0, 0, 1000)) drained++;
   assert.ok(drained > absorbed, 'headroom drains first');
   assert.ok(mmu.threshold(0) - (mmu.ingressBytes(0, 0) - 4096) >= 3 * 1024);
 });

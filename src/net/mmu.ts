@@ -17,7 +17,9 @@
  *
  * D-HPCC counts headroom per port (one allowance per port, counted per queue);
  * D-OSCAR per (port, queue), and adds `headroom*(8 - lossless)` per port to the
- * buffer. Counters are typed arrays indexed by port*8 + queue.
+ * buffer. Each (port, queue)'s counters, pause flag and port constants share
+ * one 64-byte record of a Float64Array, so a packet's admission and release
+ * touch one line (plus the switch-wide counters).
  *
  * `PowerTcpMmu`: D-PowerTCP, the "sonic" MMU (dtMode alpha), see its comment.
  */
@@ -77,9 +79,32 @@ export function createMmu(cfg: SwitchConfig, portRates: number[], portDelays: nu
   return cfg.dtMode === 'alpha' ? new PowerTcpMmu(cfg, portRates, portDelays) : new Mmu(cfg, portRates, portDelays, hostRateBps);
 }
 
+/**
+ * Words of an (ingress port, queue) record in `Mmu.st`, one 64-byte line each:
+ * the two counters the admission and release of every packet update, the
+ * pause flag and, copied from the port, the two constants they compare with.
+ * One line per packet instead of five typed arrays (ingress, headroom used,
+ * pause flag, headroom allowance, threshold scale) and two boxed doubles.
+ */
+const R = 8;
+/** bytes charged to (p, q) outside the headroom: reserve, then shared */
+const R_ING = 0;
+/** headroom bytes in use by (p, q) */
+const R_HDRM = 1;
+/** 1 while (p, q) is pausing its upstream (mirrored in `upstreamPaused`) */
+const R_PAUSED = 2;
+/** port p's headroom allowance, bytes */
+const R_HEADROOM = 3;
+/** 2^-shift(p) */
+const R_INV = 4;
+/** `st` words of the switch-wide counters, before the records */
+const S_SHARED = 0;
+const S_TOTAL = 1;
+const REC0 = 8;
+
 export class Mmu implements SwitchMmu {
-  private readonly ingress: Float64Array;
-  private readonly hdrm: Float64Array;
+  /** S_SHARED, S_TOTAL, then a record of R words per (port, queue) at REC0 + (p * 8 + q) * R */
+  private readonly st: Float64Array;
   readonly upstreamPaused: Uint8Array;
   private readonly headroom: Float64Array;
   private readonly shift: Int32Array;
@@ -94,8 +119,6 @@ export class Mmu implements SwitchMmu {
   private readonly lossless: boolean;
   /** pause when shared part >= threshold (D-HPCC) or > threshold (D-OSCAR) */
   private readonly pauseAtEqual: boolean;
-  sharedUsed = 0;
-  totalUsed = 0;
   readonly dropsByReason = new Float64Array(DROP_REASONS.length);
 
   /**
@@ -106,8 +129,7 @@ export class Mmu implements SwitchMmu {
   constructor(cfg: SwitchConfig, portRates: number[], portDelays: number[], hostRateBps: number) {
     if (cfg.dtMode === 'alpha') throw new Error("Mmu: dtMode 'alpha' is the D-PowerTCP MMU; use createMmu / PowerTcpMmu");
     const n = portRates.length;
-    this.ingress = new Float64Array(n * 8);
-    this.hdrm = new Float64Array(n * 8);
+    this.st = new Float64Array(REC0 + n * 8 * R);
     this.upstreamPaused = new Uint8Array(n * 8);
     this.headroom = new Float64Array(n);
     this.shift = new Int32Array(n);
@@ -135,6 +157,11 @@ export class Mmu implements SwitchMmu {
       }
       this.shift[p] = s;
       this.inv[p] = 2 ** -s;
+      for (let q = 0; q < 8; q++) {
+        const r = REC0 + (p * 8 + q) * R;
+        this.st[r + R_HEADROOM] = this.headroom[p]!;
+        this.st[r + R_INV] = this.inv[p]!;
+      }
     }
     if (cfg.headroomMode === 'perPort') {
       this.sharedPool = cfg.bufferBytes - sumHeadroom - n * this.reserve;
@@ -144,17 +171,19 @@ export class Mmu implements SwitchMmu {
     }
   }
 
-  /** Bytes of (port, queue) beyond the reserve. */
-  private excl(pq: number): number {
-    const v = this.ingress[pq]! - this.reserve;
-    return v > 0 ? v : 0;
+  /** Bytes of the shared pool in use. */
+  get sharedUsed(): number {
+    return this.st[S_SHARED]!;
+  }
+
+  /** Bytes buffered in the switch (all ingress counters, headroom included). */
+  get totalUsed(): number {
+    return this.st[S_TOTAL]!;
   }
 
   /** Dynamic threshold of ingress port p, bytes. */
   threshold(p: number): number {
-    if (this.isStatic) return this.staticThreshold;
-    const free = this.sharedPool - this.sharedUsed;
-    return free > 0 ? Math.floor(free * this.inv[p]!) : 0;
+    return this.thresholdFor(this.st[S_SHARED]!, this.inv[p]!);
   }
 
   /**
@@ -164,43 +193,78 @@ export class Mmu implements SwitchMmu {
    * by these dialects (egress admission always passes).
    */
   enqueue(p: number, q: number, size: number, _egressPort?: number): number {
-    const r = this.admit(p, q, size);
-    if (r >= 0) return r;
-    return this.checkPause(p, q) ? ADMITTED_PAUSE : ADMITTED;
+    const st = this.st;
+    const pq = p * 8 + q;
+    const r = REC0 + pq * R;
+    const reserve = this.reserve;
+    const lossless = this.lossless;
+    const ing = st[r + R_ING]!;
+    const hd = st[r + R_HDRM]!;
+    const inv = st[r + R_INV]!;
+    let shared = st[S_SHARED]!;
+    const thr = this.thresholdFor(shared, inv);
+    const ex = ing > reserve ? ing - reserve : 0;
+    if (!lossless) {
+      if (size + ex > thr && ing + size > reserve) return this.drop(DROP_LOSSY);
+      if (st[S_TOTAL]! + size > this.bufferBytes) return this.drop(DROP_BUFFER);
+    } else if (size + hd > st[r + R_HEADROOM]! && size + ex > thr) {
+      return this.drop(DROP_HEADROOM);
+    }
+    const n = ing + size;
+    let ing2 = ing;
+    let hd2 = hd;
+    if (n <= reserve) {
+      st[r + R_ING] = ing2 = n;
+    } else if (lossless && n - reserve > thr) {
+      st[r + R_HDRM] = hd2 = hd + size;
+    } else {
+      st[r + R_ING] = ing2 = n;
+      shared = shared + (n - reserve - ex);
+      st[S_SHARED] = shared;
+    }
+    st[S_TOTAL] = st[S_TOTAL]! + size;
+    if (!lossless || st[r + R_PAUSED] === 1) return ADMITTED;
+    const e = ing2 > reserve ? ing2 - reserve : 0;
+    const thr2 = this.thresholdFor(shared, inv);
+    if (hd2 > 0 || (this.pauseAtEqual ? e >= thr2 : e > thr2)) {
+      this.setPaused(r, pq, true);
+      return ADMITTED_PAUSE;
+    }
+    return ADMITTED;
+  }
+
+  private thresholdFor(shared: number, inv: number): number {
+    if (this.isStatic) return this.staticThreshold;
+    const free = this.sharedPool - shared;
+    return free > 0 ? Math.floor(free * inv) : 0;
   }
 
   /** Releases a packet that arrived on (p, q); true if (p, q) may now resume its upstream. */
   dequeue(p: number, q: number, size: number, _egressPort?: number): boolean {
-    this.release(p, q, size);
-    return this.upstreamPaused[p * 8 + q] === 1 && this.checkResume(p, q);
-  }
-
-  /**
-   * Admission for a packet of `size` MMU bytes arriving on (p, q). Returns -1 if
-   * admitted (and charges it), else the drop reason.
-   */
-  admit(p: number, q: number, size: number): number {
+    const st = this.st;
     const pq = p * 8 + q;
-    const thr = this.threshold(p);
-    if (!this.lossless) {
-      if (size + this.excl(pq) > thr && this.ingress[pq]! + size > this.reserve) return this.drop(DROP_LOSSY);
-      if (this.totalUsed + size > this.bufferBytes) return this.drop(DROP_BUFFER);
-    } else if (size + this.hdrm[pq]! > this.headroom[p]! && size + this.excl(pq) > thr) {
-      return this.drop(DROP_HEADROOM);
+    const r = REC0 + pq * R;
+    const reserve = this.reserve;
+    const h = st[r + R_HDRM]!;
+    const ing = st[r + R_ING]!;
+    const fromHdrm = h < size ? h : size;
+    const rest = size - fromHdrm;
+    const before = ing > reserve ? ing - reserve : 0;
+    const fromShared = rest < before ? rest : before;
+    const hd2 = h - fromHdrm;
+    const ing2 = ing - rest;
+    st[r + R_HDRM] = hd2;
+    st[r + R_ING] = ing2;
+    const shared = st[S_SHARED]! - fromShared;
+    st[S_SHARED] = shared;
+    st[S_TOTAL] = st[S_TOTAL]! - size;
+    if (st[r + R_PAUSED] === 0 || hd2 > 0) return false;
+    const e = ing2 > reserve ? ing2 - reserve : 0;
+    if (e === 0 || e + this.resumeOffset <= this.thresholdFor(shared, st[r + R_INV]!)) {
+      this.setPaused(r, pq, false);
+      return true;
     }
-    // charge
-    const n = this.ingress[pq]! + size;
-    if (n <= this.reserve) {
-      this.ingress[pq] = n;
-    } else if (this.lossless && n - this.reserve > thr) {
-      this.hdrm[pq] = this.hdrm[pq]! + size;
-    } else {
-      const before = this.excl(pq);
-      this.ingress[pq] = n;
-      this.sharedUsed += n - this.reserve - before;
-    }
-    this.totalUsed += size;
-    return -1;
+    return false;
   }
 
   private drop(reason: number): number {
@@ -208,50 +272,18 @@ export class Mmu implements SwitchMmu {
     return reason;
   }
 
-  /** Releases a packet of `size` MMU bytes that arrived on (p, q). */
-  release(p: number, q: number, size: number): void {
-    const pq = p * 8 + q;
-    const h = this.hdrm[pq]!;
-    const fromHdrm = h < size ? h : size;
-    const rest = size - fromHdrm;
-    const before = this.excl(pq);
-    const fromShared = rest < before ? rest : before;
-    this.hdrm[pq] = h - fromHdrm;
-    this.ingress[pq] = this.ingress[pq]! - rest;
-    this.sharedUsed -= fromShared;
-    this.totalUsed -= size;
-  }
-
-  /** After an enqueue on (p, q): should a PAUSE be sent upstream? (marks it paused) */
-  checkPause(p: number, q: number): boolean {
-    const pq = p * 8 + q;
-    if (!this.lossless || this.upstreamPaused[pq] === 1) return false;
-    const e = this.excl(pq);
-    const thr = this.threshold(p);
-    if (this.hdrm[pq]! > 0 || (this.pauseAtEqual ? e >= thr : e > thr)) {
-      this.upstreamPaused[pq] = 1;
-      return true;
-    }
-    return false;
+  /** Sets the pause flag of record r, (port, queue) pq, in both copies. */
+  private setPaused(r: number, pq: number, on: boolean): void {
+    this.st[r + R_PAUSED] = on ? 1 : 0;
+    this.upstreamPaused[pq] = on ? 1 : 0;
   }
 
   /** Still congested enough to keep (p, q) paused? (quanta-mode refresh) */
   stillCongested(p: number, q: number): boolean {
-    const pq = p * 8 + q;
-    return this.hdrm[pq]! > 0 || this.excl(pq) + this.resumeOffset > this.threshold(p);
-  }
-
-  /** After a dequeue of a packet from (p, q): should a RESUME be sent upstream? (clears it) */
-  checkResume(p: number, q: number): boolean {
-    const pq = p * 8 + q;
-    if (this.upstreamPaused[pq] === 0) return false;
-    if (this.hdrm[pq]! > 0) return false;
-    const e = this.excl(pq);
-    if (e === 0 || e + this.resumeOffset <= this.threshold(p)) {
-      this.upstreamPaused[pq] = 0;
-      return true;
-    }
-    return false;
+    const r = REC0 + (p * 8 + q) * R;
+    const ing = this.st[r + R_ING]!;
+    const e = ing > this.reserve ? ing - this.reserve : 0;
+    return this.st[r + R_HDRM]! > 0 || e + this.resumeOffset > this.threshold(p);
   }
 
   /** Headroom allowance of port p (bytes; per queue or per port by mode). */
@@ -264,7 +296,8 @@ export class Mmu implements SwitchMmu {
   }
 
   ingressBytes(p: number, q: number): number {
-    return this.ingress[p * 8 + q]! + this.hdrm[p * 8 + q]!;
+    const r = REC0 + (p * 8 + q) * R;
+    return this.st[r + R_ING]! + this.st[r + R_HDRM]!;
   }
 }
 
