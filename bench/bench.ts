@@ -25,6 +25,13 @@
  *     that, but with V8's default sizing the dead flows pile up to ~1.3 GB of
  *     RSS before a full collection (measured: 1300 MB default, 829 MB capped,
  *     same results, ~15 % more CPU for the collections).
+ * (s) the scheduler alone: 1,100 elements, each with its two direct events
+ *     (as a port's transmitter and link) re-posting themselves 80 ns to
+ *     2.3 us ahead from a fixed table of delays, 20 simulated ms (~45 M
+ *     events), handlers that do nothing else: what one event costs in the
+ *     wheel, with none of the network's work. Its run-to-run noise is a few
+ *     per cent where (c)'s is ten, so it shows scheduler changes that (c)
+ *     cannot. Not in the default set.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -33,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { simulate } from '../src/experiment/simulate.js';
 import { noMetrics, type SimInput } from '../src/experiment/types.js';
 import { Rng } from '../src/engine/rng.js';
+import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
 import { fatTreePreset, star } from '../src/net/topology/index.js';
@@ -44,7 +52,7 @@ import type { FlowSpec } from '../src/workload/types.js';
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 's'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -104,7 +112,66 @@ function scenario(name: string): { title: string; input: SimInput } {
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);
 }
 
+/** Bench (s): the scheduler's own cost per event (see the file comment). */
+function runScheduler(): void {
+  const elements = 1100;
+  const sched = new Scheduler(4096);
+  // delays 80 ns .. 1.28 us (an LCG, fixed), plus 1 us of "propagation" on the arrival events
+  const delays = new Int32Array(1 << 16);
+  let x = 12345;
+  for (let i = 0; i < delays.length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    delays[i] = 80 * 1000 + (x % 1_200_000);
+  }
+  let k = 0;
+  class Element implements DirectTarget {
+    txSlot = -1;
+    arriveSlot = -1;
+    onTxDone(): void {
+      sched.postSlot(this.txSlot, delays[k++ & 0xffff]!, 0);
+    }
+    onArrive(): void {
+      sched.postSlot(this.arriveSlot, delays[k++ & 0xffff]!, 1000 * 1000);
+    }
+  }
+  const els = Array.from({ length: elements }, () => new Element());
+  const { tx, arrive } = sched.registerDirect(els, 'Element.onTxDone', 'Element.onArrive');
+  for (let i = 0; i < elements; i++) {
+    els[i]!.txSlot = sched.directSlot(tx, i);
+    els[i]!.arriveSlot = sched.directSlot(arrive, i);
+  }
+  for (let i = 0; i < elements; i++) {
+    sched.postSlot(els[i]!.txSlot, delays[i]!, 0);
+    sched.postSlot(els[i]!.arriveSlot, delays[elements + i]!, 0);
+  }
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  sched.run(20 * MS);
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const events = sched.eventsProcessed;
+  const res = {
+    title: `(s) the scheduler alone: ${elements} elements x 2 direct events, 20 ms simulated, empty handlers (${(1e9 * wallS / events).toFixed(1)} ns per event)`,
+    wallS,
+    cpuS: (cpu.user + cpu.system) / 1e6,
+    events,
+    eventsPerSec: events / wallS,
+    simulatedS: sched.now / SEC,
+    simPerWall: sched.now / SEC / wallS,
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    flows: 0,
+    finished: 0,
+    drops: 0,
+    pauses: 0,
+  };
+  process.stdout.write(JSON.stringify(res) + '\n');
+}
+
 function runOne(name: string): void {
+  if (name === 's') {
+    runScheduler();
+    return;
+  }
   const { title, input } = scenario(name);
   let last = 0;
   input.onProgress = (now, _end, events, fin, total) => {
@@ -156,7 +223,7 @@ function main(): void {
   const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2 and s)\n`);
     process.exitCode = 2;
     return;
   }
