@@ -79,24 +79,54 @@ const T_OFF = 3;
 const RING0 = 16;
 
 export class Port {
-  /** index in NetContext.ports */
-  readonly gid: number;
-  readonly node: number;
-  /** port number at the owning node */
-  readonly index: number;
-  readonly owner: PortOwner;
-  peer!: PortOwner;
-  peerNode = -1;
-  peerPort = -1;
-  rateBps: number;
-  readonly delayPs: number;
-  private ser: Float64Array | null;
+  // V8 lays an object's fields out in the order they are declared, 8 bytes each in Node's
+  // build (no pointer compression). The fields a packet's hop reads or writes come first, so
+  // that they share a few cache lines; identities, PFC state and statistics follow. Measured
+  // with bench:compare against the old order: b2 0.976 and 0.979 of the time (5 rounds each),
+  // (d) 0.973 (3), (c) 0.995 (10) (README, Performance).
 
-  busyUntil = 0;
+  // the link in flight: a ring of entries with their arrival times (FIFO: constant delay,
+  // serial transmissions), and its arrival event
+  private readonly sched: Scheduler;
+  private lCount = 0;
+  private lHead = 0;
+  /** arena offset of the in-flight ring */
+  private lBase: number;
+  private lCap = RING0;
+  peer!: PortOwner;
+  peerPort = -1;
+  private arrivePending = false;
+  private readonly arriveSlot: number;
+
+  // the transmitter
   /** whether a "transmission done" event is pending */
   private txPending = false;
+  private ser: Float64Array | null;
+  busyUntil = 0;
+  /** the scheduler slots of this port's two events (Scheduler.directSlot) */
+  private readonly txSlot: number;
+  readonly owner: PortOwner;
 
   // egress queues
+  totalPkts = 0;
+  /** whether packets may go straight through: the owner's pull() dequeues first (a switch; not a host, whose NIC may prefer data) */
+  passThrough = false;
+  private ctrlCount = 0;
+  private ctrlHead = NIL;
+  /**
+   * the data queue of a packet that went straight through (-1: none): it found
+   * the port idle with nothing queued, so the dequeue that follows at once
+   * (kick -> owner.pull -> dequeue) takes it from the dq fields without a ring
+   */
+  private through = -1;
+  private pausedMask = 0;
+  queue0Control = false;
+  strict = true;
+  private rr = 0;
+  /** bit q set: queue q non-empty / paused */
+  private nonEmpty = 0;
+  /** queue index of the packet most recently returned by dequeue() (-1 = control) */
+  lastQueue = -1;
   /**
    * arena offset of the eight data queues' words, Q_STRIDE per queue (ring
    * head and mask, bytes, packets, ring offset): enqueue and dequeue touch half
@@ -115,19 +145,25 @@ export class Port {
   dqSize = 0;
   dqHash = 0;
   dqIn = -1;
-  /**
-   * the data queue of a packet that went straight through (-1: none): it found
-   * the port idle with nothing queued, so the dequeue that follows at once
-   * (kick -> owner.pull -> dequeue) takes it from the dq fields without a ring
-   */
-  private through = -1;
-  /** whether packets may go straight through: the owner's pull() dequeues first (a switch; not a host, whose NIC may prefer data) */
-  passThrough = false;
   totalBytes = 0;
-  totalPkts = 0;
-  private ctrlHead = NIL;
+
+  // per-packet counters, and two constants read per packet
+  /** bytes ever enqueued into the data queues (the receive-side INT counter, docs/network-model.md §11.5) */
+  rxBytes = 0;
+  maxQueueBytes = 0;
+  txBytes = 0;
+  txPackets = 0;
+  readonly delayPs: number;
+  /** port number at the owning node */
+  readonly index: number;
+
+  // identity, PFC state of the classes, statistics
+  /** index in NetContext.ports */
+  readonly gid: number;
+  readonly node: number;
+  peerNode = -1;
+  rateBps: number;
   private ctrlTail = NIL;
-  private ctrlCount = 0;
   private readonly pk: PacketStore;
   /** PFC state of this port's classes, set by frames from the peer */
   readonly paused = new Uint8Array(8);
@@ -136,33 +172,6 @@ export class Port {
   readonly pauseStartPs = new Float64Array(8);
   /** time (ps) class q last went OFF->ON (resume or quanta expiry); -Infinity if never paused (TCD, ACC §2.2) */
   readonly lastOnStartPs = new Float64Array(8).fill(-Infinity);
-  /** bit q set: queue q non-empty / paused */
-  private nonEmpty = 0;
-  private pausedMask = 0;
-  private rr = 0;
-  /** queue index of the packet most recently returned by dequeue() (-1 = control) */
-  lastQueue = -1;
-  queue0Control = false;
-  strict = true;
-
-  // link in flight: a ring of entries with their arrival times (FIFO: constant delay, serial transmissions)
-  /** arena offset of the in-flight ring */
-  private lBase: number;
-  private lCap = RING0;
-  private lHead = 0;
-  private lCount = 0;
-  private arrivePending = false;
-  private readonly sched: Scheduler;
-  /** the scheduler slots of this port's two events (Scheduler.directSlot) */
-  private readonly txSlot: number;
-  private readonly arriveSlot: number;
-
-  // counters
-  txBytes = 0;
-  /** bytes ever enqueued into the data queues (the receive-side INT counter, docs/network-model.md §11.5) */
-  rxBytes = 0;
-  txPackets = 0;
-  maxQueueBytes = 0;
   pausesSent = 0;
   pausesReceived = 0;
   resumesSent = 0;
