@@ -17,7 +17,7 @@
  *
  * D-HPCC counts headroom per port (one allowance per port, counted per queue);
  * D-OSCAR per (port, queue), and adds `headroom*(8 - lossless)` per port to the
- * buffer. Each (port, queue)'s counters, pause flag and port constants share
+ * buffer. Each (port, queue)'s counters and port constants share
  * one 64-byte record of a Float64Array, so a packet's admission and release
  * touch one line (plus the switch-wide counters).
  *
@@ -81,22 +81,21 @@ export function createMmu(cfg: SwitchConfig, portRates: number[], portDelays: nu
 
 /**
  * Words of an (ingress port, queue) record in `Mmu.st`, one 64-byte line each:
- * the two counters the admission and release of every packet update, the
- * pause flag and, copied from the port, the two constants they compare with.
- * One line per packet instead of five typed arrays (ingress, headroom used,
- * pause flag, headroom allowance, threshold scale) and two boxed doubles.
+ * the two counters the admission and release of every packet update and,
+ * copied from the port, the two constants they compare with. One line per
+ * packet instead of four typed arrays (ingress, headroom used, headroom
+ * allowance, threshold scale) and two boxed doubles; the pause flag stays in
+ * `upstreamPaused`, which the switch and the tests read.
  */
 const R = 8;
 /** bytes charged to (p, q) outside the headroom: reserve, then shared */
 const R_ING = 0;
 /** headroom bytes in use by (p, q) */
 const R_HDRM = 1;
-/** 1 while (p, q) is pausing its upstream (mirrored in `upstreamPaused`) */
-const R_PAUSED = 2;
 /** port p's headroom allowance, bytes */
-const R_HEADROOM = 3;
+const R_HEADROOM = 2;
 /** 2^-shift(p) */
-const R_INV = 4;
+const R_INV = 3;
 /** `st` words of the switch-wide counters, before the records */
 const S_SHARED = 0;
 const S_TOTAL = 1;
@@ -106,10 +105,6 @@ export class Mmu implements SwitchMmu {
   /** S_SHARED, S_TOTAL, then a record of R words per (port, queue) at REC0 + (p * 8 + q) * R */
   private readonly st: Float64Array;
   readonly upstreamPaused: Uint8Array;
-  private readonly headroom: Float64Array;
-  private readonly shift: Int32Array;
-  /** 2^-shift per port (exact, so floor(free * inv) = free >> shift) */
-  private readonly inv: Float64Array;
   private readonly reserve: number;
   private readonly resumeOffset: number;
   private readonly sharedPool: number;
@@ -131,9 +126,6 @@ export class Mmu implements SwitchMmu {
     const n = portRates.length;
     this.st = new Float64Array(REC0 + n * 8 * R);
     this.upstreamPaused = new Uint8Array(n * 8);
-    this.headroom = new Float64Array(n);
-    this.shift = new Int32Array(n);
-    this.inv = new Float64Array(n);
     this.reserve = cfg.reservePerQueueBytes;
     this.resumeOffset = cfg.resumeOffsetBytes;
     this.bufferBytes = cfg.bufferBytes;
@@ -144,9 +136,8 @@ export class Mmu implements SwitchMmu {
     let sumHeadroom = 0;
     for (let p = 0; p < n; p++) {
       // 3 * rate * delay / 8 bytes, integer
-      const h = Math.floor((cfg.headroomRttMultiplier * portRates[p]! * (portDelays[p]! / 1e12)) / 8);
-      this.headroom[p] = cfg.pfcEnabled ? h : 0;
-      sumHeadroom += this.headroom[p]!;
+      const h = cfg.pfcEnabled ? Math.floor((cfg.headroomRttMultiplier * portRates[p]! * (portDelays[p]! / 1e12)) / 8) : 0;
+      sumHeadroom += h;
       let s = cfg.dtShift;
       if (cfg.dtMode === 'shiftByPortRate') {
         let r = portRates[p]!;
@@ -155,12 +146,11 @@ export class Mmu implements SwitchMmu {
           r /= 2;
         }
       }
-      this.shift[p] = s;
-      this.inv[p] = 2 ** -s;
       for (let q = 0; q < 8; q++) {
         const r = REC0 + (p * 8 + q) * R;
-        this.st[r + R_HEADROOM] = this.headroom[p]!;
-        this.st[r + R_INV] = this.inv[p]!;
+        this.st[r + R_HEADROOM] = h;
+        // exact, so floor(free * inv) = free >> s
+        this.st[r + R_INV] = 2 ** -s;
       }
     }
     if (cfg.headroomMode === 'perPort') {
@@ -183,7 +173,7 @@ export class Mmu implements SwitchMmu {
 
   /** Dynamic threshold of ingress port p, bytes. */
   threshold(p: number): number {
-    return this.thresholdFor(this.st[S_SHARED]!, this.inv[p]!);
+    return this.thresholdFor(this.st[S_SHARED]!, this.st[REC0 + p * 8 * R + R_INV]!);
   }
 
   /**
@@ -203,7 +193,7 @@ export class Mmu implements SwitchMmu {
     const inv = st[r + R_INV]!;
     let shared = st[S_SHARED]!;
     const thr = this.thresholdFor(shared, inv);
-    const ex = ing > reserve ? ing - reserve : 0;
+    const ex = this.excess(ing);
     if (!lossless) {
       if (size + ex > thr && ing + size > reserve) return this.drop(DROP_LOSSY);
       if (st[S_TOTAL]! + size > this.bufferBytes) return this.drop(DROP_BUFFER);
@@ -223,14 +213,19 @@ export class Mmu implements SwitchMmu {
       st[S_SHARED] = shared;
     }
     st[S_TOTAL] = st[S_TOTAL]! + size;
-    if (!lossless || st[r + R_PAUSED] === 1) return ADMITTED;
-    const e = ing2 > reserve ? ing2 - reserve : 0;
+    if (!lossless || this.upstreamPaused[pq] === 1) return ADMITTED;
+    const e = this.excess(ing2);
     const thr2 = this.thresholdFor(shared, inv);
     if (hd2 > 0 || (this.pauseAtEqual ? e >= thr2 : e > thr2)) {
-      this.setPaused(r, pq, true);
+      this.upstreamPaused[pq] = 1;
       return ADMITTED_PAUSE;
     }
     return ADMITTED;
+  }
+
+  /** Bytes of an ingress count `ing` beyond the private reserve (the shared part). */
+  private excess(ing: number): number {
+    return ing > this.reserve ? ing - this.reserve : 0;
   }
 
   private thresholdFor(shared: number, inv: number): number {
@@ -244,12 +239,11 @@ export class Mmu implements SwitchMmu {
     const st = this.st;
     const pq = p * 8 + q;
     const r = REC0 + pq * R;
-    const reserve = this.reserve;
     const h = st[r + R_HDRM]!;
     const ing = st[r + R_ING]!;
     const fromHdrm = h < size ? h : size;
     const rest = size - fromHdrm;
-    const before = ing > reserve ? ing - reserve : 0;
+    const before = this.excess(ing);
     const fromShared = rest < before ? rest : before;
     const hd2 = h - fromHdrm;
     const ing2 = ing - rest;
@@ -258,10 +252,10 @@ export class Mmu implements SwitchMmu {
     const shared = st[S_SHARED]! - fromShared;
     st[S_SHARED] = shared;
     st[S_TOTAL] = st[S_TOTAL]! - size;
-    if (st[r + R_PAUSED] === 0 || hd2 > 0) return false;
-    const e = ing2 > reserve ? ing2 - reserve : 0;
+    if (this.upstreamPaused[pq] === 0 || hd2 > 0) return false;
+    const e = this.excess(ing2);
     if (e === 0 || e + this.resumeOffset <= this.thresholdFor(shared, st[r + R_INV]!)) {
-      this.setPaused(r, pq, false);
+      this.upstreamPaused[pq] = 0;
       return true;
     }
     return false;
@@ -272,23 +266,15 @@ export class Mmu implements SwitchMmu {
     return reason;
   }
 
-  /** Sets the pause flag of record r, (port, queue) pq, in both copies. */
-  private setPaused(r: number, pq: number, on: boolean): void {
-    this.st[r + R_PAUSED] = on ? 1 : 0;
-    this.upstreamPaused[pq] = on ? 1 : 0;
-  }
-
   /** Still congested enough to keep (p, q) paused? (quanta-mode refresh) */
   stillCongested(p: number, q: number): boolean {
     const r = REC0 + (p * 8 + q) * R;
-    const ing = this.st[r + R_ING]!;
-    const e = ing > this.reserve ? ing - this.reserve : 0;
-    return this.st[r + R_HDRM]! > 0 || e + this.resumeOffset > this.threshold(p);
+    return this.st[r + R_HDRM]! > 0 || this.excess(this.st[r + R_ING]!) + this.resumeOffset > this.threshold(p);
   }
 
   /** Headroom allowance of port p (bytes; per queue or per port by mode). */
   headroomOf(p: number): number {
-    return this.headroom[p]!;
+    return this.st[REC0 + p * 8 * R + R_HEADROOM]!;
   }
 
   sharedPoolBytes(): number {
