@@ -150,19 +150,30 @@ function runScheduler(): void {
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const events = sched.eventsProcessed;
+  const title = `(s) the scheduler alone: ${elements} elements x 2 direct events, 20 ms simulated, empty handlers (${((1e9 * wallS) / events).toFixed(1)} ns per event)`;
+  printResult(title, wallS, cpu, events, sched.now, { flows: 0, finished: 0, drops: 0, pauses: 0 });
+}
+
+/** Writes a child's result line, which the parent (or bench/compare.ts) reads. */
+function printResult(
+  title: string,
+  wallS: number,
+  cpu: NodeJS.CpuUsage,
+  events: number,
+  endPs: number,
+  extra: { flows: number; finished: number; drops: number; pauses: number; meanSlowdown?: number },
+): void {
   const res = {
-    title: `(s) the scheduler alone: ${elements} elements x 2 direct events, 20 ms simulated, empty handlers (${(1e9 * wallS / events).toFixed(1)} ns per event)`,
+    title,
     wallS,
+    // CPU time of this process (user + system): less sensitive than wall time to other load on the machine
     cpuS: (cpu.user + cpu.system) / 1e6,
     events,
     eventsPerSec: events / wallS,
-    simulatedS: sched.now / SEC,
-    simPerWall: sched.now / SEC / wallS,
+    simulatedS: endPs / SEC,
+    simPerWall: endPs / SEC / wallS,
     rssMb: process.resourceUsage().maxRSS / 1024,
-    flows: 0,
-    finished: 0,
-    drops: 0,
-    pauses: 0,
+    ...extra,
   };
   process.stdout.write(JSON.stringify(res) + '\n');
 }
@@ -193,25 +204,8 @@ function runOne(name: string): void {
   } finally {
     fct?.dispose();
   }
-  const wallS = out.wallMs / 1000;
-  const rssMb = process.resourceUsage().maxRSS / 1024;
-  const res = {
-    title,
-    wallS,
-    // CPU time of this process (user + system): less sensitive than wall time to other load on the machine
-    cpuS: (cpu.user + cpu.system) / 1e6,
-    events: out.events,
-    eventsPerSec: out.events / wallS,
-    simulatedS: out.endPs / SEC,
-    simPerWall: out.endPs / SEC / wallS,
-    rssMb,
-    flows: out.totals.flows,
-    finished: out.totals.finished,
-    drops: out.totals.drops,
-    pauses: out.totals.pausesSent,
-    meanSlowdown,
-  };
-  process.stdout.write(JSON.stringify(res) + '\n');
+  const t = out.totals;
+  printResult(title, out.wallMs / 1000, cpu, out.events, out.endPs, { flows: t.flows, finished: t.finished, drops: t.drops, pauses: t.pausesSent, meanSlowdown });
 }
 
 function main(): void {
