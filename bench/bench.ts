@@ -178,12 +178,17 @@ function printResult(
   process.stdout.write(JSON.stringify(res) + '\n');
 }
 
-function runOne(name: string): void {
+/** Runs one scenario in this process; `untilMs` stops it at that simulated time (bench/instructions.ts). */
+function runOne(name: string, untilMs?: number): void {
   if (name === 's') {
     runScheduler();
     return;
   }
   const { title, input } = scenario(name);
+  if (untilMs !== undefined) {
+    input.stopAtPs = untilMs * MS;
+    input.maxTimePs = untilMs * MS;
+  }
   let last = 0;
   input.onProgress = (now, _end, events, fin, total) => {
     const t = performance.now();
@@ -211,7 +216,14 @@ function runOne(name: string): void {
 function main(): void {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    runOne(args[1]!);
+    // --child <scenario> [--until-ms <ms>]
+    const until = args[2] === '--until-ms' ? Number(args[3]) : undefined;
+    if (until !== undefined && !(until > 0)) {
+      process.stderr.write(`bench: --until-ms takes a positive number of simulated ms, got "${args[3]}"\n`);
+      process.exitCode = 2;
+      return;
+    }
+    runOne(args[1]!, until);
     return;
   }
   const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];

@@ -117,7 +117,8 @@ export class Scheduler {
   private kDirectArrive = -1;
   /** slots below this are direct slots (2 * id + 0 / 1; `directSlot`) */
   private directEnd = 0;
-  private stopRequested = false;
+  /** 1 once `stop` was called in the running handler (a number: see Port's note on boolean fields) */
+  private stopRequested = 0;
 
   constructor(initialCapacity = 1024) {
     const n = initialCapacity;
@@ -345,7 +346,7 @@ export class Scheduler {
 
   /** Asks `run` to return after the current event. */
   stop(): void {
-    this.stopRequested = true;
+    this.stopRequested = 1;
   }
 
   /**
@@ -353,7 +354,7 @@ export class Scheduler {
    * queue emptied, false if it reached `until` or was stopped.
    */
   run(until = Infinity): boolean {
-    this.stopRequested = false;
+    this.stopRequested = 0;
     const handlers = this.handlers;
     const direct = this.direct;
     const head = this.head; // fixed size; the per-slot arrays may be reallocated by grow() inside a handler
@@ -390,7 +391,7 @@ export class Scheduler {
         this.eventsProcessed++;
         if ((slot & 1) !== 0) direct[slot >> 1]!.onArrive();
         else direct[slot >> 1]!.onTxDone();
-        if (this.stopRequested) return false;
+        if (this.stopRequested !== 0) return false;
         continue;
       }
       if (this.where[slot] !== CANCELLED && this.time[slot]! > until) {
@@ -410,7 +411,7 @@ export class Scheduler {
       const tag = this.tags[slot]!;
       this.release(slot);
       handlers[kind]!.fire(id, tag);
-      if (this.stopRequested) return false;
+      if (this.stopRequested !== 0) return false;
     }
   }
 

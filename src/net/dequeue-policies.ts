@@ -15,8 +15,14 @@
 import type { Rng } from '../engine/rng.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { CcEcnMarking, SwitchConfig } from './config.js';
-import { FLAG_CE, FLAG_ECT, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, metaTcd, metaType, type PacketStore } from './packet.js';
+import * as packet from './packet.js';
+import type { PacketStore } from './packet.js';
 import type { Port } from './port.js';
+
+// Own bindings of the imported constants the hot path reads: V8 folds a module's own
+// const into optimized code, but reads an imported binding through a cell, checked for
+// the uninitialized hole, at every use (see port.ts).
+const { FLAG_CE, FLAG_ECT, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, PKT_DATA, TCD_CE, TCD_NO, TCD_UE, metaTcd, metaType } = packet;
 
 /** One step of egress processing, run for every data-queue packet a port dequeues. */
 export interface DequeuePolicy {
@@ -82,13 +88,13 @@ export class RedEcnPolicy implements DequeuePolicy {
 
   apply(pkt: number, port: Port, q: number, size: number): void {
     const meta = port.dqMeta;
-    if (!(this.markNonEct || (meta & FLAG_ECT) !== 0) || (meta & FLAG_CE) !== 0) return;
+    if (!(this.markNonEct === true || (meta & FLAG_ECT) !== 0) || (meta & FLAG_CE) !== 0) return;
     let bytes = port.queueBytes(q) - this.qOffset * port.queuePkts(q);
     const pi = port.index;
     const kmin = this.kmin[pi]!;
     const kmax = this.kmax[pi]!;
     let mark = false;
-    if (this.includePacket) {
+    if (this.includePacket === true) {
       bytes += size - this.qOffset;
       if (bytes >= kmax) mark = true;
       else if (bytes > kmin) mark = this.rng.next() < (this.pmax * (bytes - kmin)) / (kmax - kmin);

@@ -27,14 +27,24 @@ import type { PtPoolLayout, SwitchConfig } from './config.js';
 
 /** Drop reasons, indexed by the DROP_* constants (append only: indices are reported). */
 export const DROP_REASONS = ['ingressHeadroom', 'buffer', 'lossyTail', 'ingressPool', 'egressThreshold', 'egressPool'] as const;
-export const DROP_HEADROOM = 0;
-export const DROP_BUFFER = 1;
-export const DROP_LOSSY = 2;
-export const DROP_INGRESS_POOL = 3;
-export const DROP_EGRESS_THRESHOLD = 4;
-export const DROP_EGRESS_POOL = 5;
-export const ADMITTED = -1;
-export const ADMITTED_PAUSE = -2;
+// Each value is bound twice: exported, and as this module's own const for its methods,
+// because V8 reads an exported binding through a cell at every use (see port.ts).
+const HEADROOM = 0;
+const BUFFER = 1;
+const LOSSY = 2;
+const INGRESS_POOL = 3;
+const EGRESS_THRESHOLD = 4;
+const EGRESS_POOL = 5;
+const OK = -1;
+const OK_PAUSE = -2;
+export const DROP_HEADROOM = HEADROOM;
+export const DROP_BUFFER = BUFFER;
+export const DROP_LOSSY = LOSSY;
+export const DROP_INGRESS_POOL = INGRESS_POOL;
+export const DROP_EGRESS_THRESHOLD = EGRESS_THRESHOLD;
+export const DROP_EGRESS_POOL = EGRESS_POOL;
+export const ADMITTED = OK;
+export const ADMITTED_PAUSE = OK_PAUSE;
 
 /** Egress alpha of the `ptBurst` layout ([P] `SetAlphaEgress(UINT16_MAX)`). */
 export const PT_BURST_ALPHA_EGRESS = 65535;
@@ -187,7 +197,7 @@ export class Mmu implements SwitchMmu {
     const pq = p * 8 + q;
     const r = REC0 + pq * R;
     const reserve = this.reserve;
-    const lossless = this.lossless;
+    const lossless = this.lossless === true;
     const ing = st[r + R_ING]!;
     const hd = st[r + R_HDRM]!;
     const inv = st[r + R_INV]!;
@@ -195,10 +205,10 @@ export class Mmu implements SwitchMmu {
     const thr = this.thresholdFor(shared, inv);
     const ex = this.excess(ing);
     if (!lossless) {
-      if (size + ex > thr && ing + size > reserve) return this.drop(DROP_LOSSY);
-      if (st[S_TOTAL]! + size > this.bufferBytes) return this.drop(DROP_BUFFER);
+      if (size + ex > thr && ing + size > reserve) return this.drop(LOSSY);
+      if (st[S_TOTAL]! + size > this.bufferBytes) return this.drop(BUFFER);
     } else if (size + hd > st[r + R_HEADROOM]! && size + ex > thr) {
-      return this.drop(DROP_HEADROOM);
+      return this.drop(HEADROOM);
     }
     const n = ing + size;
     let ing2 = ing;
@@ -213,14 +223,14 @@ export class Mmu implements SwitchMmu {
       st[S_SHARED] = shared;
     }
     st[S_TOTAL] = st[S_TOTAL]! + size;
-    if (!lossless || this.upstreamPaused[pq] === 1) return ADMITTED;
+    if (!lossless || this.upstreamPaused[pq] === 1) return OK;
     const e = this.excess(ing2);
     const thr2 = this.thresholdFor(shared, inv);
-    if (hd2 > 0 || (this.pauseAtEqual ? e >= thr2 : e > thr2)) {
+    if (hd2 > 0 || (this.pauseAtEqual === true ? e >= thr2 : e > thr2)) {
       this.upstreamPaused[pq] = 1;
-      return ADMITTED_PAUSE;
+      return OK_PAUSE;
     }
-    return ADMITTED;
+    return OK;
   }
 
   /** Bytes of an ingress count `ing` beyond the private reserve (the shared part). */
@@ -229,7 +239,7 @@ export class Mmu implements SwitchMmu {
   }
 
   private thresholdFor(shared: number, inv: number): number {
-    if (this.isStatic) return this.staticThreshold;
+    if (this.isStatic === true) return this.staticThreshold;
     const free = this.sharedPool - shared;
     return free > 0 ? Math.floor(free * inv) : 0;
   }
@@ -408,32 +418,32 @@ export class PowerTcpMmu implements SwitchMmu {
     const ing = this.ingress[pq]!;
     if (this.lossless) {
       // (ingress + size > reserve 0 holds for every packet)
-      if (h > 0 && (h + size > this.xoff[p]! || this.xoffTotalUsed + size > this.xoffTotal)) return this.drop(DROP_HEADROOM);
+      if (h > 0 && (h + size > this.xoff[p]! || this.xoffTotalUsed + size > this.xoffTotal)) return this.drop(HEADROOM);
     } else if (ing + size > this.threshold(p)) {
-      return this.drop(DROP_LOSSY);
+      return this.drop(LOSSY);
     }
-    if (this.totalUsed + size > this.bufferPool) return this.drop(DROP_INGRESS_POOL);
+    if (this.totalUsed + size > this.bufferPool) return this.drop(INGRESS_POOL);
     if (egressPort >= 0) {
       const eq = egressPort * 8 + q;
       const e = this.egress[eq]!;
-      if (e + size > this.egressThreshold()) return this.drop(DROP_EGRESS_THRESHOLD);
-      if (this.egressPoolUsed + size > this.egressPool) return this.drop(DROP_EGRESS_POOL);
+      if (e + size > this.egressThreshold()) return this.drop(EGRESS_THRESHOLD);
+      if (this.egressPoolUsed + size > this.egressPool) return this.drop(EGRESS_POOL);
       this.egress[eq] = e + size;
       this.egressPoolUsed += size;
     }
     // charge: the threshold below sees the packet in ingress and totalUsed
     this.ingress[pq] = ing + size;
     this.totalUsed += size;
-    if (!this.lossless) return ADMITTED;
+    if (!this.lossless) return OK;
     if (h > 0 || ing + size > this.threshold(p)) {
       this.hdrm[pq] = h + size;
       this.xoffTotalUsed += size;
       if (this.upstreamPaused[pq] === 0) {
         this.upstreamPaused[pq] = 1;
-        return ADMITTED_PAUSE;
+        return OK_PAUSE;
       }
     }
-    return ADMITTED;
+    return OK;
   }
 
   dequeue(p: number, q: number, size: number, egressPort = -1): boolean {

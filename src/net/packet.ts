@@ -127,7 +127,7 @@ export class PacketStore {
     a[b + F_DST] = 0;
     a[b + F_SIZE] = 0;
     a[b + F_HASH] = 0;
-    a[b + F_NEXT] = NIL;
+    a[b + F_NEXT] = -1; // NIL: an exported binding is a cell read per use (port.ts)
     a[b + F_AUX] = 0;
     const d = id * R64;
     this.f64[d + D_SEQ] = 0;

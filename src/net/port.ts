@@ -25,9 +25,16 @@
  * shared buffer needs no per-port typed-array header. A packet that finds its
  * switch port idle and empty goes straight to transmission without a ring.
  */
-import { NIL, type PacketStore } from './packet.js';
+import * as packet from './packet.js';
+import type { PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
+
+// V8 reads an imported (or exported) binding through a cell, with a check for the
+// uninitialized hole, at every use in optimized code; a module's own const is folded
+// into the code. So the hot path's imported constants are copied into own bindings
+// (README, Performance: "what a hop's instructions are").
+const { NIL } = packet;
 
 export interface PortOwner {
   /** The port is idle: return the next packet (id) to transmit, or NIL. */
@@ -84,6 +91,11 @@ export class Port {
   // that they share a few cache lines; identities, PFC state and statistics follow. Measured
   // with bench:compare against the old order: b2 0.976 and 0.979 of the time (5 rounds each),
   // (d) 0.973 (3), (c) 0.995 (10) (README, Performance).
+  //
+  // A boolean field is tested as `=== true` / `=== false` on the hot path: V8 does not
+  // track that a field holds only booleans, so a bare `if (this.flag)` compiles to the
+  // generic truthiness test (false, "", undetectable, number, bigint: about ten
+  // instructions), where a comparison with a constant is one.
 
   // the link in flight: a ring of entries with their arrival times (FIFO: constant delay,
   // serial transmissions), and its arrival event
@@ -250,12 +262,12 @@ export class Port {
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     if (
       this.totalPkts === 0 &&
-      this.passThrough &&
+      this.passThrough === true &&
       this.ctrlCount === 0 &&
-      !this.txPending &&
+      this.txPending === false &&
       this.ser !== null &&
       this.sched.now >= this.busyUntil &&
-      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control))
+      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control === true))
     ) {
       // idle and empty: kick() dequeues this packet at once; the counters as if it was queued and dequeued
       this.rxBytes += size;
@@ -351,16 +363,16 @@ export class Port {
     if (t >= 0) {
       this.through = -1;
       this.lastQueue = t;
-      if (!this.strict && !(this.queue0Control && t === 0)) this.rr = t;
+      if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
       return this.dqPkt;
     }
     if (this.totalPkts === 0) return NIL;
     let q: number;
-    if (this.queue0Control && (this.nonEmpty & 1) !== 0) q = 0;
+    if (this.queue0Control === true && (this.nonEmpty & 1) !== 0) q = 0;
     else {
-      const c = this.nonEmpty & ~this.pausedMask & (this.queue0Control ? 0xfe : 0xff);
+      const c = this.nonEmpty & ~this.pausedMask & (this.queue0Control === true ? 0xfe : 0xff);
       if (c === 0) return NIL;
-      if (this.strict) q = 31 - Math.clz32(c);
+      if (this.strict === true) q = 31 - Math.clz32(c);
       else {
         // per-packet round robin: the first candidate after the last served queue, wrapping
         const after = c & (0xff << (this.rr + 1));
@@ -407,7 +419,7 @@ export class Port {
 
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
-    if (this.txPending || this.ser === null) return; // a completion is pending, or the link is down
+    if (this.txPending === true || this.ser === null) return; // a completion is pending, or the link is down
     const sched = this.sched;
     if (sched.now < this.busyUntil) {
       this.txPending = true;
@@ -465,7 +477,7 @@ export class Port {
     lW[w + E_HASH] = hash;
     ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
     this.lCount++;
-    if (!this.arrivePending) {
+    if (this.arrivePending === false) {
       this.arrivePending = true;
       sched.postSlot(this.arriveSlot, ser, this.delayPs);
     }

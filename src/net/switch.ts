@@ -11,11 +11,19 @@
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
-import { ADMITTED_PAUSE, createMmu, type SwitchMmu } from './mmu.js';
+import * as mmuModule from './mmu.js';
+import { createMmu, type SwitchMmu } from './mmu.js';
 import { buildDequeuePolicies, type DequeuePolicy, type SwitchFeatures } from './dequeue-policies.js';
-import { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType, type PacketStore } from './packet.js';
+import * as packet from './packet.js';
+import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
+
+// Own bindings of the imported constants the hot path reads: V8 folds a module's own
+// const into optimized code, but reads an imported binding through a cell, checked for
+// the uninitialized hole, at every use (see port.ts).
+const { ADMITTED_PAUSE } = mmuModule;
+const { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
 
 /** murmur3 32-bit finalizer */
 export function mix32(h: number): number {
@@ -148,7 +156,7 @@ export class Switch implements PortOwner {
         this.dropPacket(pkt, this.ports[inPort]!);
         return;
       }
-      if (this.spray) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
+      if (this.spray === true) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
       else {
         // ECMP: the uint32 hash mod cnt, a mask when cnt is a power of two (the low bits are the same as an int32)
         const h = mix32i(hash ^ this.salt);
@@ -156,7 +164,7 @@ export class Switch implements PortOwner {
       }
     }
     const out = this.ports[e]!;
-    if (this.queue0Control && q === 0) {
+    if (this.queue0Control === true && q === 0) {
       out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
     }
@@ -187,7 +195,7 @@ export class Switch implements PortOwner {
     if (pkt === NIL) return NIL;
     const q = port.lastQueue;
     if (q < 0) return pkt; // PFC frame
-    if (this.queue0Control && q === 0) return pkt;
+    if (this.queue0Control === true && q === 0) return pkt;
     // from the packet's queue entry: the record is read only by a policy that marks it
     const inPort = port.dqIn;
     const size = port.dqSize;

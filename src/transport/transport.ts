@@ -24,11 +24,19 @@ import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host, HostEndpoint } from '../net/host.js';
-import { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, type PacketStore } from '../net/packet.js';
-import { MS, txTimePs, type TxTimeQuantization } from '../engine/units.js';
+import * as packet from '../net/packet.js';
+import type { PacketStore } from '../net/packet.js';
+import * as units from '../engine/units.js';
+import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
 import type { FlowFactory } from './setup.js';
+
+// Own bindings of the imported constants the hot path reads: V8 folds a module's own
+// const into optimized code, but reads an imported binding through a cell, checked for
+// the uninitialized hole, at every use (see port.ts).
+const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
+const { MS, txTimePs } = units;
 
 export class Transport implements HostEndpoint {
   readonly sched: Scheduler;
