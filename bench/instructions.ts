@@ -22,7 +22,8 @@
  * hardware.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -30,8 +31,15 @@ import { Command, InvalidArgumentError } from 'commander';
 /** What one cachegrind run reports. */
 export interface CachegrindRun {
   events: number;
-  /** instructions executed */
+  /** instructions executed, all threads and all code */
   ir: number;
+  /**
+   * instructions in generated code: JIT-compiled JavaScript and V8's builtins
+   * (cachegrind's "???" and "Builtins_*" functions), not the compiler, the
+   * garbage collector or other C++. The steady-state cost of the simulation's
+   * code, without the compiling that a change of that code also moves.
+   */
+  codeIr: number;
   /** data reads and writes */
   dRefs: number;
   /** L1 data-cache misses, reads and writes */
@@ -42,19 +50,55 @@ export interface CachegrindRun {
 export interface PerEvent {
   events: number;
   instructions: number;
+  codeInstructions: number;
   dataRefs: number;
   d1Misses: number;
 }
 
-/** A count from cachegrind's summary line `label: 1,234 ...` (its words padded by spaces); throws if the line is missing. */
-function summaryCount(text: string, label: string): number {
-  const m = new RegExp(`==\\d+== ${label.split(' ').join('\\s+')}:\\s+([\\d,]+)`).exec(text);
-  if (m === null) throw new Error(`cachegrind output has no "${label}" line`);
-  return Number(m[1]!.replace(/,/g, ''));
+/**
+ * Totals of a cachegrind output file (`--cachegrind-out-file`): an `events:`
+ * line names the count columns, `fn=` lines open a function, and each cost
+ * line is a source line number followed by the counts in that order.
+ */
+export function parseCachegrindOut(text: string): Omit<CachegrindRun, 'events'> {
+  let cols: string[] | null = null;
+  let generated = false;
+  let ir = 0;
+  let codeIr = 0;
+  let dRefs = 0;
+  let d1Misses = 0;
+  const at = (name: string): number => {
+    const i = cols!.indexOf(name);
+    if (i < 0) throw new Error(`cachegrind output has no "${name}" column (run it with --cache-sim=yes)`);
+    return i + 1;
+  };
+  let iIr = 0;
+  let iDr = 0;
+  let iDw = 0;
+  let iD1r = 0;
+  let iD1w = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('events:')) {
+      cols = line.slice(7).trim().split(/\s+/);
+      [iIr, iDr, iDw, iD1r, iD1w] = [at('Ir'), at('Dr'), at('Dw'), at('D1mr'), at('D1mw')];
+    } else if (line.startsWith('fn=')) {
+      const fn = line.slice(3);
+      generated = fn === '???' || fn.startsWith('Builtins_');
+    } else if (cols !== null && line.length > 0 && line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57) {
+      const v = line.split(' ');
+      const n = (i: number): number => (i < v.length ? Number(v[i]) : 0);
+      ir += n(iIr);
+      if (generated) codeIr += n(iIr);
+      dRefs += n(iDr) + n(iDw);
+      d1Misses += n(iD1r) + n(iD1w);
+    }
+  }
+  if (cols === null) throw new Error('cachegrind output has no "events:" line');
+  return { ir, codeIr, dRefs, d1Misses };
 }
 
-/** Reads cachegrind's summary (its stderr) and the bench child's result line (its stdout). */
-export function parseRun(stdout: string, stderr: string): CachegrindRun {
+/** The bench child's executed events, from its result line (its stdout). */
+export function childEvents(stdout: string): number {
   const line = stdout.trim().split('\n').pop() ?? '';
   let events: unknown;
   try {
@@ -63,12 +107,7 @@ export function parseRun(stdout: string, stderr: string): CachegrindRun {
     throw new Error(`the bench child printed no result line (got "${line.slice(0, 80)}")`);
   }
   if (typeof events !== 'number') throw new Error('the bench child result has no event count');
-  return {
-    events,
-    ir: summaryCount(stderr, 'I refs'),
-    dRefs: summaryCount(stderr, 'D refs'),
-    d1Misses: summaryCount(stderr, 'D1 misses'),
-  };
+  return events;
 }
 
 /** The cost of an event between a short run and a longer one of the same scenario. */
@@ -78,12 +117,13 @@ export function perEvent(short: CachegrindRun, long: CachegrindRun): PerEvent {
   return {
     events,
     instructions: (long.ir - short.ir) / events,
+    codeInstructions: (long.codeIr - short.codeIr) / events,
     dataRefs: (long.dRefs - short.dRefs) / events,
     d1Misses: (long.d1Misses - short.d1Misses) / events,
   };
 }
 
-const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=yes', '--D1=49152,12,64', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file'];
+const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=yes', '--D1=49152,12,64', '--smc-check=all-non-file'];
 
 /**
  * V8 compiles and collects garbage on background threads, which cachegrind
@@ -98,10 +138,12 @@ const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=yes', '--D1=49152,12,64
  */
 const NODE_ARGS = ['--predictable'];
 
-function runUnderCachegrind(dir: string, scenario: string, untilMs: number): Promise<CachegrindRun> {
+function runUnderCachegrind(dir: string, scenario: string, untilMs: number, nodeArgs: readonly string[]): Promise<CachegrindRun> {
   const script = join(dir, 'dist', 'bench', 'bench.js');
-  return new Promise((done, fail) => {
-    const child = spawn('valgrind', [...VALGRIND_ARGS, process.execPath, ...NODE_ARGS, script, '--child', scenario, '--until-ms', String(untilMs)], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tmp = mkdtempSync(join(tmpdir(), 'ccsim-instr-'));
+  const outFile = join(tmp, 'cachegrind.out');
+  return new Promise<CachegrindRun>((done, fail) => {
+    const child = spawn('valgrind', [...VALGRIND_ARGS, `--cachegrind-out-file=${outFile}`, process.execPath, ...NODE_ARGS, ...nodeArgs, script, '--child', scenario, '--until-ms', String(untilMs)], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -114,12 +156,12 @@ function runUnderCachegrind(dir: string, scenario: string, untilMs: number): Pro
         return;
       }
       try {
-        done(parseRun(out, err));
+        done({ events: childEvents(out), ...parseCachegrindOut(readFileSync(outFile, 'utf8')) });
       } catch (e) {
         fail(e as Error);
       }
     });
-  });
+  }).finally(() => rmSync(tmp, { recursive: true, force: true }));
 }
 
 function positive(name: string) {
@@ -138,7 +180,8 @@ async function main(): Promise<void> {
     .option('-s, --scenario <name>', 'bench scenario (a, b2, c, d; not b, e or s)', 'c')
     .option('--from <ms>', 'the shorter run stops at this simulated time', positive('--from'), 2)
     .option('--to <ms>', 'the longer run stops at this simulated time', positive('--to'), 4)
-    .action(async (builds: string[], opts: { scenario: string; from: number; to: number }) => {
+    .option('--node-arg <flag>', 'a further node or V8 flag for every run (repeatable), e.g. --node-arg=--max-inlined-bytecode-size=920', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .action(async (builds: string[], opts: { scenario: string; from: number; to: number; nodeArg: string[] }) => {
       if (!['a', 'b2', 'c', 'd'].includes(opts.scenario)) program.error(`--scenario must be one of a, b2, c, d, got "${opts.scenario}"`);
       if (opts.to <= opts.from) program.error(`--to (${opts.to}) must be later than --from (${opts.from})`);
       if (spawnSync('valgrind', ['--version']).error !== undefined) program.error('valgrind is not installed (Debian: apt-get install valgrind)');
@@ -151,7 +194,7 @@ async function main(): Promise<void> {
         process.stderr.write(`${builds[i]}: (${opts.scenario}) to ${opts.from} and ${opts.to} ms under cachegrind...\n`);
         let pe: PerEvent;
         try {
-          const [short, long] = await Promise.all([runUnderCachegrind(dirs[i]!, opts.scenario, opts.from), runUnderCachegrind(dirs[i]!, opts.scenario, opts.to)]);
+          const [short, long] = await Promise.all([runUnderCachegrind(dirs[i]!, opts.scenario, opts.from, opts.nodeArg), runUnderCachegrind(dirs[i]!, opts.scenario, opts.to, opts.nodeArg)]);
           pe = perEvent(short, long);
         } catch (e) {
           program.error((e as Error).message);
@@ -160,11 +203,12 @@ async function main(): Promise<void> {
         rows.push(pe);
       }
       const width = Math.max(...builds.map((b) => b.length));
-      console.log(`(${opts.scenario}), events between ${opts.from} and ${opts.to} simulated ms; per event; ratio = instructions / ${builds[0]}'s`);
+      const flags = opts.nodeArg.length > 0 ? ` (node ${opts.nodeArg.join(' ')})` : '';
+      console.log(`(${opts.scenario})${flags}, events between ${opts.from} and ${opts.to} simulated ms; per event; ratios to ${builds[0]}`);
       rows.forEach((r, i) => {
         const same = r.events === rows[0]!.events ? '' : '  ** events differ from the first build **';
         console.log(
-          `${builds[i]!.padEnd(width)}  ${r.instructions.toFixed(1)} instructions  ${r.dataRefs.toFixed(1)} data refs  ${r.d1Misses.toFixed(2)} L1d misses  ratio ${(r.instructions / rows[0]!.instructions).toFixed(4)}  events ${r.events}${same}`,
+          `${builds[i]!.padEnd(width)}  ${r.instructions.toFixed(1)} instructions (${r.codeInstructions.toFixed(1)} in generated code)  ${r.dataRefs.toFixed(1)} data refs  ${r.d1Misses.toFixed(2)} L1d misses  ratio ${(r.instructions / rows[0]!.instructions).toFixed(4)} (generated ${(r.codeInstructions / rows[0]!.codeInstructions).toFixed(4)})  events ${r.events}${same}`,
         );
       });
     });

@@ -349,6 +349,20 @@ export class Port {
    * everything left is paused. Sets `lastQueue`.
    */
   dequeue(): number {
+    // a packet that went straight through is taken here, in a method small enough for V8 to
+    // inline into the owner's pull(); the rest is a call
+    const t = this.through;
+    if (t >= 0 && this.ctrlHead === NIL) {
+      this.through = -1;
+      this.lastQueue = t;
+      if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
+      return this.dqPkt;
+    }
+    return this.dequeueQueued();
+  }
+
+  /** `dequeue` when a control frame waits or the packet comes from a queue's ring (the full order: control, straight-through, queues). */
+  private dequeueQueued(): number {
     if (this.ctrlHead !== NIL) {
       const pk = this.pk;
       const p = this.ctrlHead;
