@@ -112,16 +112,17 @@ export class Host implements PortOwner {
   }
 
   hasMore(port: Port): boolean {
-    return port.hasQueued() || (this.inSet ? this.ready.count > 0 : this.active.length > 0);
+    return port.hasQueued() || (this.inSet === true ? this.ready.count > 0 : this.active.length > 0);
   }
 
   pull(port: Port): number {
-    if (this.ackStrict) {
+    // boolean fields compare with true: a bare test is V8's generic truthiness check (Port's note)
+    if (this.ackStrict === true) {
       const p = port.dequeue();
       if (p !== NIL) return p;
       return this.pullData();
     }
-    if (this.preferData) {
+    if (this.preferData === true) {
       const d = this.pullData();
       if (d !== NIL) {
         this.preferData = false;
@@ -139,7 +140,7 @@ export class Host implements PortOwner {
 
   private pullData(): number {
     // the scan stays small enough for V8 to inline it into `pull` (460 bytes of bytecode)
-    if (this.inSet) return this.pullFromSet();
+    if (this.inSet === true) return this.pullFromSet();
     const act = this.active;
     const n = act.length;
     if (n === 0) return NIL;
@@ -152,7 +153,7 @@ export class Host implements PortOwner {
     let best = -1;
     let wake = Infinity;
     let i = this.rr;
-    if (this.fifo) {
+    if (this.fifo === true) {
       // earliest ready first; ties go to the first in that order
       let bestT = Infinity;
       for (let k = 0; k < n; k++) {

@@ -527,9 +527,9 @@ export class Transport implements HostEndpoint {
       ri.nowPs = this.sched.now;
       pk.setEcho(a, hook(ri));
     }
-    if (this.echoInt && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
-    if (this.echoMpd && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
-    this.hosts[f.dst]!.sendControl(a, high >= 0 ? high : this.ackStrict ? this.cfg.ackClass : f.prio);
+    if (this.echoInt === true && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
+    if (this.echoMpd === true && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
+    this.hosts[f.dst]!.sendControl(a, high >= 0 ? high : this.ackStrict === true ? this.cfg.ackClass : f.prio);
   }
 
   private sendCnp(f: Flow): void {
@@ -562,9 +562,10 @@ export class Transport implements HostEndpoint {
   }
 
   onAck(pkt: number): void {
+    // boolean fields compare with true / false: a bare test is V8's generic truthiness check (Port's note)
     const pk = this.pk;
     const f = this.flows[pk.flow(pkt)];
-    if (f === null || f === undefined || f.finished) return;
+    if (f === null || f === undefined || f.finished === true) return;
     const now = this.sched.now;
     const isNack = pk.type(pkt) === PKT_NACK;
     const seq = pk.seq(pkt);
@@ -573,10 +574,10 @@ export class Transport implements HostEndpoint {
     ai.isNack = isNack;
     ai.ecnEcho = pk.has(pkt, FLAG_ECN_ECHO);
     ai.tcd = pk.tcd(pkt);
-    ai.sendTsPs = this.echoTs ? pk.sendTs(pkt) : -1;
-    ai.rxTsPs = this.echoRxTs ? pk.rxTs(pkt) : -1;
+    ai.sendTsPs = this.echoTs === true ? pk.sendTs(pkt) : -1;
+    ai.rxTsPs = this.echoRxTs === true ? pk.rxTs(pkt) : -1;
     ai.ackedPackets = pk.aux(pkt);
-    if (this.echoInflight) {
+    if (this.echoInflight === true) {
       ai.inflightBytes = pk.inflight(pkt);
       ai.sumInflightBytes = pk.sumInflight(pkt);
     } else {
@@ -586,7 +587,7 @@ export class Transport implements HostEndpoint {
     ai.newlyAckedBytes = !isNack && seq > f.sndUna ? seq - f.sndUna : 0;
     ai.nowPs = now;
     ai.receiverEcho = pk.echo(pkt);
-    ai.mpdUs = this.echoMpd ? pk.mpd(pkt) : 0;
+    ai.mpdUs = this.echoMpd === true ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
     if (n > 0) {
@@ -602,13 +603,13 @@ export class Transport implements HostEndpoint {
       }
     }
     const cc = f.cc;
-    if (this.ccFirst) {
+    if (this.ccFirst === true) {
       ai.sndNxt = f.sndNxt;
       ai.sndUna = f.sndUna;
       ai.maxSentSeq = f.maxSentSeq;
       cc.onAck(ai);
       if (isNack && cc.onNack !== undefined) cc.onNack(ai);
-      if (ai.ecnEcho && this.cnpFlag && cc.onCnp !== undefined) cc.onCnp();
+      if (ai.ecnEcho === true && this.cnpFlag === true && cc.onCnp !== undefined) cc.onCnp();
       if (isNack) {
         // go-back-N from the NACKed sequence (the NACK itself acknowledges nothing)
         f.sndNxt = seq > f.sndUna ? seq : f.sndUna;
@@ -618,13 +619,14 @@ export class Transport implements HostEndpoint {
       if (seq > f.sndUna) f.sndUna = seq;
       if (f.sndUna >= f.sizeBytes) this.complete(f);
       else if (isNack) f.sndNxt = f.sndUna;
-      if (ai.ecnEcho && this.cnpFlag && cc.onCnp !== undefined && !f.finished) cc.onCnp();
+      if (ai.ecnEcho === true && this.cnpFlag === true && cc.onCnp !== undefined && f.finished === false) cc.onCnp();
       ai.sndNxt = f.sndNxt;
       ai.sndUna = f.sndUna;
       ai.maxSentSeq = f.maxSentSeq;
       cc.onAck(ai);
       if (isNack && cc.onNack !== undefined) cc.onNack(ai);
     }
+    // complete() may have finished it (TypeScript still narrows `finished` to false here)
     if (f.finished) return;
     if (this.rtoPs > 0) f.rtoDeadline = now + this.rtoPs;
     const host = this.hosts[f.src]!;
