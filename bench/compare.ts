@@ -63,15 +63,33 @@ export function summarize(builds: readonly string[], runs: readonly (readonly Be
   });
 }
 
-function runChild(dir: string, scenario: string): BenchRun {
+/** A bench child's result, from the last line of its stdout (`bench.js --child` prints it; bench/instructions.ts reads it too). */
+export function readChildResult(stdout: string): BenchRun {
+  const line = stdout.trim().split('\n').pop() ?? '';
+  let x: Partial<BenchRun>;
+  try {
+    x = JSON.parse(line) as Partial<BenchRun>;
+  } catch {
+    throw new Error(`the bench child printed no result line (got "${line.slice(0, 80)}")`);
+  }
+  if (typeof x.events !== 'number') throw new Error('the bench child result has no event count');
+  return { wallS: Number(x.wallS), cpuS: Number(x.cpuS), events: x.events };
+}
+
+/** The bench script of a built checkout, or undefined (with `why`) when the checkout has not been built. */
+export function benchScript(dir: string): { script: string; why?: string } {
   const script = join(dir, 'dist', 'bench', 'bench.js');
+  return existsSync(script) ? { script } : { script, why: `${dir}: no dist/bench/bench.js (build that checkout first: npx tsc -p tsconfig.json)` };
+}
+
+function runChild(dir: string, scenario: string): BenchRun {
+  const { script } = benchScript(dir);
   const r = spawnSync(process.execPath, [script, '--child', scenario], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) {
     const why = r.stderr.split('\n').find((l) => /^[A-Za-z]*Error: /.test(l)) ?? `exit code ${r.status}`;
     throw new Error(`${script} --child ${scenario} failed: ${why.trim()}`);
   }
-  const x = JSON.parse(r.stdout.trim().split('\n').pop()!) as BenchRun;
-  return { wallS: x.wallS, cpuS: x.cpuS, events: x.events };
+  return readChildResult(r.stdout);
 }
 
 function main(): void {
@@ -89,7 +107,8 @@ function main(): void {
       if (builds.length < 2) program.error('give at least two builds');
       const dirs = builds.map((b) => resolve(b));
       for (const d of dirs) {
-        if (!existsSync(join(d, 'dist', 'bench', 'bench.js'))) program.error(`${d}: no dist/bench/bench.js (build that checkout first: npx tsc -p tsconfig.json)`);
+        const { why } = benchScript(d);
+        if (why !== undefined) program.error(why);
       }
       const runs: BenchRun[][] = builds.map(() => []);
       for (let r = 0; r < opts.rounds; r++) {

@@ -22,11 +22,12 @@
  * hardware.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
+import { benchScript, readChildResult } from './compare.js';
 
 /** What one cachegrind run reports. */
 export interface CachegrindRun {
@@ -97,19 +98,6 @@ export function parseCachegrindOut(text: string): Omit<CachegrindRun, 'events'> 
   return { ir, codeIr, dRefs, d1Misses };
 }
 
-/** The bench child's executed events, from its result line (its stdout). */
-export function childEvents(stdout: string): number {
-  const line = stdout.trim().split('\n').pop() ?? '';
-  let events: unknown;
-  try {
-    events = (JSON.parse(line) as { events?: unknown }).events;
-  } catch {
-    throw new Error(`the bench child printed no result line (got "${line.slice(0, 80)}")`);
-  }
-  if (typeof events !== 'number') throw new Error('the bench child result has no event count');
-  return events;
-}
-
 /** The cost of an event between a short run and a longer one of the same scenario. */
 export function perEvent(short: CachegrindRun, long: CachegrindRun): PerEvent {
   const events = long.events - short.events;
@@ -140,7 +128,7 @@ const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=yes', '--D1=49152,12,64
 const NODE_ARGS = ['--predictable'];
 
 function runUnderCachegrind(dir: string, scenario: string, untilMs: number, nodeArgs: readonly string[]): Promise<CachegrindRun> {
-  const script = join(dir, 'dist', 'bench', 'bench.js');
+  const { script } = benchScript(dir);
   const tmp = mkdtempSync(join(tmpdir(), 'ccsim-instr-'));
   const outFile = join(tmp, 'cachegrind.out');
   return new Promise<CachegrindRun>((done, fail) => {
@@ -157,7 +145,7 @@ function runUnderCachegrind(dir: string, scenario: string, untilMs: number, node
         return;
       }
       try {
-        done({ events: childEvents(out), ...parseCachegrindOut(readFileSync(outFile, 'utf8')) });
+        done({ events: readChildResult(out).events, ...parseCachegrindOut(readFileSync(outFile, 'utf8')) });
       } catch (e) {
         fail(e as Error);
       }
@@ -188,7 +176,8 @@ async function main(): Promise<void> {
       if (spawnSync('valgrind', ['--version']).error !== undefined) program.error('valgrind is not installed (Debian: apt-get install valgrind)');
       const dirs = builds.map((b) => resolve(b));
       for (const d of dirs) {
-        if (!existsSync(join(d, 'dist', 'bench', 'bench.js'))) program.error(`${d}: no dist/bench/bench.js (build that checkout first: npx tsc -p tsconfig.json)`);
+        const { why } = benchScript(d);
+        if (why !== undefined) program.error(why);
       }
       const rows: PerEvent[] = [];
       for (let i = 0; i < dirs.length; i++) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { childEvents, parseCachegrindOut, perEvent } from '../bench/instructions.js';
+import { readChildResult } from '../bench/compare.js';
+import { parseCachegrindOut, perEvent } from '../bench/instructions.js';
 
 /** a small cachegrind output file, in the layout valgrind 3.19 writes */
 const OUT = [
@@ -31,9 +32,9 @@ test('bench instructions: the cost of an event is the difference of two runs ove
 });
 
 test('bench instructions: missing output gives an error that says what is missing', () => {
-  assert.equal(childEvents('progress\n{"title":"(c)","events":654451}\n'), 654451);
-  assert.throws(() => childEvents(''), /printed no result line/);
-  assert.throws(() => childEvents('{"title":"x"}'), /no event count/);
+  assert.equal(readChildResult('progress\n{"title":"(c)","events":654451}\n').events, 654451);
+  assert.throws(() => readChildResult(''), /printed no result line/);
+  assert.throws(() => readChildResult('{"title":"x"}'), /no event count/);
   assert.throws(() => parseCachegrindOut('fn=???\n0 1 2\n'), /no "events:" line/);
   assert.throws(() => parseCachegrindOut('events: Ir\nfn=???\n0 1\n'), /no "Dr" column \(run it with --cache-sim=yes\)/);
 });

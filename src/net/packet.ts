@@ -27,8 +27,9 @@ export const PKT_NACK = 2;
 export const PKT_CNP = 3;
 export const PKT_PFC = 4;
 
-/** No packet (empty queue, end of list). */
-export const NIL = -1;
+/** No packet (empty queue, end of list). Also bound as this module's own const for its methods (port.ts says why). */
+const NO_PACKET = -1;
+export const NIL = NO_PACKET;
 
 // Int32 record layout (R32 words per packet)
 const R32 = 8;
@@ -127,7 +128,7 @@ export class PacketStore {
     a[b + F_DST] = 0;
     a[b + F_SIZE] = 0;
     a[b + F_HASH] = 0;
-    a[b + F_NEXT] = -1; // NIL: an exported binding is a cell read per use (port.ts)
+    a[b + F_NEXT] = NO_PACKET;
     a[b + F_AUX] = 0;
     const d = id * R64;
     this.f64[d + D_SEQ] = 0;

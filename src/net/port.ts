@@ -352,13 +352,16 @@ export class Port {
     // a packet that went straight through is taken here, in a method small enough for V8 to
     // inline into the owner's pull(); the rest is a call
     const t = this.through;
-    if (t >= 0 && this.ctrlHead === NIL) {
-      this.through = -1;
-      this.lastQueue = t;
-      if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
-      return this.dqPkt;
-    }
+    if (t >= 0 && this.ctrlHead === NIL) return this.takeThrough(t);
     return this.dequeueQueued();
+  }
+
+  /** Dequeues the straight-through packet of data queue t (its words are in the dq fields). */
+  private takeThrough(t: number): number {
+    this.through = -1;
+    this.lastQueue = t;
+    if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
+    return this.dqPkt;
   }
 
   /** `dequeue` when a control frame waits or the packet comes from a queue's ring (the full order: control, straight-through, queues). */
@@ -374,12 +377,7 @@ export class Port {
       return p;
     }
     const t = this.through;
-    if (t >= 0) {
-      this.through = -1;
-      this.lastQueue = t;
-      if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
-      return this.dqPkt;
-    }
+    if (t >= 0) return this.takeThrough(t);
     if (this.totalPkts === 0) return NIL;
     let q: number;
     if (this.queue0Control === true && (this.nonEmpty & 1) !== 0) q = 0;

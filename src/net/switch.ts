@@ -19,9 +19,7 @@ import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
 
-// Own bindings of the imported constants the hot path reads: V8 folds a module's own
-// const into optimized code, but reads an imported binding through a cell, checked for
-// the uninitialized hole, at every use (see port.ts).
+// the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE } = mmuModule;
 const { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
 

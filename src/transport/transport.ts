@@ -32,9 +32,7 @@ import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
 import type { FlowFactory } from './setup.js';
 
-// Own bindings of the imported constants the hot path reads: V8 folds a module's own
-// const into optimized code, but reads an imported binding through a cell, checked for
-// the uninitialized hole, at every use (see port.ts).
+// the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
 const { MS, txTimePs } = units;
 
