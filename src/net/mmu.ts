@@ -37,6 +37,7 @@ const EGRESS_THRESHOLD = 4;
 const EGRESS_POOL = 5;
 const OK = -1;
 const OK_PAUSE = -2;
+const PASS = -3;
 export const DROP_HEADROOM = HEADROOM;
 export const DROP_BUFFER = BUFFER;
 export const DROP_LOSSY = LOSSY;
@@ -45,6 +46,8 @@ export const DROP_EGRESS_THRESHOLD = EGRESS_THRESHOLD;
 export const DROP_EGRESS_POOL = EGRESS_POOL;
 export const ADMITTED = OK;
 export const ADMITTED_PAUSE = OK_PAUSE;
+/** `admitThrough`: admitted, and nothing charged (the release at once would undo it) */
+export const PASSED = PASS;
 
 /** Egress alpha of the `ptBurst` layout ([P] `SetAlphaEgress(UINT16_MAX)`). */
 export const PT_BURST_ALPHA_EGRESS = 65535;
@@ -64,6 +67,14 @@ export interface SwitchMmu {
    * pause its upstream) or a drop reason (>= 0).
    */
   enqueue(p: number, q: number, size: number, egressPort?: number): number;
+  /**
+   * Admission of a packet that leaves at once (its egress port is idle and
+   * empty), to be followed by `dequeue` at the same instant: PASSED when the
+   * enqueue and that release together would leave every counter as it was and
+   * signal nothing, and then charges nothing (the caller skips the release);
+   * otherwise the same as `enqueue`.
+   */
+  admitThrough(p: number, q: number, size: number, egressPort?: number): number;
   /**
    * Releases a packet that arrived on (p, q) (pass the same `egressPort` as to
    * its enqueue); true if (p, q) may now resume its upstream.
@@ -231,6 +242,39 @@ export class Mmu implements SwitchMmu {
       return OK_PAUSE;
     }
     return OK;
+  }
+
+  /**
+   * `enqueue`'s decisions without its writes, for a (p, q) that is not pausing: a packet admitted into the reserve or the shared
+   * pool without a pause is released by `dequeue` from the same places
+   * (integer byte counts, so exactly), and the release then signals no resume.
+   * Anything else (a drop, a headroom charge, a pause) goes to `enqueue`.
+   */
+  admitThrough(p: number, q: number, size: number, egressPort?: number): number {
+    const st = this.st;
+    const pq = p * 8 + q;
+    const r = REC0 + pq * R;
+    // (headroom in use means (p, q) is pausing: a charge to headroom pauses, a resume needs it empty)
+    if (this.upstreamPaused[pq] === 1) return this.enqueue(p, q, size, egressPort);
+    const reserve = this.reserve;
+    const ing = st[r + R_ING]!;
+    const inv = st[r + R_INV]!;
+    const shared = st[S_SHARED]!;
+    const thr = this.thresholdFor(shared, inv);
+    const ex = this.excess(ing);
+    const n = ing + size;
+    if (this.lossless === false) {
+      if ((size + ex > thr && n > reserve) || st[S_TOTAL]! + size > this.bufferBytes) return this.enqueue(p, q, size, egressPort);
+      return PASS; // lossy: never headroom, never a pause
+    }
+    // (no headroom in use here)
+    if (size > st[r + R_HEADROOM]! && size + ex > thr) return this.enqueue(p, q, size, egressPort);
+    // the pause check sees the packet charged: its shared part and the threshold after it
+    if (n <= reserve) return (this.pauseAtEqual === true ? 0 >= thr : 0 > thr) ? this.enqueue(p, q, size, egressPort) : PASS;
+    // (a charge to headroom, at n - reserve > thr, fails the pause check below too: thr2 <= thr)
+    const e = n - reserve;
+    const thr2 = this.thresholdFor(shared + (e - ex), inv);
+    return (this.pauseAtEqual === true ? e >= thr2 : e > thr2) ? this.enqueue(p, q, size, egressPort) : PASS;
   }
 
   /** Bytes of an ingress count `ing` beyond the private reserve (the shared part). */
@@ -444,6 +488,11 @@ export class PowerTcpMmu implements SwitchMmu {
       }
     }
     return OK;
+  }
+
+  /** No shortcut here: the same as `enqueue`. */
+  admitThrough(p: number, q: number, size: number, egressPort = -1): number {
+    return this.enqueue(p, q, size, egressPort);
   }
 
   dequeue(p: number, q: number, size: number, egressPort = -1): boolean {

@@ -121,16 +121,8 @@ export class Port {
 
   // egress queues
   totalPkts = 0;
-  /** whether packets may go straight through: the owner's pull() dequeues first (a switch; not a host, whose NIC may prefer data) */
-  passThrough = false;
   private ctrlCount = 0;
   private ctrlHead = NIL;
-  /**
-   * the data queue of a packet that went straight through (-1: none): it found
-   * the port idle with nothing queued, so the dequeue that follows at once
-   * (kick -> owner.pull -> dequeue) takes it from the dq fields without a ring
-   */
-  private through = -1;
   private pausedMask = 0;
   queue0Control = false;
   strict = true;
@@ -260,28 +252,6 @@ export class Port {
    * switch port it arrived on) and starts transmission if the port is idle.
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
-    if (
-      this.totalPkts === 0 &&
-      this.passThrough === true &&
-      this.ctrlCount === 0 &&
-      this.txPending === false &&
-      this.ser !== null &&
-      this.sched.now >= this.busyUntil &&
-      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control === true))
-    ) {
-      // idle and empty: kick() dequeues this packet at once; the counters as if it was queued and dequeued
-      this.rxBytes += size;
-      if (size > this.maxQueueBytes) this.maxQueueBytes = size;
-      this.dqPkt = pkt;
-      this.dqMeta = meta;
-      this.dqDst = dst;
-      this.dqSize = size;
-      this.dqHash = hash;
-      this.dqIn = inPort;
-      this.through = q;
-      this.kick();
-      return;
-    }
     const b = this.qb + q * Q_STRIDE;
     let a = this.ctx.arena;
     const n = a[b + Q_PKTS]!;
@@ -305,6 +275,41 @@ export class Port {
     this.rxBytes += size;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
+  }
+
+  /**
+   * Whether a packet for data queue q would be transmitted at once: the port is
+   * idle (no transmission in progress or pending, link up) with nothing queued,
+   * and q is not paused. A switch then sends the packet straight through
+   * (`startThrough`, its dequeue processing, `transmit`) without a ring.
+   */
+  idleFor(q: number): boolean {
+    return (
+      this.totalPkts === 0 &&
+      this.ctrlCount === 0 &&
+      this.txPending === false &&
+      this.ser !== null &&
+      this.sched.now >= this.busyUntil &&
+      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control === true))
+    );
+  }
+
+  /**
+   * The enqueue and dequeue of a packet that goes straight through (`idleFor(q)`
+   * holds): the counters as if it was queued and dequeued, and its words in the
+   * dq fields, where the switch's dequeue processing and `transmit` read them.
+   */
+  startThrough(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
+    this.rxBytes += size;
+    if (size > this.maxQueueBytes) this.maxQueueBytes = size;
+    this.dqPkt = pkt;
+    this.dqMeta = meta;
+    this.dqDst = dst;
+    this.dqSize = size;
+    this.dqHash = hash;
+    this.dqIn = inPort;
+    this.lastQueue = q;
+    if (this.strict === false && !(this.queue0Control === true && q === 0)) this.rr = q;
   }
 
   /** Gives data queue q a ring (at its first packet) or one twice the size (when full), keeping the order; returns the new mask. */
@@ -349,23 +354,6 @@ export class Port {
    * everything left is paused. Sets `lastQueue`.
    */
   dequeue(): number {
-    // a packet that went straight through is taken here, in a method small enough for V8 to
-    // inline into the owner's pull(); the rest is a call
-    const t = this.through;
-    if (t >= 0 && this.ctrlHead === NIL) return this.takeThrough(t);
-    return this.dequeueQueued();
-  }
-
-  /** Dequeues the straight-through packet of data queue t (its words are in the dq fields). */
-  private takeThrough(t: number): number {
-    this.through = -1;
-    this.lastQueue = t;
-    if (this.strict === false && !(this.queue0Control === true && t === 0)) this.rr = t;
-    return this.dqPkt;
-  }
-
-  /** `dequeue` when a control frame waits or the packet comes from a queue's ring (the full order: control, straight-through, queues). */
-  private dequeueQueued(): number {
     if (this.ctrlHead !== NIL) {
       const pk = this.pk;
       const p = this.ctrlHead;
@@ -376,8 +364,6 @@ export class Port {
       this.dqPkt = NIL;
       return p;
     }
-    const t = this.through;
-    if (t >= 0) return this.takeThrough(t);
     if (this.totalPkts === 0) return NIL;
     let q: number;
     if (this.queue0Control === true && (this.nonEmpty & 1) !== 0) q = 0;
@@ -452,7 +438,11 @@ export class Port {
     this.kick();
   }
 
-  private transmit(pkt: number): void {
+  /**
+   * Starts transmitting `pkt` now (the port is idle): a packet from a data
+   * queue, or straight through, with its words in the dq fields.
+   */
+  transmit(pkt: number): void {
     const sched = this.sched;
     // a packet from a data queue comes with its entry; a host's data packet or a control frame has a warm record
     let size: number;

@@ -20,7 +20,7 @@ import type { Port, PortOwner } from './port.js';
 import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { ADMITTED_PAUSE } = mmuModule;
+const { ADMITTED_PAUSE, PASSED } = mmuModule;
 const { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
 
 /** murmur3 32-bit finalizer */
@@ -115,7 +115,6 @@ export class Switch implements PortOwner {
       const p = this.ports[i]!;
       p.queue0Control = this.queue0Control;
       p.strict = this.cfg.service === 'strict';
-      p.passThrough = true;
       rates.push(p.rateBps);
       delays.push(p.delayPs);
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
@@ -163,16 +162,35 @@ export class Switch implements PortOwner {
     }
     const out = this.ports[e]!;
     if (this.queue0Control === true && q === 0) {
-      out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
+      // the control queue: no MMU accounting and no dequeue processing
+      if (out.idleFor(0) === true) {
+        out.startThrough(pkt, 0, size, meta, dst, hash, inPort);
+        out.transmit(pkt);
+      } else out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
     }
-    const r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
+    let r: number;
+    if (out.idleFor(q) === true) {
+      // it leaves at once: when the MMU's admission and release would cancel out, neither is done
+      r = this.mmu.admitThrough(inPort, q, size - this.mmuOffset, e);
+      if (r === PASSED) {
+        out.startThrough(pkt, q, size, meta, dst, hash, inPort);
+        this.process(pkt, out, q, size, -1);
+        out.transmit(pkt);
+        return;
+      }
+    } else r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
     if (r >= 0) {
       this.dropPacket(pkt, out);
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
+    if (out.idleFor(q) === true) {
+      // straight through: enqueued and dequeued at once, in the order pull() would (§11.1)
+      out.startThrough(pkt, q, size, meta, dst, hash, inPort);
+      this.depart(pkt, out, q, inPort, size);
+      out.transmit(pkt);
+    } else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 
   private dropPacket(pkt: number, port: Port): void {
@@ -195,15 +213,26 @@ export class Switch implements PortOwner {
     if (q < 0) return pkt; // PFC frame
     if (this.queue0Control === true && q === 0) return pkt;
     // from the packet's queue entry: the record is read only by a policy that marks it
-    const inPort = port.dqIn;
-    const size = port.dqSize;
+    this.depart(pkt, port, q, port.dqIn, port.dqSize);
+    return pkt;
+  }
+
+  /**
+   * A data packet's dequeue processing at egress `port` (its words in the
+   * port's dq fields): MMU release, marking, PFC resume, telemetry.
+   */
+  private depart(pkt: number, port: Port, q: number, inPort: number, size: number): void {
     const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, port.index);
+    this.process(pkt, port, q, size, resume === true ? inPort : -1);
+  }
+
+  /** Marking, then the PFC resume of ingress port `resumePort` (-1: none), then telemetry. */
+  private process(pkt: number, port: Port, q: number, size: number, resumePort: number): void {
     const marking = this.marking;
     for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size);
-    if (resume) this.sendPfc(inPort, q, false);
+    if (resumePort >= 0) this.sendPfc(resumePort, q, false);
     const telemetry = this.telemetry;
     for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size);
-    return pkt;
   }
 
   private sendPfc(portIdx: number, cls: number, pause: boolean): void {

@@ -182,14 +182,14 @@ export function ser(net: NetworkConfig, bytes: number, rateBps: number): number 
 
 /** Records, in order, the packets switch `node` starts to transmit on its port `port`. */
 export function recordSwitchDepartures(sim: Simulation, node: number, port: number): PacketView[] {
-  const sw = sim.network.switches[node]!;
+  const p = sim.network.switches[node]!.ports[port]!;
   const pk = sim.ctx.pool;
-  const inner = sw.pull.bind(sw);
+  const inner = p.transmit.bind(p);
   const out: PacketView[] = [];
-  sw.pull = (p) => {
-    const pkt = inner(p);
-    if (pkt !== NIL && p.index === port) out.push(view(pk, pkt));
-    return pkt;
+  // every departure starts here: from a queue (via the switch's pull) or straight through
+  p.transmit = (pkt) => {
+    out.push(view(pk, pkt));
+    inner(pkt);
   };
   return out;
 }
