@@ -18,7 +18,11 @@
  */
 import { z } from 'zod';
 import type { NetworkConfig } from '../net/config.js';
-import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
+import * as ccTypes from './types.js';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
+
+// an imported constant as an own binding, which V8 folds (net/port.ts says why)
+const { INT_MAX_HOPS } = ccTypes;
 
 const params = z
   .object({

@@ -51,7 +51,11 @@
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
-import { INT_MAX_HOPS, type AckInfo, type CcDefinition, type CcFlow, type CcInstance, type SendInfo } from './types.js';
+import * as ccTypes from './types.js';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
+
+// an imported constant as an own binding, which V8 folds (net/port.ts says why)
+const { INT_MAX_HOPS } = ccTypes;
 
 export const POWERTCP_PROFILES = ['paper', 'oscarArtifact', 'inetTub'] as const;
 export type PowerTcpProfile = (typeof POWERTCP_PROFILES)[number];

@@ -186,7 +186,7 @@ export class IntPolicy implements DequeuePolicy {
     const h = pk.intHop;
     h[INT_TS] = this.sched.now;
     h[INT_QLEN] = port.totalBytes - this.qOffset * port.totalPkts;
-    h[INT_TX] = this.txIncludesPacket ? port.txBytes + size : port.txBytes;
+    h[INT_TX] = this.txIncludesPacket === true ? port.txBytes + size : port.txBytes;
     h[INT_RATE] = port.rateBps;
     h[INT_RX] = port.rxBytes;
     pk.pushIntHopFrom(pkt);

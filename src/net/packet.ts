@@ -13,8 +13,11 @@
  *
  * `size` is the wire size; headers are never serialized.
  */
+// Constants this module's own methods use are bound twice, as an own const and as an export,
+// because V8 reads an exported binding through a cell at every use (see port.ts).
+const HOPS = 5;
 /** INT hop slots per packet (HPCC's 5-hop header); cc/types re-exports it for CCs. */
-export const INT_MAX_HOPS = 5;
+export const INT_MAX_HOPS = HOPS;
 
 /** TCD mark values carried by packets (docs/algorithms.md §5); cc/types re-exports them for CCs. */
 export const TCD_NO = 0;
@@ -84,13 +87,18 @@ const D_RXTS = 4;
 const D_ECHO = 5;
 
 /** INT record layout: [ts × 5 | qlen × 5 | txBytes × 5 | rate × 5 | rxBytes × 5] */
-const RINT = 5 * INT_MAX_HOPS;
-export const INT_TS = 0;
-export const INT_QLEN = INT_MAX_HOPS;
-export const INT_TX = 2 * INT_MAX_HOPS;
-export const INT_RATE = 3 * INT_MAX_HOPS;
+const RINT = 5 * HOPS;
+const I_TS = 0;
+const I_QLEN = HOPS;
+const I_TX = 2 * HOPS;
+const I_RATE = 3 * HOPS;
+const I_RX = 4 * HOPS;
+export const INT_TS = I_TS;
+export const INT_QLEN = I_QLEN;
+export const INT_TX = I_TX;
+export const INT_RATE = I_RATE;
 /** bytes ever enqueued at the egress port (PowerTCP's rx-byte INT variant, docs/algorithms.md §3) */
-export const INT_RX = 4 * INT_MAX_HOPS;
+export const INT_RX = I_RX;
 
 export class PacketStore {
   i32: Int32Array;
@@ -320,18 +328,18 @@ export class PacketStore {
    * writes them here so that none of these doubles crosses a call (V8 boxes
    * a number that is not a small integer at every call it does not inline).
    */
-  readonly intHop = new Float64Array(INT_RX + 1);
+  readonly intHop = new Float64Array(I_RX + 1);
   /** Appends the INT hop in `intHop` (slot = hop count mod 5, as the HPCC header). */
   pushIntHopFrom(p: number): void {
     const h = this.intHop;
     const n = this.intN(p);
     const a = this.intArray();
-    const b = p * RINT + (n % INT_MAX_HOPS);
-    a[b + INT_TS] = h[INT_TS]!;
-    a[b + INT_QLEN] = h[INT_QLEN]!;
-    a[b + INT_TX] = h[INT_TX]!;
-    a[b + INT_RATE] = h[INT_RATE]!;
-    a[b + INT_RX] = h[INT_RX]!;
+    const b = p * RINT + (n % HOPS);
+    a[b + I_TS] = h[I_TS]!;
+    a[b + I_QLEN] = h[I_QLEN]!;
+    a[b + I_TX] = h[I_TX]!;
+    a[b + I_RATE] = h[I_RATE]!;
+    a[b + I_RX] = h[I_RX]!;
     this.setIntN(p, n + 1);
   }
   /** Copies the INT stack of `from` into `to`. */
