@@ -245,10 +245,11 @@ export class Mmu implements SwitchMmu {
   }
 
   /**
-   * `enqueue`'s decisions without its writes, for a (p, q) that is not pausing: a packet admitted into the reserve or the shared
-   * pool without a pause is released by `dequeue` from the same places
-   * (integer byte counts, so exactly), and the release then signals no resume.
-   * Anything else (a drop, a headroom charge, a pause) goes to `enqueue`.
+   * `enqueue`'s decisions without its writes, for a (p, q) that is not
+   * pausing: a packet admitted into the reserve or the shared pool without a
+   * pause is released by `dequeue` from the same places (integer byte counts,
+   * so exactly), and the release then signals no resume. Anything else (a
+   * drop, a headroom charge, a pause) goes to `enqueue`.
    */
   admitThrough(p: number, q: number, size: number, egressPort?: number): number {
     const st = this.st;
