@@ -170,7 +170,9 @@ export class Switch implements PortOwner {
       return;
     }
     let r: number;
-    if (out.idleFor(q) === true) {
+    // (a port that is not idle stays so through the admission: a PAUSE goes out on the ingress port)
+    const idle = out.idleFor(q);
+    if (idle === true) {
       // it leaves at once: when the MMU's admission and release would cancel out, neither is done
       r = this.mmu.admitThrough(inPort, q, size - this.mmuOffset, e);
       if (r === PASSED) {
@@ -185,7 +187,7 @@ export class Switch implements PortOwner {
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    if (out.idleFor(q) === true) {
+    if (idle === true && out.idleFor(q) === true) {
       // straight through: enqueued and dequeued at once, in the order pull() would (§11.1)
       out.startThrough(pkt, q, size, meta, dst, hash, inPort);
       this.depart(pkt, out, q, inPort, size);
