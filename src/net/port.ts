@@ -440,28 +440,34 @@ export class Port {
 
   /**
    * Starts transmitting `pkt` now (the port is idle): a packet from a data
-   * queue, or straight through, with its words in the dq fields.
+   * queue, or straight through, with its words in the dq fields; or a host's
+   * data packet or a control frame, whose words are read from its record.
    */
   transmit(pkt: number): void {
-    const sched = this.sched;
-    // a packet from a data queue comes with its entry; a host's data packet or a control frame has a warm record
-    let size: number;
-    let meta: number;
-    let dst: number;
-    let hash: number;
-    if (pkt === this.dqPkt) {
-      size = this.dqSize;
-      meta = this.dqMeta;
-      dst = this.dqDst;
-      hash = this.dqHash;
-      this.dqPkt = NIL; // the id may come back as another packet
-    } else {
+    if (pkt !== this.dqPkt) {
       const pk = this.pk;
-      size = pk.size(pkt);
-      meta = pk.meta(pkt);
-      dst = pk.dst(pkt);
-      hash = pk.hash(pkt);
+      this.dqPkt = pkt;
+      this.dqSize = pk.size(pkt);
+      this.dqMeta = pk.meta(pkt);
+      this.dqDst = pk.dst(pkt);
+      this.dqHash = pk.hash(pkt);
     }
+    this.transmitDq();
+  }
+
+  /**
+   * Starts transmitting the packet whose words are in the dq fields (`dqPkt`)
+   * now (the port is idle). A switch calls it directly: the words come from
+   * the fields alone, so V8 knows them as small integers.
+   */
+  transmitDq(): void {
+    const sched = this.sched;
+    const pkt = this.dqPkt;
+    const size = this.dqSize;
+    const meta = this.dqMeta;
+    const dst = this.dqDst;
+    const hash = this.dqHash;
+    this.dqPkt = NIL; // the id may come back as another packet
     const ser = this.serPs(size);
     // the same sums as before: done = now + ser, arrival = done + delay
     const done = sched.now + ser;

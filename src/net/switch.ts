@@ -165,7 +165,7 @@ export class Switch implements PortOwner {
       // the control queue: no MMU accounting and no dequeue processing
       if (out.idleFor(0) === true) {
         out.startThrough(pkt, 0, size, meta, dst, hash, inPort);
-        out.transmit(pkt);
+        out.transmitDq();
       } else out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
     }
@@ -178,7 +178,7 @@ export class Switch implements PortOwner {
       if (r === PASSED) {
         out.startThrough(pkt, q, size, meta, dst, hash, inPort);
         this.process(pkt, out, q, size, -1);
-        out.transmit(pkt);
+        out.transmitDq();
         return;
       }
     } else r = this.mmu.enqueue(inPort, q, size - this.mmuOffset, e);
@@ -191,7 +191,7 @@ export class Switch implements PortOwner {
       // straight through: enqueued and dequeued at once, in the order pull() would (§11.1)
       out.startThrough(pkt, q, size, meta, dst, hash, inPort);
       this.depart(pkt, out, q, inPort, size);
-      out.transmit(pkt);
+      out.transmitDq();
     } else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 

@@ -184,12 +184,12 @@ export function ser(net: NetworkConfig, bytes: number, rateBps: number): number 
 export function recordSwitchDepartures(sim: Simulation, node: number, port: number): PacketView[] {
   const p = sim.network.switches[node]!.ports[port]!;
   const pk = sim.ctx.pool;
-  const inner = p.transmit.bind(p);
+  const inner = p.transmitDq.bind(p);
   const out: PacketView[] = [];
-  // every departure starts here: from a queue (via the switch's pull) or straight through
-  p.transmit = (pkt) => {
-    out.push(view(pk, pkt));
-    inner(pkt);
+  // every departure starts here: from a queue (via the switch's pull and Port.transmit) or straight through
+  p.transmitDq = () => {
+    out.push(view(pk, p.dqPkt));
+    inner();
   };
   return out;
 }
