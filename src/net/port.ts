@@ -86,11 +86,18 @@ const T_OFF = 3;
 const RING0 = 16;
 
 export class Port {
-  // V8 lays an object's fields out in the order they are declared, 8 bytes each in Node's
-  // build (no pointer compression). The fields a packet's hop reads or writes come first, so
-  // that they share a few cache lines; identities, PFC state and statistics follow. Measured
-  // with bench:compare against the old order: b2 0.976 and 0.979 of the time (5 rounds each),
-  // (d) 0.973 (3), (c) 0.995 (10) (README, Performance).
+  // V8 lays an object's fields out in the order they are first assigned, 8 bytes each in
+  // Node's build (no pointer compression). The fields a packet's hop reads or writes come
+  // first, so that they share a few cache lines; identities, PFC state and statistics follow.
+  // Measured with bench:compare against the old order: b2 0.976 and 0.979 of the time (5
+  // rounds each), (d) 0.973 (3), (c) 0.995 (10) (README, Performance).
+  //
+  // With `useDefineForClassFields: false` (tsconfig) the parameter properties are assigned
+  // first (ctx, owner), then the initializers in declaration order, then the constructor
+  // body. So every field below has an initializer, which fixes its place, and a first value
+  // of its own kind: V8 keeps a field that has only held small integers as one (no checks
+  // or conversions where it is read), and one whose first value was `undefined` as a
+  // generic tagged field.
   //
   // A boolean field is tested as `=== true` / `=== false` on the hot path: V8 does not
   // track that a field holds only booleans, so a bare `if (this.flag)` compiles to the
@@ -99,25 +106,26 @@ export class Port {
 
   // the link in flight: a ring of entries with their arrival times (FIFO: constant delay,
   // serial transmissions), and its arrival event
-  private readonly sched: Scheduler;
+  private readonly sched: Scheduler = this.ctx.sched;
   private lCount = 0;
   private lHead = 0;
   /** arena offset of the in-flight ring */
-  private lBase: number;
+  private lBase = 0;
   private lCap = RING0;
-  peer!: PortOwner;
+  /** the node at the link's other end (its own owner until the network wires the link) */
+  peer: PortOwner = this.owner;
   peerPort = -1;
   private arrivePending = false;
-  private readonly arriveSlot: number;
+  private readonly arriveSlot: number = -1;
 
   // the transmitter
   /** whether a "transmission done" event is pending */
   private txPending = false;
-  private ser: Float64Array | null;
+  private ser: Float64Array | null = null;
   busyUntil = 0;
   /** the scheduler slots of this port's two events (Scheduler.directSlot) */
-  private readonly txSlot: number;
-  readonly owner: PortOwner;
+  private readonly txSlot: number = -1;
+  // (the owner, which `kick` asks for the next packet, is the second parameter property)
 
   // egress queues
   totalPkts = 0;
@@ -136,7 +144,7 @@ export class Port {
    * head and mask, bytes, packets, ring offset): enqueue and dequeue touch half
    * a line of it. Read bytes and packets with `queueBytes` / `queuePkts`.
    */
-  private readonly qb: number;
+  private readonly qb: number = 0;
   /**
    * the entry of the packet the last dequeue() returned from a data queue
    * (`dqPkt` is NIL after a control frame, and once the packet is transmitted):
@@ -157,18 +165,18 @@ export class Port {
   maxQueueBytes = 0;
   txBytes = 0;
   txPackets = 0;
-  readonly delayPs: number;
+  readonly delayPs: number = 0;
   /** port number at the owning node */
-  readonly index: number;
+  readonly index: number = 0;
 
   // identity, PFC state of the classes, statistics
   /** index in NetContext.ports */
-  readonly gid: number;
-  readonly node: number;
+  readonly gid: number = 0;
+  readonly node: number = 0;
   peerNode = -1;
-  rateBps: number;
+  rateBps = 0;
   private ctrlTail = NIL;
-  private readonly pk: PacketStore;
+  private readonly pk: PacketStore = this.ctx.pool;
   /** PFC state of this port's classes, set by frames from the peer */
   readonly paused = new Uint8Array(8);
   readonly pausedUntil = new Float64Array(8);
@@ -191,22 +199,19 @@ export class Port {
     gid: number,
     node: number,
     index: number,
-    owner: PortOwner,
+    readonly owner: PortOwner,
     rateBps: number,
     delayPs: number,
   ) {
     this.gid = gid;
     this.node = node;
     this.index = index;
-    this.owner = owner;
     this.rateBps = rateBps;
     this.delayPs = delayPs;
     this.ser = rateBps > 0 ? ctx.serTable(rateBps) : null;
-    this.pk = ctx.pool;
     this.qb = ctx.alloc(8 * Q_STRIDE);
     for (let q = 0; q < 8; q++) ctx.arena[this.qb + q * Q_STRIDE + Q_MASK] = -1;
     this.lBase = ctx.alloc(RING0 << E_SHIFT);
-    this.sched = ctx.sched;
     this.txSlot = ctx.sched.directSlot(ctx.kPortTx, gid);
     this.arriveSlot = ctx.sched.directSlot(ctx.kLinkArrive, gid);
   }
