@@ -265,7 +265,8 @@ export class Scheduler {
 
   /** Posts direct slot `slot` at (now + a) + b ps; see `post` and `directSlot`. */
   postSlot(slot: number, a: number, b: number): void {
-    this.linkDirect(slot, this.now + a + b);
+    // (`| 0`: a small-integer check, where the wheel's stores would convert an unknown number through a double)
+    this.linkDirect(slot | 0, this.now + a + b);
   }
 
   /** Posts direct slot `slot` at `times[i]` ps (>= now); see `postAt` and `directSlot`. */

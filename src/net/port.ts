@@ -267,12 +267,14 @@ export class Port {
       a = this.ctx.arena;
     }
     const e = a[b + Q_RING]! + (((a[b + Q_HEAD]! + n) & mask) << E_SHIFT);
-    a[e + E_PKT] = pkt;
-    a[e + E_META] = meta;
-    a[e + E_DST] = dst;
-    a[e + E_SIZE] = size;
-    a[e + E_HASH] = hash;
-    a[e + E_IN] = inPort;
+    // `| 0`: the words arrive as arguments of unknown number type, which a typed-array
+    // store would convert through a double; `| 0` checks for a small integer instead
+    a[e + E_PKT] = pkt | 0;
+    a[e + E_META] = meta | 0;
+    a[e + E_DST] = dst | 0;
+    a[e + E_SIZE] = size | 0;
+    a[e + E_HASH] = hash | 0;
+    a[e + E_IN] = inPort | 0;
     a[b + Q_BYTES] = a[b + Q_BYTES]! + size;
     a[b + Q_PKTS] = n + 1;
     this.totalBytes += size;
