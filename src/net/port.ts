@@ -288,7 +288,7 @@ export class Port {
    * Whether a packet for data queue q would be transmitted at once: the port is
    * idle (no transmission in progress or pending, link up) with nothing queued,
    * and q is not paused. A switch then sends the packet straight through
-   * (`startThrough`, its dequeue processing, `transmit`) without a ring.
+   * (`startThrough`, its dequeue processing, `transmitDq`) without a ring.
    */
   idleFor(q: number): boolean {
     return (
@@ -304,7 +304,7 @@ export class Port {
   /**
    * The enqueue and dequeue of a packet that goes straight through (`idleFor(q)`
    * holds): the counters as if it was queued and dequeued, and its words in the
-   * dq fields, where the switch's dequeue processing and `transmit` read them.
+   * dq fields, where the switch's dequeue processing and `transmitDq` read them.
    */
   startThrough(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     this.rxBytes += size;
