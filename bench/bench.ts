@@ -32,6 +32,9 @@
  *     wheel, with none of the network's work. Its run-to-run noise is a few
  *     per cent where (c)'s is ten, so it shows scheduler changes that (c)
  *     cannot. Not in the default set.
+ * (r) replay-like: (c)'s tree and workload with 20 ms of arrivals, `profile:
+ *     hpcc` with the PowerTCP artifact's MMU (`dtMode: alpha`, `ptPools:
+ *     ptWorkload`), HPCC: the configuration the ns-3 replay runs use.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -52,7 +55,7 @@ import type { FlowSpec } from '../src/workload/types.js';
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 's'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 'r', 's'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -96,6 +99,16 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: `(c) PowerTCP 256-host 4:1 tree, WebSearch 60%, 10 ms arrivals (${flows.length} flows), DCQCN + window`,
       input: { seed: 1, topology: topo, net, cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'r') {
+    const topo = fatTreePreset('powertcp256');
+    const hosts = Array.from({ length: 256 }, (_, i) => i);
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch-powertcp'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: 20 * MS, rng: new Rng(1).fork('workload/0') });
+    const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 4 * MIB, dtMode: 'alpha', ptPools: 'ptWorkload' }, transport: { txTimeQuantization: 'floorExact' } });
+    return {
+      title: `(r) replay-like: PowerTCP 256-host tree, WebSearch 60%, 20 ms arrivals (${flows.length} flows), hpcc profile, PowerTCP-artifact MMU, HPCC`,
+      input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
   if (name === 'e') {
@@ -226,7 +239,7 @@ function main(): void {
     runOne(args[1]!, until);
     return;
   }
-  const names = args.length > 0 ? args : ['a', 'c', 'd', 'b', 'e'];
+  const names = args.length > 0 ? args : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
     process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2 and s)\n`);
