@@ -40,8 +40,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { simulate } from '../src/experiment/simulate.js';
-import { noMetrics, type SimInput } from '../src/experiment/types.js';
+import { simulate } from '../src/sim/simulate.js';
+import { noMetrics, type SimInput } from '../src/sim/types.js';
 import { Rng } from '../src/engine/rng.js';
 import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';

@@ -4,8 +4,8 @@
  */
 
 // simulator contract and entry points
-export type * from './experiment/types.js';
-export { simulate, Simulation } from './experiment/simulate.js';
+export type * from './sim/types.js';
+export { simulate, Simulation } from './sim/simulate.js';
 export { runExperiment, defaultOutDir, specBinSets, type RunOptions, type RunResult } from './experiment/runner.js';
 
 // specs

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCc } from '../src/cc/registry.js';
 import { TCD_CE, TCD_NO, TCD_UE, type AckInfo, type CcFlow, type CcInstance, INT_MAX_HOPS } from '../src/cc/types.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { Scheduler } from '../src/engine/scheduler.js';
@@ -20,7 +20,7 @@ import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js'
 import { MS, US } from '../src/engine/units.js';
 import { jainIndex, mean } from '../src/metrics/stats.js';
 import { profileDefaults, type NetworkConfig } from '../src/net/config.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { findCc } from '../src/cc/registry.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { Scheduler } from '../src/engine/scheduler.js';
 import { Rng } from '../src/engine/rng.js';
 import { NetContext } from '../src/net/context.js';
@@ -22,7 +22,7 @@ import { buildPortMap, computeRoutes, star } from '../src/net/topology/index.js'
 import { MIB, MS, US } from '../src/engine/units.js';
 import { jainIndex, mean } from '../src/metrics/stats.js';
 import type { NetworkConfig, ProfileName } from '../src/net/config.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
 

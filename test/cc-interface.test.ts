@@ -13,7 +13,7 @@ import { CC_REGISTRY } from '../src/cc/registry.js';
 import { unmetNeeds, type AckInfo, type CcDefinition, type CcNeeds, type SendInfo } from '../src/cc/types.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { MIB, US } from '../src/engine/units.js';
 import { spineLeafPreset, star } from '../src/net/topology/index.js';
 import type { FlowSpec } from '../src/workload/types.js';

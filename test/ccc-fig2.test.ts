@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import { tempDir } from './helpers/tmp.js';
 
 const SPEC_HEAD = `name: bytag

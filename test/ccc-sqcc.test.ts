@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { dumbbell, star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
 import { jainIndex, mean } from '../src/metrics/stats.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { CCC_REGION } from '../src/cc/ccc.js';
 import { input, net } from './helpers/sim.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from '../src/engine/scheduler.js';
-import { Simulation } from '../src/experiment/simulate.js';
+import { Simulation } from '../src/sim/simulate.js';
 import { star } from '../src/net/topology/index.js';
 import { input } from './helpers/sim.js';
 import { Rng } from '../src/engine/rng.js';

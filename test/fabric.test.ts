@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { dumbbell, fatTreePreset, star } from '../src/net/topology/index.js';
 import { MS, NS, SEC, US } from '../src/engine/units.js';
 import { input, net } from './helpers/sim.js';

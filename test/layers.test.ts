@@ -1,23 +1,29 @@
 /**
- * The packet path's layers point one way (issue 11 item 3): `engine` depends
- * on no other layer of src/, and `net` only on `engine`. A NIC knows sending
- * flows through `NicFlow` and delivers packets to a `HostEndpoint`, both
- * defined in net; the transport implements them. The check reads the import
- * and re-export statements of every source file under src/engine and src/net.
+ * The layers of src/ point one way (docs/architecture.md, "Layers"):
+ *
+ *   engine < net < (cc, workload) < transport < metrics < sim < experiment < report < cli
+ *
+ * A file may import from its own layer and from layers below it, never from a
+ * layer above or beside it (cc and workload are siblings: neither imports the
+ * other). Type-only imports count: a type is a dependency too. `src/index.ts`,
+ * the library entry, sits on top and may import anything. No two folders of
+ * src/ import each other, directly or through others (no cycle between
+ * folders), so a folder can be read, tested and replaced from the bottom up.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** The layers each layer may import from (besides itself and node / npm packages). */
-const ALLOWED: Record<string, readonly string[]> = {
-  engine: [],
-  net: ['engine'],
-};
+/** Layers from the bottom up; entries of one inner list are siblings of the same rank. */
+const ORDER: readonly (readonly string[])[] = [['engine'], ['net'], ['cc', 'workload'], ['transport'], ['metrics'], ['sim'], ['experiment'], ['report'], ['cli']];
+
+function rank(layer: string): number {
+  return ORDER.findIndex((l) => l.includes(layer));
+}
 
 function tsFiles(dir: string): string[] {
   const out: string[] = [];
@@ -44,17 +50,64 @@ function targetLayer(file: string, spec: string): string | null {
   return rel.split(/[\\/]/)[0]!;
 }
 
-function violations(layer: string): string[] {
-  const allowed = ALLOWED[layer]!;
+/** Every import against the layer order, as `file imports spec (layer x)`. */
+function violations(): string[] {
   const bad: string[] = [];
-  for (const file of tsFiles(join(SRC, layer))) {
+  for (const file of tsFiles(SRC)) {
+    const layer = relative(SRC, file).split(/[\\/]/)[0]!;
+    if (layer.endsWith('.ts')) continue; // src/index.ts: the library entry
+    const own = rank(layer);
     for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
       const target = targetLayer(file, spec);
-      if (target === null || target === layer || allowed.includes(target)) continue;
-      bad.push(`${relative(SRC, file)} imports ${spec} (layer ${target})`);
+      if (target === null || target === layer) continue;
+      const r = rank(target);
+      if (r < 0 || r >= own) bad.push(`${relative(SRC, file)} imports ${spec} (layer ${target})`);
     }
   }
   return bad;
+}
+
+/** The folder-level import graph: folder (relative to src/) -> folders it imports. */
+function folderGraph(): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const file of tsFiles(SRC)) {
+    const from = relative(SRC, dirname(file));
+    if (from === '') continue;
+    const edges = g.get(from) ?? new Set<string>();
+    g.set(from, edges);
+    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const to = relative(SRC, dirname(join(dirname(file), spec)));
+      if (to !== from) edges.add(to);
+    }
+  }
+  return g;
+}
+
+/** A cycle of folders as a list (first = last), or null. */
+function findCycle(g: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | null => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const m of g.get(n) ?? []) {
+      if (state.get(m) === 1) return [...stack.slice(stack.indexOf(m)), m];
+      if (state.get(m) === undefined) {
+        const c = visit(m);
+        if (c !== null) return c;
+      }
+    }
+    stack.pop();
+    state.set(n, 2);
+    return null;
+  };
+  for (const n of g.keys()) {
+    if (state.get(n) !== undefined) continue;
+    const c = visit(n);
+    if (c !== null) return c;
+  }
+  return null;
 }
 
 test('the import scanner sees every form of import', () => {
@@ -75,11 +128,25 @@ test('the import scanner sees every form of import', () => {
   assert.equal(targetLayer(host, 'node:fs'), null);
 });
 
-test('src/net imports from no layer above it (no transport, cc, metrics, ...)', () => {
-  assert.ok(tsFiles(join(SRC, 'net')).length >= 10);
-  assert.deepEqual(violations('net'), []);
+test('every folder of src/ is a known layer', () => {
+  const layers = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
+  assert.deepEqual(layers.filter((l) => rank(l) < 0), []);
+  assert.ok(layers.length >= 9);
 });
 
-test('src/engine imports from no other layer', () => {
-  assert.deepEqual(violations('engine'), []);
+test('no file of src/ imports from a layer above or beside its own', () => {
+  assert.deepEqual(violations(), []);
+});
+
+test('the cycle finder finds a cycle and only a cycle', () => {
+  const g = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+  assert.deepEqual(findCycle(g), ['a', 'b', 'c', 'a']);
+  g.get('c')!.delete('a');
+  assert.equal(findCycle(g), null);
+});
+
+test('no two folders of src/ import each other, directly or through others', () => {
+  const g = folderGraph();
+  assert.ok(g.size >= 10);
+  assert.equal(findCycle(g), null);
 });

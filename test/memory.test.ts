@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
-import type { FctRow, SimInput } from '../src/experiment/types.js';
+import { simulate } from '../src/sim/simulate.js';
+import type { FctRow, SimInput } from '../src/sim/types.js';
 import { Rng } from '../src/engine/rng.js';
 import { US } from '../src/engine/units.js';
 import { fctColumnsOf, runSummary, summarize } from '../src/metrics/summary.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../src/experiment/errors.js';
 import { commitResultFiles, isCompleteResultDir, prepareOutDir } from '../src/experiment/outdir.js';
 import { formatNumber, writeResults as writeResultsTo, type ResultData } from '../src/experiment/output.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { tempDir } from './helpers/tmp.js';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jainIndex, mean, percentileLinear, percentileNearestRank, sortedCopy } from '../src/metrics/stats.js';
 import { BIN_SETS, customBinSet, flatBins, runSummary, summarize, type SizeBin } from '../src/metrics/summary.js';
-import type { FctRow, SimOutput } from '../src/experiment/types.js';
+import type { FctRow, SimOutput } from '../src/sim/types.js';
 import { KIB, MIB } from '../src/engine/units.js';
 
 test('percentileLinear matches numpy.percentile (linear)', () => {

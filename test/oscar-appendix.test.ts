@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { planSweep, type SweepPoint } from '../src/experiment/sweep.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import { findFigure } from '../src/report/figures/index.js';
 import { tempDir } from './helpers/tmp.js';
 

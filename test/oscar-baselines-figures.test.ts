@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { parkingLot, parseCcsimTopology, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
 import { measureBurst, measureFailure, measureGradient, queuePresence, runSeries, steadyShares } from '../src/report/figures/oscar-baselines.js';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { oscarCc, type OscarInstance } from '../src/cc/oscar.js';
 import { CC_REGISTRY } from '../src/cc/registry.js';
 import type { AckInfo, CcDefinition, CcFlow } from '../src/cc/types.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { US } from '../src/engine/units.js';
 import { Rng } from '../src/engine/rng.js';
 import type { Topology } from '../src/net/topology/types.js';

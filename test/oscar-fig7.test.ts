@@ -22,11 +22,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { MIB, US } from '../src/engine/units.js';
 import { mean } from '../src/metrics/stats.js';
 import { star } from '../src/net/topology/index.js';
-import type { LinkEvent } from '../src/experiment/types.js';
+import type { LinkEvent } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { oscarCc, OscarInstance } from '../src/cc/oscar.js';
 import type { AckInfo, CcFlow } from '../src/cc/types.js';
 import { INT_MAX_HOPS } from '../src/cc/types.js';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { MIB, US } from '../src/engine/units.js';
 import { Rng } from '../src/engine/rng.js';
 import { jainIndex, mean } from '../src/metrics/stats.js';

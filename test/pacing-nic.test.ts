@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation } from '../src/experiment/simulate.js';
+import { Simulation } from '../src/sim/simulate.js';
 import type { NetworkConfig, PacingUpdate, ProfileName } from '../src/net/config.js';
 import { star } from '../src/net/topology/index.js';
 import { US } from '../src/engine/units.js';

@@ -7,12 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate } from '../src/experiment/simulate.js';
+import { simulate } from '../src/sim/simulate.js';
 import { fatTreePreset, star } from '../src/net/topology/index.js';
 import { MIB, US } from '../src/engine/units.js';
 import { jainIndex, mean } from '../src/metrics/stats.js';
 import type { ProfileName } from '../src/net/config.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
 import { ptIncast } from './helpers/incast.js';

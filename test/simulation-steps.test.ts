@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation, simulate } from '../src/experiment/simulate.js';
-import type { SimInput, SimOutput } from '../src/experiment/types.js';
+import { Simulation, simulate } from '../src/sim/simulate.js';
+import type { SimInput, SimOutput } from '../src/sim/types.js';
 import { dumbbell, star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
 import type { FlowSpec } from '../src/workload/types.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve, loadSpec, parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import type { SimInput } from '../src/experiment/types.js';
+import type { SimInput } from '../src/sim/types.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { profileDefaults } from '../src/net/config.js';
 import { tempDir } from './helpers/tmp.js';

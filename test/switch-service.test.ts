@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation } from '../src/experiment/simulate.js';
+import { Simulation } from '../src/sim/simulate.js';
 import type { NetworkConfig, ProfileName } from '../src/net/config.js';
 import { NIL, PKT_DATA, PKT_PFC } from '../src/net/packet.js';
 import { star } from '../src/net/topology/index.js';

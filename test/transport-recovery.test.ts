@@ -10,8 +10,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation } from '../src/experiment/simulate.js';
-import type { SimOutput } from '../src/experiment/types.js';
+import { Simulation } from '../src/sim/simulate.js';
+import type { SimOutput } from '../src/sim/types.js';
 import type { NetworkConfig, ProfileName } from '../src/net/config.js';
 import { star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';

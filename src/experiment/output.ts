@@ -17,7 +17,7 @@ import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
 import { commitResultFiles, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
-import type { FctRow, SimInput, SimOutput } from './types.js';
+import type { FctRow, SimInput, SimOutput } from '../sim/types.js';
 
 export type OutputFormat = 'csv' | 'jsonl';
 

@@ -59,7 +59,7 @@ import {
 import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
 import { splitExperiment } from './meta.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type SpecLimits, type TopologySpec, type WorkloadSpec } from './spec.js';
-import type { LinkEvent, MetricsRequest, PortRef, SimInput } from './types.js';
+import type { LinkEvent, MetricsRequest, PortRef, SimInput } from '../sim/types.js';
 
 export interface LoadedSpec {
   /** the parsed file before validation (YAML/JSON data) */

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
 import { binSetsByName, customBinSet, runSummary, type BinSet, type RunSummary } from '../metrics/summary.js';
-import { throughputNotes } from '../metrics/notes.js';
+import { throughputNotes } from '../sim/notes.js';
 import { prepareOutDir, type OutDirPlan } from './outdir.js';
 import { FctStream, resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
-import { simulate } from './simulate.js';
+import { simulate } from '../sim/simulate.js';
 import type { Spec } from './spec.js';
-import type { SimInput, SimOutput } from './types.js';
+import type { SimInput, SimOutput } from '../sim/types.js';
 
 export interface RunOptions {
   /** result folder; default results/<spec name> (results/<name>-seed<n> with another seed) */

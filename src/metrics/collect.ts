@@ -3,7 +3,7 @@
  * unfinished flows with the bytes they got acknowledged (docs/network-model.md §11.8), and PFC, drop,
  * byte and ECN counters per node and per port (docs/network-model.md §11.3, §11.8).
  */
-import type { FctColumns, FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from '../experiment/types.js';
+import type { FctColumns, FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from './types.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import type { Network } from '../net/network.js';
 import type { Topology } from '../net/topology/types.js';

@@ -11,7 +11,7 @@
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import { SEC } from '../engine/units.js';
-import type { CcTrace, FlowSeries, MetricsRequest, PortRef, PortSeries } from '../experiment/types.js';
+import type { CcTrace, FlowSeries, MetricsRequest, PortRef, PortSeries } from './types.js';
 import type { Network } from '../net/network.js';
 import type { Port } from '../net/port.js';
 import type { Flow } from '../transport/flow.js';

@@ -4,7 +4,7 @@
  * OSCAR Fig10c).
  */
 import { KB, KIB, MB, MIB } from '../engine/units.js';
-import type { FctColumns, FctRow, SimOutput } from '../experiment/types.js';
+import type { FctColumns, FctRow, SimOutput } from './types.js';
 import { mean, percentileLinear, percentileNearestRank, sortedCopy } from './stats.js';
 
 /**

@@ -4,7 +4,7 @@
  * host 0 → 16 runs alone, hosts 1..10 → 16 join 500 us later; queue and
  * throughput at the ToR port toward host 16.
  */
-import { simulate } from '../../src/experiment/simulate.js';
+import { simulate } from '../../src/sim/simulate.js';
 import { MIB, US } from '../../src/engine/units.js';
 import type { Topology } from '../../src/net/topology/types.js';
 import type { FlowSpec } from '../../src/workload/types.js';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from '../../src/cc/types.js';
-import type { Simulation } from '../../src/experiment/simulate.js';
+import type { Simulation } from '../../src/sim/simulate.js';
 import { FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type PacketStore } from '../../src/net/packet.js';
 import { txTimePs } from '../../src/engine/units.js';
 import type { NetworkConfig } from '../../src/net/config.js';

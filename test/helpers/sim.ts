@@ -2,7 +2,7 @@
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../../src/net/config.js';
 import type { Topology } from '../../src/net/topology/types.js';
 import type { FlowSpec } from '../../src/workload/types.js';
-import { noMetrics, type MetricsRequest, type SimInput } from '../../src/experiment/types.js';
+import { noMetrics, type MetricsRequest, type SimInput } from '../../src/sim/types.js';
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 

@@ -11,7 +11,7 @@
  * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
  * serialization; the difference is below the precision of the claims).
  */
-import type { SimOutput } from '../../experiment/types.js';
+import type { SimOutput } from '../../sim/types.js';
 import { readFctRecords, readTable, type TableRow } from '../load.js';
 import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
 import { mean } from '../../metrics/stats.js';

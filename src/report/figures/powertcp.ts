@@ -9,7 +9,7 @@
  * 100 KB - 1 MB, long > 1 MB. The measurements are plain functions on the series, so
  * tests apply them to `simulate` results directly.
  */
-import type { SimOutput } from '../../experiment/types.js';
+import type { SimOutput } from '../../sim/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 import { readFctRecords, readResultJson, readTable, type FctRecord } from '../load.js';
 import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';

@@ -2,7 +2,7 @@
  * Notes on results that look wrong but are not, written into summary.json and
  * printed by the CLI where the numbers appear.
  */
-import type { SimInput, SimOutput } from '../experiment/types.js';
+import type { SimInput, SimOutput } from './types.js';
 
 /**
  * Throughput samples above their port's line rate. A sample is the bytes that

@@ -1,25 +1,14 @@
 /**
- * What a simulation run consumes (`SimInput`, resolved from a validated spec)
- * and what it produces (`SimOutput`, turned into result files). Plain data.
+ * What a run measures, as plain data: the FCT rows, counters and sampled
+ * series the metrics layer collects, and what a simulation asks it to sample.
+ * `SimOutput` (src/sim/types.ts re-exports it) is the whole of it.
  */
-import type { NetworkConfig } from '../net/config.js';
-import type { DeadlockOptions, DeadlockReport } from '../net/deadlock.js';
-import type { Topology } from '../net/topology/types.js';
-import type { FlowSpec, FlowStream } from '../workload/types.js';
+import type { DeadlockReport } from '../net/deadlock.js';
 
 /** An egress port: node id and port number (k-th link of that node). */
 export interface PortRef {
   node: number;
   port: number;
-}
-
-export interface LinkEvent {
-  atPs: number;
-  /** link endpoints (node ids); both directions change */
-  a: number;
-  b: number;
-  /** new rate in bps; 0 = link down (packets wait) */
-  rateBps: number;
 }
 
 export interface MetricsRequest {
@@ -55,50 +44,6 @@ export function noMetrics(): MetricsRequest {
     ccTrace: null,
     ccTraceIntervalPs: 1_000_000,
   };
-}
-
-export interface SimInput {
-  seed: number;
-  topology: Topology;
-  net: NetworkConfig;
-  /** `byTag`: per-workload-tag parameter overrides, already merged with `params` (spec `cc.byTag`) */
-  cc: { name: string; params: Record<string, unknown>; byTag?: Record<string, Record<string, unknown>> };
-  flows: FlowSpec[];
-  /**
-   * Flows made lazily, in start order, after none of `flows` (which must then
-   * be empty): a workload of millions of flows without holding them.
-   */
-  flowStream?: FlowStream;
-  /**
-   * Receives every finished flow's FCT row, in flow id order, as soon as the
-   * rows before it are known; the output's `fct` then stays empty and
-   * `fctColumns` holds what the summary needs.
-   */
-  fctSink?: (row: FctRow) => void;
-  /** hard stop time in ps; null = run until every flow finished (bounded by maxTimePs) */
-  stopAtPs: number | null;
-  maxTimePs: number;
-  linkEvents: LinkEvent[];
-  metrics: MetricsRequest;
-  /**
-   * PFC deadlock detection (net/deadlock.ts): a run whose fabric deadlocks ends
-   * at the check that finds the cycle. Absent: on with DEFAULT_DEADLOCK; null: off.
-   */
-  deadlock?: DeadlockOptions | null;
-  /**
-   * Called now and then (every ~0.2 s of wall time, never per packet) with
-   * simulated time, events so far, finished flows, and the payload bytes
-   * acknowledged so far out of all flows' bytes (the work done).
-   */
-  onProgress?: (
-    nowPs: number,
-    endPs: number,
-    events: number,
-    finishedFlows: number,
-    totalFlows: number,
-    ackedBytes: number,
-    totalBytes: number,
-  ) => void;
 }
 
 export interface FctRow {
