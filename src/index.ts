@@ -15,9 +15,6 @@ export {
   workloadEntrySchema,
   networkSchema,
   ccSchema,
-  rateField,
-  durationField,
-  sizeField,
   SPEC_DEFAULTS,
   type Spec,
   type SpecInput,
@@ -107,6 +104,11 @@ export * from './net/topology/index.js';
 // workloads
 export * from './workload/index.js';
 
+export { registerWorkload, findWorkload, workloadDefinitions } from './workload/registry.js';
+export type * from './workload/plugin.js';
+export type * from './workload/driver.js';
+
 // engine helpers
+export * from './engine/spec-fields.js';
 export * from './engine/units.js';
 export { Rng, hashString } from './engine/rng.js';

@@ -24,6 +24,7 @@ import { runExperiment, type RunResult } from '../experiment/runner.js';
 import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
+import { workloadDefinitions } from '../workload/registry.js';
 import { ccsimVersion } from '../experiment/output.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -166,6 +167,10 @@ function listTopologies(): void {
 }
 
 function listWorkloadCdfs(): void {
+  out('workload types (spec `workload[i].type`):');
+  const defs = workloadDefinitions();
+  const tw = Math.max(...defs.map((d) => d.type.length));
+  for (const d of defs) out(`  ${pad(d.type, tw, true)}  ${d.summary}`);
   out('workloads (flow-size distributions, spec `cdf`):');
   const list = listWorkloads();
   const w = Math.max(...list.map((x) => x.name.length));

@@ -52,126 +52,13 @@ import {
   TOPOLOGY_FILE_FORMATS,
   TOPOLOGY_PRESETS,
 } from '../net/topology/index.js';
-import { MIB, SEC, TX_QUANTIZATIONS, US, parseBytes, parseRate, parseTimePs } from '../engine/units.js';
+import { MIB, SEC, TX_QUANTIZATIONS, US } from '../engine/units.js';
+import { durationField, nodeId, posInt, prio, psField, rateField, sizeField } from '../engine/spec-fields.js';
+import { workloadDefinitions, workloadRegistryVersion } from '../workload/registry.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
 
 // ---------------------------------------------------------------------------------------------
 // unit-bearing values
-
-const NUM_OR_STRING_RATE = 'expected a rate: a number in bps or a string such as "100Gbps"';
-const NUM_OR_STRING_TIME = 'expected a duration: a number in seconds or a string such as "10us"';
-const NUM_OR_STRING_SIZE = 'expected a size: a number of bytes or a string such as "1MB"';
-
-function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** The fastest rate a spec may give (100 Tbps): beyond it serialization times round to 0 ps. */
-export const MAX_RATE_BPS = 1e14;
-
-/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS. */
-export function rateField(opts: { allowZero?: boolean } = {}) {
-  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
-    let bps: number;
-    try {
-      bps = parseRate(v);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: errText(e) });
-      return z.NEVER;
-    }
-    if (!Number.isFinite(bps)) {
-      ctx.addIssue({ code: 'custom', message: 'must be finite' });
-      return z.NEVER;
-    }
-    if (opts.allowZero ? bps < 0 : bps <= 0) {
-      ctx.addIssue({ code: 'custom', message: opts.allowZero ? 'must be >= 0' : 'must be > 0' });
-      return z.NEVER;
-    }
-    if (bps > MAX_RATE_BPS) {
-      ctx.addIssue({ code: 'custom', message: 'must be <= 100 Tbps (1e14 bps): not a physical link rate' });
-      return z.NEVER;
-    }
-    return bps;
-  });
-}
-
-/** A duration converted to integer ps; >= 0, or > 0 when `positive`. */
-export function durationField(opts: { positive?: boolean } = {}) {
-  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
-    let ps: number;
-    try {
-      ps = parseTimePs(v);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: errText(e) });
-      return z.NEVER;
-    }
-    if (!Number.isFinite(ps) || !Number.isSafeInteger(ps)) {
-      ctx.addIssue({ code: 'custom', message: 'must be finite (and below about 9000 s)' });
-      return z.NEVER;
-    }
-    if (opts.positive ? ps <= 0 : ps < 0) {
-      ctx.addIssue({ code: 'custom', message: opts.positive ? 'must be > 0' : 'must be >= 0' });
-      return z.NEVER;
-    }
-    return ps;
-  });
-}
-
-/** A size converted to whole bytes, >= min (default 1) and <= max (default 1 TiB). */
-export function sizeField(opts: { min?: number; max?: number } = {}) {
-  const min = opts.min ?? 1;
-  const max = opts.max ?? 2 ** 40;
-  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_SIZE }).transform((v, ctx): number => {
-    let bytes: number;
-    try {
-      bytes = parseBytes(v);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: errText(e) });
-      return z.NEVER;
-    }
-    if (!Number.isSafeInteger(bytes)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a whole, finite number of bytes' });
-      return z.NEVER;
-    }
-    if (bytes < min) {
-      ctx.addIssue({ code: 'custom', message: `must be >= ${min}` });
-      return z.NEVER;
-    }
-    if (bytes > max) {
-      ctx.addIssue({ code: 'custom', message: `must be <= ${max} bytes` });
-      return z.NEVER;
-    }
-    return bytes;
-  });
-}
-
-/** Durations inside `network`: a number is ps already, a string is converted; >= 0, or > 0 when `positive`. */
-function psField(opts: { positive?: boolean } = {}) {
-  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
-    let ps: number;
-    try {
-      ps = typeof v === 'number' ? v : parseTimePs(v);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: errText(e) });
-      return z.NEVER;
-    }
-    if (!Number.isSafeInteger(ps) || ps < 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be a whole number of ps >= 0' });
-      return z.NEVER;
-    }
-    if (opts.positive === true && ps === 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be > 0' });
-      return z.NEVER;
-    }
-    return ps;
-  });
-}
-
-const hostId = z.number().int().min(0);
-const nodeId = z.number().int().min(0);
-const posInt = z.number().int().min(1);
-const prio = z.number().int().min(0).max(7);
-const hostSelection = z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' });
 
 // ---------------------------------------------------------------------------------------------
 // topology
@@ -549,119 +436,24 @@ function splitPath(p: string): PathSegment[] {
 // ---------------------------------------------------------------------------------------------
 // workload
 
-const loadField = z.number().gt(0).max(1);
+/** One entry of `workload:` as parsed: its type's fields (units converted), by its `type`. */
+export type WorkloadSpec = { type: string } & Record<string, unknown>;
 
-const poissonWorkload = z
-  .object({
-    type: z.literal('poisson'),
-    /** built-in name or CDF file path (relative to the spec file) */
-    cdf: z.string().min(1),
-    load: loadField,
-    start: durationField().default(0),
-    duration: durationField({ positive: true }),
-    /** sources */
-    hosts: hostSelection.default('all'),
-    destinations: hostSelection.default('all'),
-    /** the link rate `load` is relative to; default each source's host link rate */
-    refRate: rateField().optional(),
-    /**
-     * PowerTCP's generator (PowerTCP §4.1; docs/network-model.md §12.2): `paper` = every
-     * server, destinations uniform over the others; `artifact` = the artifact's hosts of
-     * the first two racks with its destination rule. Load is then relative to a server's
-     * share of its ToR uplinks (6.25 Gb/s on powertcp256) unless `refRate` is given.
-     */
-    ptGenerator: z.enum(['paper', 'artifact']).optional(),
-    prio: prio.optional(),
-    tag: z.string().default('background'),
-  })
-  .strict()
-  .superRefine((w, ctx) => {
-    if (w.ptGenerator === undefined) return;
-    for (const k of ['hosts', 'destinations'] as const) {
-      if (w[k] !== 'all') ctx.addIssue({ code: 'custom', path: [k], message: `must be "all" (or left out) with ptGenerator ${w.ptGenerator}, which chooses sources and destinations itself` });
-    }
-  });
+let entryCache: { version: number; schema: z.ZodType<WorkloadSpec> } | undefined;
 
 /**
- * PowerTCP's query (incast) generator (PowerTCP §4.1; docs/network-model.md §12.3): every
- * requesting server issues Poisson requests at `requestRate`/s; each request asks `fan`
- * servers of another rack (drawn with replacement) for requestSize/fan bytes each.
+ * The schema of one `workload:` entry: the registered workload types'
+ * schemas (src/workload/registry.ts), chosen by `type`. Built when first
+ * used, and again after a type is registered.
  */
-const queryWorkload = z
-  .object({
-    type: z.literal('query'),
-    /** requests per second per requesting server */
-    requestRate: z.number().gt(0),
-    requestSize: sizeField(),
-    fan: posInt.default(10),
-    /** who requests: `paper` every server (from start, default 0.1 s); `artifact` the first two racks, from 0 */
-    ptGenerator: z.enum(['paper', 'artifact']).default('paper'),
-    /** default 100 ms (`paper`) or 0 (`artifact`, QUERY_START_TIME 0) */
-    start: durationField().optional(),
-    duration: durationField({ positive: true }),
-    prio: prio.optional(),
-    tag: z.string().default('query'),
-  })
-  .strict()
-  .superRefine((w, ctx) => {
-    if (w.requestSize < w.fan) ctx.addIssue({ code: 'custom', path: ['requestSize'], message: `must be at least fan (${w.fan}) bytes` });
-  });
-
-const incastWorkload = z
-  .object({
-    type: z.literal('incast'),
-    fanIn: posInt,
-    /** bytes per sender per event */
-    size: sizeField(),
-    /** fixed receiver; default uniform over `hosts` per event */
-    receiver: hostId.optional(),
-    /** fixed senders (exactly fanIn); default fanIn distinct random hosts per event */
-    senders: z.array(hostId).min(1).optional(),
-    /** pool for random receivers and senders */
-    hosts: hostSelection.default('all'),
-    /** explicit event times */
-    at: z.array(durationField()).min(1).optional(),
-    /** incast load (aggregate incast bytes / total host capacity of `hosts`) → Poisson event rate */
-    load: loadField.optional(),
-    /** Poisson event rate, events per second */
-    eventRate: z.number().gt(0).optional(),
-    start: durationField().default(0),
-    duration: durationField({ positive: true }).optional(),
-    /** sender j starts at event + j·stagger */
-    stagger: durationField().default(0),
-    prio: prio.optional(),
-    tag: z.string().default('incast'),
-  })
-  .strict()
-  .superRefine((w, ctx) => {
-    const given = (['at', 'load', 'eventRate'] as const).filter((k) => w[k] !== undefined);
-    if (given.length === 0) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'give event times (`at`), an incast `load`, or an `eventRate`' });
-    } else if (given.length > 1) {
-      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `conflicts with \`${given[0]}\`: give only one of at, load, eventRate` });
-    }
-    if ((w.load !== undefined || w.eventRate !== undefined) && w.duration === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'required with `load` or `eventRate`' });
-    }
-    if (w.senders !== undefined && w.senders.length !== w.fanIn) {
-      ctx.addIssue({ code: 'custom', path: ['senders'], message: `must list exactly fanIn (${w.fanIn}) hosts` });
-    }
-  });
-
-const explicitFlow = z
-  .object({
-    src: hostId,
-    dst: hostId,
-    size: sizeField(),
-    start: durationField().default(0),
-    prio: prio.optional(),
-    tag: z.string().optional(),
-  })
-  .strict();
-
-const flowsWorkload = z.object({ type: z.literal('flows'), flows: z.array(explicitFlow).min(1) }).strict();
-
-export const workloadEntrySchema = z.discriminatedUnion('type', [poissonWorkload, incastWorkload, flowsWorkload, queryWorkload]);
+export function workloadEntrySchema(): z.ZodType<WorkloadSpec> {
+  const version = workloadRegistryVersion();
+  if (entryCache === undefined || entryCache.version !== version) {
+    const options = workloadDefinitions().map((d) => d.schema) as unknown as [z.ZodObject, ...z.ZodObject[]];
+    entryCache = { version, schema: z.discriminatedUnion('type', options) as unknown as z.ZodType<WorkloadSpec> };
+  }
+  return entryCache.schema;
+}
 
 // ---------------------------------------------------------------------------------------------
 // stop, events, metrics, output
@@ -822,7 +614,7 @@ export const specSchema = z
     topology: topologySchema,
     network: networkSchema.optional(),
     cc: ccSchema,
-    workload: z.array(workloadEntrySchema).min(1),
+    workload: z.array(z.lazy(workloadEntrySchema)).min(1),
     stop: stopSchema.default({}),
     events: z.array(linkEvent).default([]),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
@@ -865,7 +657,6 @@ export type Spec = z.output<typeof specSchema>;
 /** What a spec file may contain. */
 export type SpecInput = z.input<typeof specSchema>;
 export type TopologySpec = Spec['topology'];
-export type WorkloadSpec = Spec['workload'][number];
 export type PortRefSpec = z.output<typeof portRef>;
 export type MetricsSpec = Spec['metrics'];
 export type SpecLimits = Spec['limits'];

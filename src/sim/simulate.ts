@@ -19,6 +19,7 @@ import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
+import { Drivers } from './drivers.js';
 import type { SimInput, SimOutput } from './types.js';
 
 /** A flow list as a stream, in start order (`startOrder`). */
@@ -76,6 +77,7 @@ export class Simulation {
   private chunk = 10 * US;
   private lastProgress: number;
   private live = 0;
+  private readonly drivers: Drivers | null;
 
   /** Builds the simulation; `cc` replaces the registry's `input.cc.name` (tests with their own CC). */
   constructor(input: SimInput, cc?: CcDefinition) {
@@ -122,6 +124,7 @@ export class Simulation {
     this.stream = stream;
     if (stream !== undefined && input.flows.length > 0) throw new Error('simulate: give flows or flowStream, not both');
     const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null;
+    const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
     let flows: Flow[] = [];
     if (eager) {
       let specs = input.flows;
@@ -129,29 +132,29 @@ export class Simulation {
         specs = [];
         while (stream.peekStartPs() !== Infinity) specs.push(stream.next());
       }
-      flows = createFlows(specs, net, transport, network, oracle, ccHeaders);
-      transport.addFlows(flows);
+      flows = createFlows(specs, factory);
+      transport.addFlows(flows, factory);
       ctx.flowDrops = new Int32Array(flows.length);
     } else {
-      const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
       transport.addFlowStream(stream ?? new SpecListStream(input.flows, startOrder(input.flows)), factory, true);
       ctx.flowDrops = new Int32Array(input.flows.length);
     }
     const recorder = new FctRecorder(net.metrics.clampSlowdownAt1, input.fctSink ?? null);
     this.recorder = recorder;
 
-    // ---- stop rule
-    const allDone = (): boolean => !transport.hasUnstarted() && transport.finishedCount === transport.flows.length;
-    this.done = allDone();
+    // ---- closed-loop workloads, then the stop rule: a run is done when no listed flow is left to
+    // start, every flow started has finished, and every driver is done
+    const drivers = input.drivers ?? [];
+    this.drivers = drivers.length > 0 ? new Drivers(sched, transport, drivers, () => this.checkDone()) : null;
     const untilDone = input.stopAtPs === null;
     this.untilDone = untilDone;
-    transport.onFinish = (f) => {
-      recorder.add(f);
-      if (allDone()) {
-        this.done = true;
-        if (untilDone) sched.stop();
-      }
-    };
+    this.done = this.allDone();
+    transport.addFinishListener((f) => recorder.add(f));
+    if (this.drivers !== null) {
+      const d = this.drivers;
+      transport.addFinishListener((f) => d.finished(f));
+    }
+    transport.addFinishListener(() => this.checkDone());
 
     // ---- link events
     const linkEvents = [...input.linkEvents].sort((a, b) => a.atPs - b.atPs);
@@ -182,6 +185,18 @@ export class Simulation {
     let listBytes = 0;
     for (const f of input.flows) listBytes += f.bytes;
     this.listBytes = listBytes;
+  }
+
+  private allDone(): boolean {
+    const t = this.transport;
+    return !t.hasUnstarted() && t.finishedCount === t.flows.length && (this.drivers === null || this.drivers.done());
+  }
+
+  /** Ends a run-until-done run once everything is done (after every finished flow and driver callback). */
+  private checkDone(): void {
+    if (this.done || !this.allDone()) return;
+    this.done = true;
+    if (this.untilDone) this.sched.stop();
   }
 
   /** Simulated time, ps. */
@@ -221,9 +236,10 @@ export class Simulation {
       acked += f.sndUna;
       startedBytes += f.sizeBytes;
     }
-    const total = this.stream === undefined ? input.flows.length : all.length;
+    const total = this.stream === undefined && this.drivers === null ? input.flows.length : all.length;
     const endPs = this.endPs;
-    input.onProgress(Math.min(this.sched.now, endPs), endPs, this.sched.eventsProcessed, transport.finishedCount, total, acked, this.stream === undefined ? this.listBytes : startedBytes);
+    const totalBytes = this.stream === undefined && this.drivers === null ? this.listBytes : startedBytes;
+    input.onProgress(Math.min(this.sched.now, endPs), endPs, this.sched.eventsProcessed, transport.finishedCount, total, acked, totalBytes);
   }
 
   /**

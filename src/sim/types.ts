@@ -7,6 +7,7 @@ import type { FctRow, MetricsRequest } from '../metrics/types.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { DeadlockOptions } from '../net/deadlock.js';
 import type { Topology } from '../net/topology/types.js';
+import type { WorkloadDriver } from '../workload/driver.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 
 export type {
@@ -47,6 +48,12 @@ export interface SimInput {
    * be empty): a workload of millions of flows without holding them.
    */
   flowStream?: FlowStream;
+  /**
+   * Closed-loop workloads (src/workload/driver.ts): each begins at time 0 and
+   * starts flows while the run goes on; their flows take ids after the listed
+   * flows that started before them. A run until done waits for every driver.
+   */
+  drivers?: WorkloadDriver[];
   /**
    * Receives every finished flow's FCT row, in flow id order, as soon as the
    * rows before it are known; the output's `fct` then stays empty and

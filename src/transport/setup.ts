@@ -145,10 +145,9 @@ export function startOrder(specs: readonly FlowSpec[]): Int32Array {
   return order;
 }
 
-/** Builds all flows up front, ordered by start time (stable); a flow's id is its index in that order. */
-export function createFlows(specsIn: readonly FlowSpec[], net: NetworkConfig, transport: Transport, network: Network, oracle: PathOracle, cc: CcHeaderBytes): Flow[] {
+/** Builds all flows up front with `factory`, ordered by start time (stable); a flow's id is its index in that order. */
+export function createFlows(specsIn: readonly FlowSpec[], factory: FlowFactory): Flow[] {
   const order = startOrder(specsIn);
-  const factory = new FlowFactory(net, transport, network, oracle, cc);
   const flows: Flow[] = [];
   for (let id = 0; id < order.length; id++) flows.push(factory.make(id, specsIn[order[id]!]!));
   return flows;

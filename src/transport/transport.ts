@@ -66,9 +66,11 @@ export class Transport implements HostEndpoint {
   private kAckFlush = -1;
   private kFlowStart = -1;
   private nextStart = 0;
+  /** flows of the up-front list (`addFlows`); injected flows come after them */
+  private listEnd = 0;
   finishedCount = 0;
-  /** called when a flow completes */
-  onFinish: ((f: Flow) => void) | null = null;
+  /** called when a flow completes, in the order they were added (`addFinishListener`) */
+  private readonly finishListeners: ((f: Flow) => void)[] = [];
 
   private readonly windowPackets: boolean;
   private readonly scaleWindow: boolean;
@@ -197,8 +199,10 @@ export class Transport implements HostEndpoint {
   }
 
   /** Registers flows (already initialised, sorted by start time) and arms the start chain. */
-  addFlows(flows: Flow[]): void {
+  addFlows(flows: Flow[], factory: FlowFactory): void {
     for (const f of flows) this.flows.push(f);
+    this.listEnd = this.flows.length;
+    this.factory = factory;
     if (this.flows.length > 0) this.sched.schedule(this.flows[0]!.startPs, this.kFlowStart, 0, 0);
   }
 
@@ -217,7 +221,35 @@ export class Transport implements HostEndpoint {
 
   /** Whether flows are still to start. */
   hasUnstarted(): boolean {
-    return this.stream !== null ? this.stream.peekStartPs() !== Infinity : this.nextStart < this.flows.length;
+    return this.stream !== null ? this.stream.peekStartPs() !== Infinity : this.nextStart < this.listEnd;
+  }
+
+  /** Adds a listener called with every flow that completes (the FCT recorder, the stop rule, closed-loop workloads). */
+  addFinishListener(fn: (f: Flow) => void): void {
+    this.finishListeners.push(fn);
+  }
+
+  /**
+   * Makes a flow from `spec` with the next id and starts it now: what a
+   * closed-loop workload's injector does (src/sim/simulate.ts). The spec's
+   * start time must be now.
+   */
+  injectFlow(spec: FlowSpec): Flow {
+    const flows = this.flows;
+    const f = this.factory!.make(flows.length, spec);
+    flows.push(f);
+    this.fitFlowDrops(f.id);
+    this.startFlow(f);
+    return f;
+  }
+
+  /** Grows the per-flow drop counters to hold flow `id`. */
+  private fitFlowDrops(id: number): void {
+    const drops = this.ctx.flowDrops;
+    if (id < drops.length) return;
+    const grown = new Int32Array(Math.max(1024, 2 * drops.length, id + 1));
+    grown.set(drops);
+    this.ctx.flowDrops = grown;
   }
 
   /** The flows not yet started, in id order, with their ids (drains a stream). */
@@ -227,7 +259,7 @@ export class Transport implements HostEndpoint {
       while (this.stream.peekStartPs() !== Infinity) yield { id: id++, spec: this.stream.next() };
       return;
     }
-    for (let i = this.nextStart; i < this.flows.length; i++) {
+    for (let i = this.nextStart; i < this.listEnd; i++) {
       const f = this.flows[i]!;
       yield { id: f.id, spec: { src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, prio: f.prio, tag: f.tag } };
     }
@@ -247,12 +279,7 @@ export class Transport implements HostEndpoint {
       while (st.peekStartPs() <= now) {
         const f = this.factory!.make(flows.length, st.next());
         flows.push(f);
-        const drops = this.ctx.flowDrops;
-        if (f.id >= drops.length) {
-          const grown = new Int32Array(Math.max(1024, 2 * drops.length));
-          grown.set(drops);
-          this.ctx.flowDrops = grown;
-        }
+        this.fitFlowDrops(f.id);
         this.startFlow(f);
       }
       this.nextStart = flows.length;
@@ -260,10 +287,11 @@ export class Transport implements HostEndpoint {
       if (t !== Infinity) this.sched.schedule(t, this.kFlowStart, 0, 0);
       return;
     }
-    while (this.nextStart < flows.length && flows[this.nextStart]!.startPs <= now) {
+    const end = this.listEnd;
+    while (this.nextStart < end && flows[this.nextStart]!.startPs <= now) {
       this.startFlow(flows[this.nextStart++]!);
     }
-    if (this.nextStart < flows.length) this.sched.schedule(flows[this.nextStart]!.startPs, this.kFlowStart, 0, 0);
+    if (this.nextStart < end) this.sched.schedule(flows[this.nextStart]!.startPs, this.kFlowStart, 0, 0);
   }
 
   private startFlow(f: Flow): void {
@@ -665,7 +693,8 @@ export class Transport implements HostEndpoint {
     this.hosts[f.src]!.removeFlow(f);
     this.finishedCount++;
     this.finishedBytes += f.sizeBytes;
-    if (this.onFinish !== null) this.onFinish(f);
+    const listeners = this.finishListeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(f);
     if (this.releaseFinished) this.release(f);
   }
 

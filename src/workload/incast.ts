@@ -4,8 +4,11 @@
  * times or from a Poisson process; receiver and senders are fixed or drawn
  * per event.
  */
+import { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
+import { durationField, hostId, hostSelection, loadField, posInt, prio, sizeField } from '../engine/spec-fields.js';
 import { NS, SEC } from '../engine/units.js';
+import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
 import type { FlowSpec } from './types.js';
 
 export interface IncastOptions {
@@ -170,3 +173,98 @@ export function incastFlows(o: IncastOptions): FlowSpec[] {
   flows.sort((a, b) => a.startPs - b.startPs);
   return flows;
 }
+
+// ---------------------------------------------------------------------------------------------
+// the `incast` workload type (docs/extending.md, "Adding a workload")
+
+const incastSchema = z
+  .object({
+    type: z.literal('incast'),
+    fanIn: posInt,
+    /** bytes per sender per event */
+    size: sizeField(),
+    /** fixed receiver; default uniform over `hosts` per event */
+    receiver: hostId.optional(),
+    /** fixed senders (exactly fanIn); default fanIn distinct random hosts per event */
+    senders: z.array(hostId).min(1).optional(),
+    /** pool for random receivers and senders */
+    hosts: hostSelection.default('all'),
+    /** explicit event times */
+    at: z.array(durationField()).min(1).optional(),
+    /** incast load (aggregate incast bytes / total host capacity of `hosts`) → Poisson event rate */
+    load: loadField.optional(),
+    /** Poisson event rate, events per second */
+    eventRate: z.number().gt(0).optional(),
+    start: durationField().default(0),
+    duration: durationField({ positive: true }).optional(),
+    /** sender j starts at event + j·stagger */
+    stagger: durationField().default(0),
+    prio: prio.optional(),
+    tag: z.string().default('incast'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    const given = (['at', 'load', 'eventRate'] as const).filter((k) => w[k] !== undefined);
+    if (given.length === 0) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give event times (`at`), an incast `load`, or an `eventRate`' });
+    } else if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `conflicts with \`${given[0]}\`: give only one of at, load, eventRate` });
+    }
+    if ((w.load !== undefined || w.eventRate !== undefined) && w.duration === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'required with `load` or `eventRate`' });
+    }
+    if (w.senders !== undefined && w.senders.length !== w.fanIn) {
+      ctx.addIssue({ code: 'custom', path: ['senders'], message: `must list exactly fanIn (${w.fanIn}) hosts` });
+    }
+  });
+
+export type IncastEntry = z.output<typeof incastSchema>;
+
+function prepareIncast(w: IncastEntry, ctx: WorkloadContext): PreparedWorkload {
+  const pool = ctx.hostSelection(w.hosts, ['hosts']);
+  const receiver = w.receiver !== undefined ? ctx.host(w.receiver, ['receiver']) : undefined;
+  let senders: number[] | undefined;
+  if (w.senders !== undefined) {
+    senders = ctx.hostSelection(w.senders, ['senders']);
+    if (w.receiver !== undefined) {
+      const k = w.senders.indexOf(w.receiver);
+      if (k >= 0) ctx.error(['senders', k], 'is the receiver', w.receiver);
+    }
+  } else {
+    const available = receiver === undefined ? pool.length - 1 : pool.filter((h) => h !== receiver).length;
+    if (w.fanIn > available) ctx.error(['fanIn'], `exceeds the ${Math.max(available, 0)} hosts available as senders (receiver excluded)`);
+  }
+  const meanRate = (): number => pool.reduce((sum, h) => sum + ctx.hostRate[h]!, 0) / Math.max(pool.length, 1);
+  // events: listed, or rate x duration
+  let events = w.at?.length ?? 0;
+  if (w.eventRate !== undefined) events = w.eventRate * ((w.duration ?? 0) / 1e12);
+  else if (w.load !== undefined) events = ((w.load * pool.length * meanRate()) / (w.fanIn * w.size * 8)) * ((w.duration ?? 0) / 1e12);
+  return {
+    estimate: { flows: events * w.fanIn, bytes: events * w.fanIn * w.size, receivers: receiver !== undefined ? [receiver] : pool },
+    tags: [w.tag],
+    addOfferedLoad: () => w.load ?? 0,
+    flows(rng: Rng): FlowSpec[] {
+      const o: IncastOptions = { hosts: pool, fanIn: w.fanIn, bytes: w.size, rng, tag: w.tag, startPs: w.start, staggerPs: w.stagger };
+      if (receiver !== undefined) o.receiver = receiver;
+      if (senders !== undefined) o.senders = senders;
+      if (w.prio !== undefined) o.prio = w.prio;
+      if (w.duration !== undefined) o.durationPs = w.duration;
+      if (w.at !== undefined) o.times = w.at;
+      else if (w.eventRate !== undefined) o.eventRatePerSec = w.eventRate;
+      else if (w.load !== undefined) {
+        const load = w.load;
+        o.eventRatePerSec = ctx.guard(['load'], () => incastEventRateForLoad(load, pool.length, meanRate(), w.fanIn, w.size));
+      }
+      return ctx.guard([], () => incastFlows(o));
+    },
+  };
+}
+
+/** `type: incast`: N:1 events at listed times or as a Poisson process (docs/network-model.md §12.3). */
+export const incastWorkload: WorkloadDefinition<IncastEntry> = {
+  type: 'incast',
+  summary: 'N:1 incast events (fanIn senders, one receiver) at listed times, at an incast load or an event rate',
+  schema: incastSchema,
+  startTimes: (w) => (w.at !== undefined ? w.at.map((t, j) => [['at', j], t] as const) : [[['start'], w.start]]),
+  prepare: prepareIncast,
+};

@@ -4,9 +4,13 @@
  * offered load `load` of `refRateBps` (the host link, or a per-host share of
  * the ToR uplinks, as the profile decides).
  */
+import { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
+import { durationField, hostSelection, loadField, prio, rateField } from '../engine/spec-fields.js';
 import { NS, SEC } from '../engine/units.js';
 import { sampleCdf, type Cdf } from './cdf.js';
+import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
+import { ptBackgroundGroups, uplinkShareBps } from './powertcp.js';
 import type { FlowSpec, FlowStream } from './types.js';
 
 export interface PoissonOptions {
@@ -152,3 +156,114 @@ export function poissonStream(o: PoissonOptions, maxFlows = Infinity): FlowStrea
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// the `poisson` workload type (docs/extending.md, "Adding a workload")
+
+const poissonSchema = z
+  .object({
+    type: z.literal('poisson'),
+    /** built-in name or CDF file path (relative to the spec file) */
+    cdf: z.string().min(1),
+    load: loadField,
+    start: durationField().default(0),
+    duration: durationField({ positive: true }),
+    /** sources */
+    hosts: hostSelection.default('all'),
+    destinations: hostSelection.default('all'),
+    /** the link rate `load` is relative to; default each source's host link rate */
+    refRate: rateField().optional(),
+    /**
+     * PowerTCP's generator (PowerTCP §4.1; docs/network-model.md §12.2): `paper` = every
+     * server, destinations uniform over the others; `artifact` = the artifact's hosts of
+     * the first two racks with its destination rule. Load is then relative to a server's
+     * share of its ToR uplinks (6.25 Gb/s on powertcp256) unless `refRate` is given.
+     */
+    ptGenerator: z.enum(['paper', 'artifact']).optional(),
+    prio: prio.optional(),
+    tag: z.string().default('background'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.ptGenerator === undefined) return;
+    for (const k of ['hosts', 'destinations'] as const) {
+      if (w[k] !== 'all') ctx.addIssue({ code: 'custom', path: [k], message: `must be "all" (or left out) with ptGenerator ${w.ptGenerator}, which chooses sources and destinations itself` });
+    }
+  });
+
+export type PoissonEntry = z.output<typeof poissonSchema>;
+
+/** The rate an entry's load refers to at source h: refRate, the ToR-uplink share (ptGenerator), or the host link. */
+function refRate(w: PoissonEntry, h: number, ctx: WorkloadContext): number {
+  if (w.refRate !== undefined) return w.refRate;
+  if (w.ptGenerator !== undefined) return uplinkShareBps(ctx.racks(), h);
+  return ctx.hostRate[h]!;
+}
+
+function preparePoisson(w: PoissonEntry, ctx: WorkloadContext): PreparedWorkload {
+  let sources: number[];
+  let destinations: number[];
+  if (w.ptGenerator !== undefined) {
+    // PowerTCP's generator picks sources and destinations from the racks
+    const mode = w.ptGenerator;
+    sources = ctx.guard(['ptGenerator'], () => ptBackgroundGroups(ctx.topology, mode)).flatMap((g) => g.sources);
+    destinations = [];
+  } else {
+    sources = ctx.hostSelection(w.hosts, ['hosts']);
+    destinations = ctx.hostSelection(w.destinations, ['destinations']);
+    if (ctx.hostCount < 2) ctx.error(['type'], 'needs at least 2 hosts in the topology');
+  }
+  const cdf = ctx.cdf(w.cdf, ['cdf']);
+  // flows from load x rate x duration / mean size
+  let flows = 0;
+  let bytes = 0;
+  for (const h of sources) {
+    const b = (w.load * (w.refRate ?? ctx.hostRate[h]!) * (w.duration / 1e12)) / 8;
+    bytes += b;
+    flows += b / Math.max(cdf.meanBytes, 1);
+  }
+  return {
+    estimate: { flows, bytes, receivers: destinations.length > 0 ? destinations : 'all' },
+    tags: [w.tag],
+    addOfferedLoad(perHost: Float64Array): number {
+      for (const h of sources) {
+        const ref = refRate(w, h, ctx);
+        perHost[h]! += (w.load * ref) / (ctx.hostRate[h]! || ref);
+      }
+      return 0;
+    },
+    flows(rng: Rng): FlowSpec[] {
+      // sources grouped per destination set (one unless ptGenerator: artifact), per reference rate
+      const sets = w.ptGenerator !== undefined ? ptBackgroundGroups(ctx.topology, w.ptGenerator) : [{ sources, destinations }];
+      const groups = new Map<string, { sources: number[]; destinations: number[]; refRateBps: number }>();
+      sets.forEach((set, si) => {
+        for (const h of set.sources) {
+          const ref = refRate(w, h, ctx);
+          const key = `${si}/${ref}`;
+          let g = groups.get(key);
+          if (g === undefined) groups.set(key, (g = { sources: [], destinations: set.destinations, refRateBps: ref }));
+          g.sources.push(h);
+        }
+      });
+      const out: FlowSpec[] = [];
+      for (const g of groups.values()) {
+        const made = ctx.guard([], () =>
+          poissonFlows({ ...g, cdf, load: w.load, startPs: w.start, durationPs: w.duration, rng, tag: w.tag, ...(w.prio !== undefined ? { prio: w.prio } : {}) }),
+        );
+        // a loop, not push(...made): long workloads have more flows than the call-stack argument limit
+        for (const f of made) out.push(f);
+      }
+      if (groups.size > 1) out.sort((a, b) => a.startPs - b.startPs || a.src - b.src);
+      return out;
+    },
+  };
+}
+
+/** `type: poisson`: Poisson arrivals per source at a load, sizes from a CDF (docs/network-model.md §12.2). */
+export const poissonWorkload: WorkloadDefinition<PoissonEntry> = {
+  type: 'poisson',
+  summary: 'Poisson flow arrivals per source host at a load of its link, sizes from a CDF (optionally PowerTCP\'s generator)',
+  schema: poissonSchema,
+  startTimes: (w) => [[['start'], w.start]],
+  prepare: preparePoisson,
+};

@@ -17,8 +17,11 @@
  *   `fan` responders uniformly with replacement from it, and each responder sends
  *   floor(requestSize / fan) bytes to the requester at the request time.
  */
+import { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
-import { NS, SEC } from '../engine/units.js';
+import { durationField, posInt, prio, sizeField } from '../engine/spec-fields.js';
+import { MS, NS, SEC } from '../engine/units.js';
+import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
 import type { Topology } from '../net/topology/types.js';
 import type { FlowSpec } from './types.js';
 
@@ -162,3 +165,70 @@ export function ptQueryFlows(o: PtQueryOptions): FlowSpec[] {
   }
   return flows.map((f, k) => ({ f, k })).sort((a, b) => a.f.startPs - b.f.startPs || a.k - b.k).map((x) => x.f);
 }
+
+// ---------------------------------------------------------------------------------------------
+// the `query` workload type (docs/extending.md, "Adding a workload")
+
+/**
+ * PowerTCP's query (incast) generator (PowerTCP §4.1; docs/network-model.md §12.3): every
+ * requesting server issues Poisson requests at `requestRate`/s; each request asks `fan`
+ * servers of another rack (drawn with replacement) for requestSize/fan bytes each.
+ */
+const querySchema = z
+  .object({
+    type: z.literal('query'),
+    /** requests per second per requesting server */
+    requestRate: z.number().gt(0),
+    requestSize: sizeField(),
+    fan: posInt.default(10),
+    /** who requests: `paper` every server (from start, default 0.1 s); `artifact` the first two racks, from 0 */
+    ptGenerator: z.enum(['paper', 'artifact']).default('paper'),
+    /** default 100 ms (`paper`) or 0 (`artifact`, QUERY_START_TIME 0) */
+    start: durationField().optional(),
+    duration: durationField({ positive: true }),
+    prio: prio.optional(),
+    tag: z.string().default('query'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.requestSize < w.fan) ctx.addIssue({ code: 'custom', path: ['requestSize'], message: `must be at least fan (${w.fan}) bytes` });
+  });
+
+export type QueryEntry = z.output<typeof querySchema>;
+
+function prepareQuery(w: QueryEntry, ctx: WorkloadContext): PreparedWorkload {
+  const racks = ctx.racks().tors.length;
+  if (racks < 2) ctx.error(['type'], `needs at least 2 racks (hosts under different switches); the topology has ${racks}`);
+  // one requesting server per rack, requestRate requests/s, each answered by `fan` flows of requestSize/fan
+  const requests = racks * w.requestRate * (w.duration / 1e12);
+  return {
+    estimate: { flows: requests * w.fan, bytes: requests * w.requestSize, receivers: 'all' },
+    tags: [w.tag],
+    flows(rng: Rng): FlowSpec[] {
+      const startPs = w.start ?? (w.ptGenerator === 'artifact' ? 0 : 100 * MS);
+      return ctx.guard([], () =>
+        ptQueryFlows({
+          topology: ctx.topology,
+          mode: w.ptGenerator,
+          requestRatePerSec: w.requestRate,
+          requestBytes: w.requestSize,
+          fan: w.fan,
+          startPs,
+          durationPs: w.duration,
+          rng,
+          tag: w.tag,
+          ...(w.prio !== undefined ? { prio: w.prio } : {}),
+        }),
+      );
+    },
+  };
+}
+
+/** `type: query`: PowerTCP's query (incast) traffic (PowerTCP §4.1). */
+export const queryWorkload: WorkloadDefinition<QueryEntry> = {
+  type: 'query',
+  summary: "PowerTCP's query traffic: Poisson requests, each answered by `fan` servers of another rack",
+  schema: querySchema,
+  startTimes: (w) => (w.start !== undefined ? [[['start'], w.start]] : []),
+  prepare: prepareQuery,
+};

@@ -1,0 +1,134 @@
+/**
+ * Spec field types shared by every layer that declares part of the spec
+ * schema (the experiment spec, workload plug-ins, topology changes): values
+ * with units, converted to the simulator's units when parsed (rates to bps,
+ * durations to integer ps, sizes to whole bytes), with the spec's error
+ * wording. Conventions: a rate is a number in bps or a string such as
+ * "100Gbps"; a duration a number in seconds or a string such as "10us"; a
+ * size a number of bytes or a string such as "1MB".
+ */
+import { z } from 'zod';
+import { parseBytes, parseRate, parseTimePs } from './units.js';
+
+const NUM_OR_STRING_RATE = 'expected a rate: a number in bps or a string such as "100Gbps"';
+const NUM_OR_STRING_TIME = 'expected a duration: a number in seconds or a string such as "10us"';
+const NUM_OR_STRING_SIZE = 'expected a size: a number of bytes or a string such as "1MB"';
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The fastest rate a spec may give (100 Tbps): beyond it serialization times round to 0 ps. */
+export const MAX_RATE_BPS = 1e14;
+
+/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS. */
+export function rateField(opts: { allowZero?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
+    let bps: number;
+    try {
+      bps = parseRate(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isFinite(bps)) {
+      ctx.addIssue({ code: 'custom', message: 'must be finite' });
+      return z.NEVER;
+    }
+    if (opts.allowZero ? bps < 0 : bps <= 0) {
+      ctx.addIssue({ code: 'custom', message: opts.allowZero ? 'must be >= 0' : 'must be > 0' });
+      return z.NEVER;
+    }
+    if (bps > MAX_RATE_BPS) {
+      ctx.addIssue({ code: 'custom', message: 'must be <= 100 Tbps (1e14 bps): not a physical link rate' });
+      return z.NEVER;
+    }
+    return bps;
+  });
+}
+
+/** A duration converted to integer ps; >= 0, or > 0 when `positive`. */
+export function durationField(opts: { positive?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
+    let ps: number;
+    try {
+      ps = parseTimePs(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isFinite(ps) || !Number.isSafeInteger(ps)) {
+      ctx.addIssue({ code: 'custom', message: 'must be finite (and below about 9000 s)' });
+      return z.NEVER;
+    }
+    if (opts.positive ? ps <= 0 : ps < 0) {
+      ctx.addIssue({ code: 'custom', message: opts.positive ? 'must be > 0' : 'must be >= 0' });
+      return z.NEVER;
+    }
+    return ps;
+  });
+}
+
+/** A size converted to whole bytes, >= min (default 1) and <= max (default 1 TiB). */
+export function sizeField(opts: { min?: number; max?: number } = {}) {
+  const min = opts.min ?? 1;
+  const max = opts.max ?? 2 ** 40;
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_SIZE }).transform((v, ctx): number => {
+    let bytes: number;
+    try {
+      bytes = parseBytes(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isSafeInteger(bytes)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole, finite number of bytes' });
+      return z.NEVER;
+    }
+    if (bytes < min) {
+      ctx.addIssue({ code: 'custom', message: `must be >= ${min}` });
+      return z.NEVER;
+    }
+    if (bytes > max) {
+      ctx.addIssue({ code: 'custom', message: `must be <= ${max} bytes` });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+}
+
+/** Durations inside `network`: a number is ps already, a string is converted; >= 0, or > 0 when `positive`. */
+export function psField(opts: { positive?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
+    let ps: number;
+    try {
+      ps = typeof v === 'number' ? v : parseTimePs(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    if (!Number.isSafeInteger(ps) || ps < 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number of ps >= 0' });
+      return z.NEVER;
+    }
+    if (opts.positive === true && ps === 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be > 0' });
+      return z.NEVER;
+    }
+    return ps;
+  });
+}
+
+/** A host id of the spec (checked against the built topology when resolved). */
+export const hostId = z.number().int().min(0);
+/** A node id of the spec. */
+export const nodeId = z.number().int().min(0);
+/** An integer >= 1. */
+export const posInt = z.number().int().min(1);
+/** A priority class 0..7. */
+export const prio = z.number().int().min(0).max(7);
+/** `all` or a list of host ids. */
+export const hostSelection = z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' });
+
+/** A load: a fraction of a link rate, > 0 and <= 1. */
+export const loadField = z.number().gt(0).max(1);

@@ -1,0 +1,109 @@
+/**
+ * The simulation's side of closed-loop workloads (src/workload/driver.ts):
+ * one `FlowInjector` for all drivers of a run, the wake-up events they arm,
+ * and the finished-flow record they hear. Drivers begin at time 0, after the
+ * listed flows that start at 0 have been queued (an event posted when the
+ * simulation is built), so listed flows keep the ids they would have without
+ * drivers.
+ */
+import type { Scheduler } from '../engine/scheduler.js';
+import type { Flow } from '../transport/flow.js';
+import type { Transport } from '../transport/transport.js';
+import type { FinishedFlow, FlowInjector, NewFlow, WorkloadDriver } from '../workload/driver.js';
+import type { FlowSpec } from '../workload/types.js';
+
+/** The reused record a driver hears a finished flow through. */
+class FinishedRecord implements FinishedFlow {
+  id = 0;
+  src = 0;
+  dst = 0;
+  bytes = 0;
+  startPs = 0;
+  finishPs = 0;
+  tag = '';
+}
+
+export class Drivers implements FlowInjector {
+  private readonly kWake: number;
+  /** token of each armed wake-up, by wake slot; the driver's index is the event's id */
+  private readonly tokens: number[] = [];
+  private readonly freeSlots: number[] = [];
+  private readonly rec = new FinishedRecord();
+  private current = -1;
+
+  constructor(
+    private readonly sched: Scheduler,
+    private readonly transport: Transport,
+    private readonly list: readonly WorkloadDriver[],
+    /** called after every driver callback: the run may be done */
+    private readonly afterCallback: () => void,
+  ) {
+    this.kWake = sched.register({ fire: (d, slot) => this.wake(d, slot) }, 'workload: driver wake-up');
+    const kBegin = sched.register({ fire: (d) => this.begin(d) }, 'workload: driver begin');
+    for (let d = 0; d < list.length; d++) sched.schedule(0, kBegin, d, 0);
+  }
+
+  get nowPs(): number {
+    return this.sched.now;
+  }
+
+  start(flow: NewFlow): number {
+    const spec: FlowSpec = { src: flow.src, dst: flow.dst, bytes: flow.bytes, startPs: this.sched.now };
+    if (flow.prio !== undefined) spec.prio = flow.prio;
+    if (flow.tag !== undefined) spec.tag = flow.tag;
+    const hosts = this.transport.hosts.length;
+    for (const k of ['src', 'dst'] as const) {
+      const h = spec[k];
+      if (!Number.isInteger(h) || h < 0 || h >= hosts) throw new Error(`workload driver ${this.current}: flow ${k} ${h} is not a host (0..${hosts - 1})`);
+    }
+    if (spec.src === spec.dst) throw new Error(`workload driver ${this.current}: flow from host ${spec.src} to itself`);
+    if (!(Number.isSafeInteger(spec.bytes) && spec.bytes > 0)) throw new Error(`workload driver ${this.current}: flow size ${spec.bytes} is not a whole number of bytes > 0`);
+    return this.transport.injectFlow(spec).id;
+  }
+
+  wakeAt(atPs: number, token: number): void {
+    if (!(atPs >= this.sched.now)) throw new Error(`workload driver ${this.current}: wake-up at ${atPs} ps is before now (${this.sched.now} ps)`);
+    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.tokens.length;
+    this.tokens[slot] = token;
+    this.sched.schedule(atPs, this.kWake, this.current, slot);
+  }
+
+  private begin(d: number): void {
+    this.current = d;
+    this.list[d]!.begin(this);
+    this.afterCallback();
+  }
+
+  private wake(d: number, slot: number): void {
+    const token = this.tokens[slot]!;
+    this.freeSlots.push(slot);
+    this.current = d;
+    const drv = this.list[d]!;
+    if (drv.onWake !== undefined) drv.onWake(token, this);
+    this.afterCallback();
+  }
+
+  /** Tells every driver that flow `f` finished (before the stop rule looks). */
+  finished(f: Flow): void {
+    const r = this.rec;
+    r.id = f.id;
+    r.src = f.src;
+    r.dst = f.dst;
+    r.bytes = f.sizeBytes;
+    r.startPs = f.startPs;
+    r.finishPs = f.finishPs;
+    r.tag = f.tag;
+    for (let d = 0; d < this.list.length; d++) {
+      const drv = this.list[d]!;
+      if (drv.onFlowFinished === undefined) continue;
+      this.current = d;
+      drv.onFlowFinished(r, this);
+    }
+  }
+
+  /** Whether every driver is done. */
+  done(): boolean {
+    for (const d of this.list) if (!d.done()) return false;
+    return true;
+  }
+}
