@@ -23,6 +23,8 @@
  * its time and link: the slot number says what to call on which element.
  */
 
+import { EventHeap } from './event-heap.js';
+
 /** Receives events of one registered kind. */
 export interface EventHandler {
   fire(id: number, tag: number): void;
@@ -102,11 +104,8 @@ export class Scheduler {
   /** the wheel start bucket from which the heap's earliest event falls inside the window (Infinity: heap empty) */
   private migrateFrom = Infinity;
 
-  // overflow heap, keys inline in heap order
-  private heap: Int32Array;
-  private hT: Float64Array;
-  private hS: Float64Array;
-  private hsize = 0;
+  /** overflow heap of the events beyond the wheel's window */
+  private readonly hp: EventHeap;
 
   private readonly handlers: EventHandler[] = [];
   private readonly names: string[] = [];
@@ -131,9 +130,7 @@ export class Scheduler {
     this.where = new Uint8Array(n);
     this.next = new Int32Array(n);
     this.pos = new Int32Array(n);
-    this.heap = new Int32Array(n);
-    this.hT = new Float64Array(n);
-    this.hS = new Float64Array(n);
+    this.hp = new EventHeap(n);
     this.free = new Int32Array(n);
     for (let i = 0; i < n; i++) this.free[i] = n - 1 - i;
     this.freeTop = n;
@@ -177,14 +174,14 @@ export class Scheduler {
 
   /** Number of pending events. */
   get pending(): number {
-    return this.inWheel - this.cancelledInWheel + this.hsize;
+    return this.inWheel - this.cancelledInWheel + this.hp.size;
   }
 
   /** Time of the earliest pending event, or Infinity. */
   peekTime(): number {
     this.dropCancelledHeads();
     if (this.inWheel > 0) return this.time[this.head[this.nextBucket()]!]!;
-    return this.hsize > 0 ? this.hT[0]! : Infinity;
+    return this.hp.size > 0 ? this.hp.t[0]! : Infinity;
   }
 
   /** Schedules an event at absolute time `at` (ps, >= now). Returns a cancellable handle. */
@@ -361,8 +358,8 @@ export class Scheduler {
     const head = this.head; // fixed size; the per-slot arrays may be reallocated by grow() inside a handler
     for (;;) {
       if (this.inWheel === 0) {
-        if (this.hsize === 0) return true;
-        const t0 = this.hT[0]!;
+        if (this.hp.size === 0) return true;
+        const t0 = this.hp.t[0]!;
         if (t0 > until) {
           this.now = until;
           return false;
@@ -506,11 +503,11 @@ export class Scheduler {
    */
   private migrate(): void {
     const end = this.cur + B;
-    while (this.hsize > 0) {
-      const t = this.hT[0]!;
+    while (this.hp.size > 0) {
+      const t = this.hp.t[0]!;
       const bn = Math.floor(t * INV_W);
       if (bn >= end) break;
-      const slot = this.heap[0]!;
+      const slot = this.hp.slot[0]!;
       this.heapRemoveAt(0);
       this.wheelAppend(slot, bn & BMASK);
       this.where[slot] = IN_WHEEL;
@@ -519,7 +516,7 @@ export class Scheduler {
   }
 
   private updateMigrateFrom(): void {
-    this.migrateFrom = this.hsize > 0 ? Math.floor(this.hT[0]! * INV_W) - B + 1 : Infinity;
+    this.migrateFrom = this.hp.size > 0 ? Math.floor(this.hp.t[0]! * INV_W) - B + 1 : Infinity;
   }
 
   private release(slot: number): void {
@@ -528,91 +525,17 @@ export class Scheduler {
     this.free[this.freeTop++] = slot;
   }
 
-  // ---- overflow heap (4-ary, keys in heap order)
+  // ---- overflow heap
 
   private heapPush(slot: number): void {
     this.where[slot] = IN_HEAP;
-    this.siftUp(this.hsize++, slot, this.time[slot]!, this.nextSeq++);
+    this.hp.push(slot, this.time[slot]!, this.nextSeq++, this.pos);
     this.updateMigrateFrom();
   }
 
-  private siftUp(i: number, slot: number, t: number, s: number): void {
-    const heap = this.heap;
-    const hT = this.hT;
-    const hS = this.hS;
-    const pos = this.pos;
-    while (i > 0) {
-      const p = (i - 1) >> 2;
-      const pt = hT[p]!;
-      if (pt < t || (pt === t && hS[p]! < s)) break;
-      const ps = heap[p]!;
-      heap[i] = ps;
-      hT[i] = pt;
-      hS[i] = hS[p]!;
-      pos[ps] = i;
-      i = p;
-    }
-    heap[i] = slot;
-    hT[i] = t;
-    hS[i] = s;
-    pos[slot] = i;
-  }
-
-  private siftDown(i: number, slot: number, t: number, s: number): void {
-    const heap = this.heap;
-    const hT = this.hT;
-    const hS = this.hS;
-    const pos = this.pos;
-    const n = this.hsize;
-    for (;;) {
-      const c0 = 4 * i + 1;
-      if (c0 >= n) break;
-      let c = c0;
-      let ct = hT[c0]!;
-      let cs = hS[c0]!;
-      const end = c0 + 4 < n ? c0 + 4 : n;
-      for (let j = c0 + 1; j < end; j++) {
-        const jt = hT[j]!;
-        if (jt < ct || (jt === ct && hS[j]! < cs)) {
-          c = j;
-          ct = jt;
-          cs = hS[j]!;
-        }
-      }
-      if (t < ct || (t === ct && s < cs)) break;
-      const slotC = heap[c]!;
-      heap[i] = slotC;
-      hT[i] = ct;
-      hS[i] = cs;
-      pos[slotC] = i;
-      i = c;
-    }
-    heap[i] = slot;
-    hT[i] = t;
-    hS[i] = s;
-    pos[slot] = i;
-  }
-
   private heapRemoveAt(i: number): void {
-    this.heapRemove(i);
+    this.hp.remove(i, this.pos);
     if (i === 0) this.updateMigrateFrom();
-  }
-
-  private heapRemove(i: number): void {
-    const last = --this.hsize;
-    if (i === last) return;
-    const slot = this.heap[last]!;
-    const t = this.hT[last]!;
-    const s = this.hS[last]!;
-    if (i > 0) {
-      const p = (i - 1) >> 2;
-      const pt = this.hT[p]!;
-      if (t < pt || (t === pt && s < this.hS[p]!)) {
-        this.siftUp(i, slot, t, s);
-        return;
-      }
-    }
-    this.siftDown(i, slot, t, s);
   }
 
   private grow(): void {
@@ -642,9 +565,7 @@ export class Scheduler {
     this.pos = gI(this.pos);
     this.gen = gI(this.gen);
     this.time = gF(this.time);
-    this.heap = gI(this.heap);
-    this.hT = gF(this.hT);
-    this.hS = gF(this.hS);
+    this.hp.grow(cap);
     const free = new Int32Array(cap);
     free.set(this.free.subarray(0, this.freeTop));
     for (let s = cap - 1; s >= old; s--) free[this.freeTop++] = s;
