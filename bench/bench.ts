@@ -9,7 +9,7 @@
  *     1 us links, 32 MiB buffers, PFC + DT, CacheFollower at 80 % load,
  *     10 ms of arrivals, run until every flow finishes, DCQCN;
  * (b2) (b)'s first 2 simulated ms (about 81 M events): the prefix the
- *     README's profile of (b) looks at, short enough to compare builds.
+ *     profiles of (b) in docs/journal.md look at, short enough to compare builds.
  * (c) PowerTCP's 256-server 4:1 tree (25 G hosts, 100 G fabric, 1 us links,
  *     5 us to the cores, 4 MiB buffers), WebSearch at 60 % load (of the ToR
  *     uplinks) for 10 ms of arrivals, DCQCN with a one-BDP window.

@@ -1,7 +1,7 @@
 /**
  * `node dist/bench/compare.js [--rounds N] <scenario> <build> <build> ...`:
- * compares builds of ccsim on one bench scenario the way the README's
- * performance tables were measured. A build is a directory holding a built
+ * compares builds of ccsim on one bench scenario the way the tables in
+ * docs/performance.md and docs/journal.md were measured. A build is a directory holding a built
  * checkout (`dist/bench/bench.js`), `.` for this one.
  *
  * The machines this project runs on change speed by 10-25 % over an hour, so

@@ -8,7 +8,7 @@
  * see a 2 % change. An instruction count does not drift. The JIT-compiled hot
  * path of (c) runs at about three instructions per cycle (about 1,500
  * instructions in 150-180 ns per event), so fewer instructions per event is
- * most of what a faster hop is (README, Performance).
+ * most of what a faster hop is (docs/performance.md).
  *
  * How: each build's bench child runs the scenario twice under cachegrind, to
  * `--from` and to `--to` simulated ms (the two at once, one per core). The

@@ -1,6 +1,6 @@
 // AssemblyScript, not TypeScript (excluded from tsconfig): bench (s)'s timing wheel with
 // direct slots only, as a measurement of what the scheduler would cost in WebAssembly.
-// README.md here says how to build and run it; the README's Performance section has the numbers.
+// README.md here says how to build and run it; docs/journal.md (2026-11-26, third session) has the numbers.
 const W: f64 = 1000;
 const INV_W: f64 = 1.0 / W;
 const B: i32 = 1 << 16;

@@ -246,7 +246,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
     all.push(
       `${fct.overall.belowOne} of ${fct.overall.count} finished flows have slowdown < 1 (lowest ${+min.toFixed(3)}): ` +
         'they finished faster than the ideal FCT model (network.metrics.idealFct) says an unloaded network allows; ' +
-        'check the ideal-FCT settings (README "Ideal FCT")',
+        'check the ideal-FCT settings (docs/fidelity.md, "Ideal FCT")',
     );
   }
   all.push(...notes);

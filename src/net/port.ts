@@ -33,7 +33,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 // V8 reads an imported (or exported) binding through a cell, with a check for the
 // uninitialized hole, at every use in optimized code; a module's own const is folded
 // into the code. So the hot path's imported constants are copied into own bindings
-// (README, Performance: "what a hop's instructions are").
+// (docs/journal.md, 2026-11-26, third session: "what a hop's instructions are").
 const { NIL } = packet;
 
 export interface PortOwner {
@@ -90,7 +90,7 @@ export class Port {
   // Node's build (no pointer compression). The fields a packet's hop reads or writes come
   // first, so that they share a few cache lines; identities, PFC state and statistics follow.
   // Measured with bench:compare against the old order: b2 0.976 and 0.979 of the time (5
-  // rounds each), (d) 0.973 (3), (c) 0.995 (10) (README, Performance).
+  // rounds each), (d) 0.973 (3), (c) 0.995 (10) (docs/journal.md, 2026-11-26, second session).
   //
   // With `useDefineForClassFields: false` (tsconfig) the parameter properties are assigned
   // first (ctx, owner), then the initializers in declaration order, then the constructor

@@ -8,7 +8,7 @@
  *
  * Written with hyparquet-writer from the points' result files (fct, unfinished,
  * manifest), so it can be rebuilt at any time from a sweep folder. Schema in
- * the README ("Sweep table").
+ * docs/guide.md ("Sweep table (Parquet)").
  */
 import { renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
