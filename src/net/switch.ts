@@ -270,7 +270,7 @@ export class Switch implements PortOwner {
         return false;
       }
       if (v === TRIM) {
-        // the headers only (wire size minus payload), to the header queue (NDP §3.2 "packet trimming")
+        // the headers only (wire size minus payload), to the header queue (NDP's packet trimming; admission.ts TRIM)
         const hdr = size - pk.aux(pkt);
         pk.setSize(pkt, hdr > 0 ? hdr : 1);
         pk.setFlag(pkt, FLAG_TRIM, true);
