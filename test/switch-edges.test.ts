@@ -145,11 +145,23 @@ test('TRIM: a data packet becomes its headers in the header queue, charged as su
   assert.equal(r.sw.mmu.ingressBytes(0, 7), 100);
   assert.equal(r.sw.trimmed, 1);
   assert.equal(r.port.trimmed, 1);
+  // trimmed again at a later switch: it stays as it is
+  const t2 = r.pk.alloc(PKT_DATA);
+  r.pk.setDst(t2, 2);
+  r.pk.setSize(t2, 100);
+  r.pk.setAux(t2, 900);
+  r.pk.setPrio(t2, 7);
+  r.pk.setSeq(t2, 70);
+  r.pk.setFlag(t2, FLAG_TRIM, true);
+  r.sw.receive(t2, 0);
+  assert.equal(r.pk.size(t2), 100);
+  assert.equal(r.sw.trimmed, 1);
+  assert.equal(r.port.queuePkts(7), 2);
   // a non-data packet cannot be trimmed: it is dropped
   r.arrive(3, 32, PKT_ACK);
   assert.equal(r.sw.admissionDrops, 1);
   verdict.next = ADMIT;
-  assert.deepEqual(r.serve(), [31, 30, 40]);
+  assert.deepEqual(r.serve(), [31, 70, 30, 40]);
   assert.equal(r.sw.mmu.totalUsed, 0, 'every charge released');
 });
 

@@ -15,7 +15,8 @@
  *   urgent at every port: served first, never paused) and counted; the
  *   receiving host hands it to its endpoint's `onTrimmed`, or counts it as a
  *   loss without one (NDP, Homa: the header tells the receiver what was lost);
- *   a non-data packet is dropped instead;
+ *   a non-data packet is dropped instead, and a packet trimmed upstream (it
+ *   is in the header queue already) is admitted as it is;
  * - `MARK`: ECN CE is set on the packet, which is then admitted;
  * - `HOLD`: admitted, and the ingress class (port, queue) pauses its upstream
  *   with a PFC PAUSE until the policy calls `Switch.releaseHold` (hop-by-hop

@@ -270,6 +270,7 @@ export class Switch implements PortOwner {
         return false;
       }
       if (v === TRIM) {
+        if ((meta & FLAG_TRIM) !== 0) return true; // trimmed upstream already: it stays in the header queue
         // the headers only (wire size minus payload), to the header queue (NDP's packet trimming; admission.ts TRIM)
         const hdr = size - pk.aux(pkt);
         pk.setSize(pkt, hdr > 0 ? hdr : 1);
