@@ -44,15 +44,23 @@ function dataPkt(ctx: NetContext): number {
   return p;
 }
 
+/** `cfg` with the profile's RED marking off (the needs table turns RED on from the profile, or a CC's own thresholds) */
+function noEcn(cfg: NetworkConfig): NetworkConfig {
+  return { ...cfg, switch: { ...cfg.switch, ecn: { ...cfg.switch.ecn, enabled: false } } };
+}
+
 test('dequeue policies are chosen by what the CC needs, in reference order (marking, PFC resume, telemetry)', () => {
   const cfg = net('acc');
   assert.deepEqual(rig(cfg, { int: false, ecn: true, tcd: true }).network.switches[3]!.policyNames(), ['red', 'tcd', 'pfcResume']);
-  assert.deepEqual(rig(cfg, { int: true, ecn: false, mpd: true }).network.switches[3]!.policyNames(), ['pfcResume', 'int', 'mpd']);
-  assert.deepEqual(rig(cfg, { int: false, ecn: false }).network.switches[3]!.policyNames(), ['pfcResume']);
+  assert.deepEqual(rig(noEcn(cfg), { int: true, mpd: true }).network.switches[3]!.policyNames(), ['pfcResume', 'int', 'mpd']);
+  assert.deepEqual(rig(noEcn(cfg), { int: false }).network.switches[3]!.policyNames(), ['pfcResume']);
+  // the profile marks whatever the CC declares (D-OSCAR §10.3), and a CC's own thresholds turn marking on
+  assert.deepEqual(rig(cfg, {}).network.switches[3]!.policyNames(), ['red', 'pfcResume']);
+  assert.deepEqual(rig(noEcn(cfg), { ecnMarking: { kminBytes: 1, kmaxBytes: 1, pmax: 1, refRateBps: null } }).network.switches[3]!.policyNames(), ['red', 'pfcResume']);
 });
 
 test('TCD: CE at a congestion port (queue > 2 MTU, ON for >= max T_on), UE within max T_on of a pause, none at a short queue', () => {
-  const { network, ctx } = rig(net('acc'), { int: false, ecn: false, tcd: true });
+  const { network, ctx } = rig(noEcn(net('acc')), { int: false, tcd: true });
   const sw = network.switches[3]!;
   const out = sw.ports[2]!;
   out.busyUntil = 1e15;

@@ -103,7 +103,8 @@ test("DCTCP's own marking (kmin = kmax = 30 KB per 10 G, pmax 1) replaces the pr
 
 test('Poseidon short INT: each switch raises MPD to its queueing delay in whole us; headers 12 B on data and ACK', () => {
   const cfg = net('oscar', { switch: { queueHeaderOffset: 0 } });
-  const { network, ctx } = rig(cfg, { int: false, ecn: false, mpd: true });
+  // (the profile's RED off: the test reads the MPD stamp alone)
+  const { network, ctx } = rig({ ...cfg, switch: { ...cfg.switch, ecn: { ...cfg.switch.ecn, enabled: false } } }, { int: false, mpd: true });
   const sw = network.switches[3]!;
   const out = sw.ports[2]!;
   out.busyUntil = 1e15;

@@ -60,7 +60,7 @@ function egress(profile: ProfileName, over: DeepPartial<NetworkConfig> = {}) {
 
 test('strict priority (D-OSCAR): highest class first, FIFO within a class, paused classes skipped', () => {
   const e = egress('oscar');
-  assert.equal(e.port.strict, true);
+  assert.equal(e.port.discipline, 'strict');
   for (const [prio, labels] of [
     [1, [10, 11, 12]],
     [3, [30, 31, 32]],
@@ -80,7 +80,7 @@ test('strict priority (D-OSCAR): highest class first, FIFO within a class, pause
 
 test('round robin (D-HPCC): one packet per non-empty class in turn; queue 0 strict and never paused; PFC frames first', () => {
   const e = egress('hpcc');
-  assert.equal(e.port.strict, false);
+  assert.equal(e.port.discipline, 'rr');
   for (const [prio, labels] of [
     [1, [10, 11, 12]],
     [3, [30, 31, 32]],

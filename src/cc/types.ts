@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import type { CcEcnMarking, NetworkConfig } from '../net/config.js';
+import { unmetSwitchNeeds } from '../net/switch-features.js';
 
 /**
  * Network features a CC needs. Where the references make a feature depend on
@@ -298,18 +299,6 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
  * runnable). Checked before a run starts (spec resolution and `simulate`).
  */
 export function unmetNeeds(def: CcDefinition, net: NetworkConfig): string[] {
-  const out: string[] = [];
-  const n = def.needs;
-  if ((n.ecn === true || n.cnp === true) && !net.switch.ecn.enabled && n.ecnMarking === undefined) {
-    out.push(`congestion control "${def.name}" needs ECN marking, but network.switch.ecn.enabled is false`);
-  }
-  if (n.tcd === true) {
-    if (!net.switch.tcd.enabled) {
-      out.push(`congestion control "${def.name}" needs TCD marks, but network.switch.tcd.enabled is false in profile "${net.profile}" (use profile acc or set network.switch.tcd.enabled: true)`);
-    }
-    if (!net.switch.pfcEnabled) {
-      out.push(`congestion control "${def.name}" needs TCD marks, which detect PFC ON/OFF states, but network.switch.pfcEnabled is false (lossy fabric)`);
-    }
-  }
-  return out;
+  // what the switches must provide is the needs table's (net/switch-features.ts)
+  return unmetSwitchNeeds(def.name, def.needs, net);
 }

@@ -303,6 +303,10 @@ const switchShape = {
       } satisfies Record<keyof TcdConfig, z.ZodType>),
     )
     .strict(),
+  // switch edges (net/admission.ts, net/queue-discipline.ts): names from net/switch-registry.ts, checked when the network is built
+  admission: z.array(z.object({ name: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).strict()),
+  discipline: z.string().min(1),
+  trimQueue: int(0, 7),
 } satisfies Record<keyof SwitchConfig, z.ZodType>;
 
 const transportShape = {

@@ -120,6 +120,21 @@ export interface SwitchConfig {
   /** dtMode 'alpha': or when its bytes plus this offset are at most the threshold */
   xonOffsetBytes: number;
   tcd: TcdConfig;
+  /**
+   * admission policies consulted before the MMU's admission, in order, by
+   * registry name (admission.ts, switch-registry.ts); absent: none (every profile)
+   */
+  admission?: AdmissionChoice[];
+  /** queue-service discipline of every port, by registry name, in place of `service` (queue-discipline.ts) */
+  discipline?: string;
+  /** the data queue trimmed headers go to, urgent at every port of a switch with admission policies (default 7) */
+  trimQueue?: number;
+}
+
+/** An admission policy of `SwitchConfig.admission`: its registry name and parameters. */
+export interface AdmissionChoice {
+  name: string;
+  params?: Record<string, unknown>;
 }
 
 export type AckOrder = 'transportFirst' | 'ccFirst';

@@ -3,7 +3,7 @@
  * per-port policies (docs/network-model.md §11.1 "on dequeue": counters, marking,
  * PFC resume, telemetry). Which policies a switch runs is decided once, when
  * the network is built, from the profile and from what the CC declares it
- * needs (`CcNeeds`): RED/ECN (docs/network-model.md §11.4, the profile's thresholds or a CC's own
+ * needs (`CcNeeds`), by the needs table of switch-features.ts: RED/ECN (docs/network-model.md §11.4, the profile's thresholds or a CC's own
  * such as DCTCP's kmin = kmax step), TCD ternary marking (docs/algorithms.md §5),
  * INT hops (§3.5) and Poseidon's MPD stamp (§3.5).
  *
@@ -218,35 +218,25 @@ export class MpdPolicy implements DequeuePolicy {
   }
 }
 
-/** What the network asks of every switch's egress processing (from the profile and the CC's needs). */
-export interface SwitchFeatures {
-  /** push INT hops into data packets */
-  int: boolean;
-  /** RED/ECN marking */
-  ecn: boolean;
-  /** stamp Poseidon's MPD (max per-hop queueing delay, whole us) into data packets (docs/network-model.md §11.5) */
-  mpd?: boolean;
-  /** a CC's own RED thresholds, replacing the profile's on every port (DCTCP, docs/network-model.md §11.4) */
-  ecnMarking?: CcEcnMarking;
-  /** TCD ternary marks (CE / UE) on data packets (docs/algorithms.md §5) */
-  tcd?: boolean;
+/** What a dequeue policy may use when a switch builds it (after its ports are attached). */
+export interface DequeuePolicyContext {
+  readonly pk: PacketStore;
+  readonly cfg: SwitchConfig;
+  /** a CC's own RED thresholds (`CcNeeds.ecnMarking`), replacing the profile's on every port */
+  readonly ecnMarking: CcEcnMarking | undefined;
+  readonly ports: PortFacts;
+  /** the switch's RED marking stream */
+  readonly ecnRng: Rng;
+  readonly sched: Scheduler;
 }
 
-/** The two ordered policy lists of one switch. */
-export interface DequeuePolicies {
-  /** run before the PFC resume check */
-  marking: DequeuePolicy[];
-  /** run after it */
-  telemetry: DequeuePolicy[];
+/** A named dequeue policy (switch-registry.ts); the needs table (switch-features.ts) says when it runs. */
+export interface DequeuePolicyDefinition {
+  readonly name: string;
+  create(ctx: DequeuePolicyContext): DequeuePolicy;
 }
 
-/** Builds a switch's policy lists, in reference order: RED, TCD | INT, MPD. */
-export function buildDequeuePolicies(pk: PacketStore, cfg: SwitchConfig, f: SwitchFeatures, ports: PortFacts, ecnRng: Rng, sched: Scheduler): DequeuePolicies {
-  const marking: DequeuePolicy[] = [];
-  const telemetry: DequeuePolicy[] = [];
-  if (f.ecn) marking.push(new RedEcnPolicy(pk, cfg, f.ecnMarking, ports, ecnRng));
-  if (f.tcd === true) marking.push(new TcdPolicy(pk, cfg, sched));
-  if (f.int) telemetry.push(new IntPolicy(pk, cfg, sched));
-  if (f.mpd === true) telemetry.push(new MpdPolicy(pk, cfg));
-  return { marking, telemetry };
-}
+export const redDequeue: DequeuePolicyDefinition = { name: 'red', create: (c) => new RedEcnPolicy(c.pk, c.cfg, c.ecnMarking, c.ports, c.ecnRng) };
+export const tcdDequeue: DequeuePolicyDefinition = { name: 'tcd', create: (c) => new TcdPolicy(c.pk, c.cfg, c.sched) };
+export const intDequeue: DequeuePolicyDefinition = { name: 'int', create: (c) => new IntPolicy(c.pk, c.cfg, c.sched) };
+export const mpdDequeue: DequeuePolicyDefinition = { name: 'mpd', create: (c) => new MpdPolicy(c.pk, c.cfg) };

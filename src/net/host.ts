@@ -24,7 +24,7 @@ import { NicReadySet } from './nic-ready.js';
 import type { Port, PortOwner } from './port.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { FLAG_PAUSE, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC } = packet;
+const { FLAG_PAUSE, FLAG_TRIM, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
 
 /** A sending flow as the NIC sees it (a transport connection implements it). */
 export interface NicFlow {
@@ -47,6 +47,12 @@ export interface HostEndpoint {
   /** an ACK or a NACK */
   onAck(pkt: number): void;
   onCnpPacket(pkt: number): void;
+  /**
+   * a data packet a switch trimmed to its headers (`FLAG_TRIM`, admission.ts):
+   * returns true when the endpoint keeps it. Without this hook the host counts
+   * the packet's payload as lost (`Host.trimmedLost`, the flow's drop count).
+   */
+  onTrimmed?(pkt: number): boolean;
 }
 
 /**
@@ -96,6 +102,8 @@ export class Host implements PortOwner {
   private readonly fifo: boolean;
   kWake = -1;
   endpoint!: HostEndpoint;
+  /** trimmed data packets received without an endpoint that takes them (their payload lost) */
+  trimmedLost = 0;
 
   constructor(
     private readonly ctx: NetContext,
@@ -331,9 +339,12 @@ export class Host implements PortOwner {
 
   receive(pkt: number, _port: number): void {
     const tr = this.endpoint;
-    switch (this.ctx.pool.type(pkt)) {
+    const meta = this.ctx.pool.meta(pkt);
+    switch (metaType(meta)) {
       case PKT_DATA:
-        if (tr.onData(pkt)) return;
+        if ((meta & FLAG_TRIM) !== 0) {
+          if (this.onTrimmed(pkt)) return;
+        } else if (tr.onData(pkt)) return;
         break;
       case PKT_ACK:
       case PKT_NACK:
@@ -347,6 +358,17 @@ export class Host implements PortOwner {
         break;
     }
     this.ctx.pool.release(pkt);
+  }
+
+  /** A trimmed data packet (admission.ts TRIM): to the endpoint if it takes headers, else a loss of its flow. */
+  private onTrimmed(pkt: number): boolean {
+    const tr = this.endpoint;
+    if (tr.onTrimmed !== undefined) return tr.onTrimmed(pkt);
+    this.trimmedLost++;
+    const fid = this.ctx.pool.flow(pkt);
+    const fd = this.ctx.flowDrops;
+    if (fid >= 0 && fid < fd.length) fd[fid]!++;
+    return false;
   }
 
   /**

@@ -8,7 +8,8 @@ import type { NetworkConfig } from './config.js';
 import type { NetContext } from './context.js';
 import { Host } from './host.js';
 import { Port } from './port.js';
-import { Switch, type SwitchFeatures } from './switch.js';
+import { Switch } from './switch.js';
+import type { SwitchNeeds } from './switch-features.js';
 import type { PortMap, RouteTable, Topology } from './topology/types.js';
 
 export class Network {
@@ -28,7 +29,8 @@ export class Network {
     readonly portMap: PortMap,
     readonly routes: RouteTable,
     rng: Rng,
-    features: SwitchFeatures,
+    /** what the CC needs of the switches (its `CcNeeds`, passed unchanged): the needs table turns it into policies (switch-features.ts) */
+    needs: SwitchNeeds,
   ) {
     const H = topo.hostCount;
     const hosts = this.hosts;
@@ -47,7 +49,7 @@ export class Network {
         this.hosts.push(h);
         this.switches.push(null);
       } else {
-        const s = new Switch(ctx, node.id, net.switch, routes, rng.fork(`switch/${node.id}`), features);
+        const s = new Switch(ctx, node.id, net.switch, routes, rng.fork(`switch/${node.id}`), needs);
         s.kPfcRefresh = this.kPfcRefresh;
         this.switches.push(s);
       }
@@ -70,8 +72,7 @@ export class Network {
       if (n < H) {
         if (list.length !== 1) throw new Error(`topology ${topo.name}: host ${topo.nodes[n]!.name} must have exactly one link, has ${list.length}`);
         const h = this.hosts[n]!;
-        h.port = list[0]!;
-        h.port.strict = true;
+        h.port = list[0]!; // (strict priority: a port's default discipline)
         if (h.port.rateBps > maxHostRate) maxHostRate = h.port.rateBps;
       } else {
         for (const p of list) this.switches[n]!.ports.push(p);

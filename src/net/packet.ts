@@ -56,6 +56,8 @@ export const FLAG_CE = 1 << 7;
 export const FLAG_ECN_ECHO = 1 << 8;
 export const FLAG_RETX = 1 << 9;
 export const FLAG_PAUSE = 1 << 10;
+/** a data packet an admission policy cut to its headers (admission.ts TRIM) */
+export const FLAG_TRIM = 1 << 17;
 const TCD_SHIFT = 11;
 const TCD_MASK = 0x3 << TCD_SHIFT;
 const INTN_SHIFT = 13;

@@ -11,10 +11,11 @@
  * `busyUntil` instead.
  *
  * Eight priority queues plus a control FIFO (PFC frames) that is served first
- * and never paused. Which data queue goes next is `service`: strict priority
- * (highest index first, D-OSCAR) or per-packet round robin (D-HPCC), skipping
- * paused and empty queues; with `queue0Control` queue 0 is strict and never
- * paused (D-HPCC control queue).
+ * and never paused, then the urgent queues (`urgentMask`: strict, never
+ * paused; D-HPCC's control queue 0, a trimmed-header queue). Which other data
+ * queue goes next is the port's discipline (queue-discipline.ts): strict
+ * priority (highest index first, D-OSCAR), per-packet round robin (D-HPCC) or
+ * a pluggable one, skipping paused and empty queues.
  *
  * Neither the queues nor the link are lists linked through the packet
  * records: each data queue and the in-flight FIFO is a ring of small entries
@@ -29,12 +30,15 @@ import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import * as disciplines from './queue-discipline.js';
+import type { QueueDiscipline } from './queue-discipline.js';
 
 // V8 reads an imported (or exported) binding through a cell, with a check for the
 // uninitialized hole, at every use in optimized code; a module's own const is folded
 // into the code. So the hot path's imported constants are copied into own bindings
 // (docs/journal.md, 2026-11-26, third session: "what a hop's instructions are").
 const { NIL } = packet;
+const { DISC_CUSTOM, DISC_RR, DISC_STRICT } = disciplines;
 
 export interface PortOwner {
   /** The port is idle: return the next packet (id) to transmit, or NIL. */
@@ -132,8 +136,10 @@ export class Port {
   private ctrlCount = 0;
   private ctrlHead = NIL;
   private pausedMask = 0;
-  queue0Control = false;
-  strict = true;
+  /** bit q set: data queue q is urgent, served before the discipline's queues and never paused (queue-discipline.ts) */
+  urgentMask = 0;
+  /** the service discipline: DISC_STRICT, DISC_RR or DISC_CUSTOM (`custom`) */
+  private disc = DISC_STRICT;
   private rr = 0;
   /** bit q set: queue q non-empty / paused */
   private nonEmpty = 0;
@@ -193,6 +199,10 @@ export class Port {
   /** data packets this port marked TCD CE / UE (docs/algorithms.md §5) */
   tcdCe = 0;
   tcdUe = 0;
+  /** data packets an admission policy trimmed to their header on the way to this port (admission.ts) */
+  trimmed = 0;
+  /** the discipline object when `disc` is DISC_CUSTOM */
+  private custom: QueueDiscipline | null = null;
 
   constructor(
     private readonly ctx: NetContext,
@@ -228,6 +238,19 @@ export class Port {
       return v;
     }
     return this.ctx.txTime(bytes, this.rateBps);
+  }
+
+  /** Sets the service discipline: a built-in id (DISC_STRICT, DISC_RR), or DISC_CUSTOM with its object. */
+  setDiscipline(id: number, custom: QueueDiscipline | null = null): void {
+    if (id === DISC_CUSTOM && custom === null) throw new Error('Port.setDiscipline: DISC_CUSTOM needs a discipline object');
+    this.disc = id;
+    this.custom = id === DISC_CUSTOM ? custom : null;
+    this.rr = 0;
+  }
+
+  /** Name of the service discipline (diagnostics and tests). */
+  get discipline(): string {
+    return this.disc === DISC_STRICT ? 'strict' : this.disc === DISC_RR ? 'rr' : this.custom!.name;
   }
 
   /** Bytes queued in data queue q. */
@@ -297,7 +320,7 @@ export class Port {
       this.txPending === false &&
       this.ser !== null &&
       this.sched.now >= this.busyUntil &&
-      (((this.pausedMask >> q) & 1) === 0 || (q === 0 && this.queue0Control === true))
+      (((this.pausedMask & ~this.urgentMask) >> q) & 1) === 0
     );
   }
 
@@ -316,7 +339,11 @@ export class Port {
     this.dqHash = hash;
     this.dqIn = inPort;
     this.lastQueue = q;
-    if (this.strict === false && !(this.queue0Control === true && q === 0)) this.rr = q;
+    const d = this.disc;
+    if (d !== DISC_STRICT && ((this.urgentMask >> q) & 1) === 0) {
+      if (d === DISC_RR) this.rr = q;
+      else this.custom!.served(q);
+    }
   }
 
   /** Gives data queue q a ring (at its first packet) or one twice the size (when full), keeping the order; returns the new mask. */
@@ -373,18 +400,21 @@ export class Port {
     }
     if (this.totalPkts === 0) return NIL;
     let q: number;
-    if (this.queue0Control === true && (this.nonEmpty & 1) !== 0) q = 0;
+    const u = this.nonEmpty & this.urgentMask;
+    if (u !== 0) q = 31 - Math.clz32(u);
     else {
-      const c = this.nonEmpty & ~this.pausedMask & (this.queue0Control === true ? 0xfe : 0xff);
+      // (the urgent queues are empty here)
+      const c = this.nonEmpty & ~this.pausedMask;
       if (c === 0) return NIL;
-      if (this.strict === true) q = 31 - Math.clz32(c);
-      else {
+      const d = this.disc;
+      if (d === DISC_STRICT) q = 31 - Math.clz32(c);
+      else if (d === DISC_RR) {
         // per-packet round robin: the first candidate after the last served queue, wrapping
         const after = c & (0xff << (this.rr + 1));
         const pick = after !== 0 ? after : c;
         q = 31 - Math.clz32(pick & -pick);
         this.rr = q;
-      }
+      } else q = this.custom!.pick(c);
     }
     const qs = this.ctx.arena;
     const b = this.qb + q * Q_STRIDE;

@@ -5,15 +5,23 @@
  * transmission start it is released from the MMU, run through the switch's
  * marking policies (RED/ECN §3.4, TCD), checked for PFC resume, and run
  * through its telemetry policies (INT, MPD §3.5); the policy lists are built
- * once from the profile and the CC's needs (dequeue-policies.ts). Zero
- * processing delay.
+ * once from the profile and the CC's needs (the needs table, switch-features.ts;
+ * dequeue-policies.ts). Before the MMU's admission, the switch's admission
+ * policies, if it has any, may drop, trim, mark or hold the packet
+ * (admission.ts). Which queue a port serves next is its discipline
+ * (queue-discipline.ts). Zero processing delay.
  */
 import type { Rng } from '../engine/rng.js';
 import type { SwitchConfig } from './config.js';
 import type { NetContext } from './context.js';
 import * as mmuModule from './mmu.js';
 import { createMmu, type SwitchMmu } from './mmu.js';
-import { buildDequeuePolicies, type DequeuePolicy, type SwitchFeatures } from './dequeue-policies.js';
+import type { DequeuePolicy, DequeuePolicyContext } from './dequeue-policies.js';
+import * as admissionModule from './admission.js';
+import type { AdmissionContext, AdmissionPolicy } from './admission.js';
+import { DISC_CUSTOM, DISC_RR, DISC_STRICT } from './queue-discipline.js';
+import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
+import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
@@ -21,7 +29,8 @@ import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
-const { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
+const { FLAG_CE, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
+const { ADMIT, DROP, HOLD, MARK, TRIM } = admissionModule;
 
 /** murmur3 32-bit finalizer */
 export function mix32(h: number): number {
@@ -46,7 +55,7 @@ function mix32i(h: number): number {
   return h ^ (h >>> 16);
 }
 
-export type { SwitchFeatures } from './dequeue-policies.js';
+export type { SwitchNeeds } from './switch-features.js';
 
 export class Switch implements PortOwner {
   readonly ports: Port[] = [];
@@ -64,6 +73,9 @@ export class Switch implements PortOwner {
   /** egress processing at dequeue: marking before the PFC resume check, telemetry after (dequeue-policies.ts) */
   private marking: DequeuePolicy[] = [];
   private telemetry: DequeuePolicy[] = [];
+  /** admission policies before the MMU (admission.ts); their number, 0 on every profile's switch */
+  private admission: AdmissionPolicy[] = [];
+  private nAdmission = 0;
   private readonly queue0Control: boolean;
   private readonly quanta: boolean;
   /** ps a PAUSE lasts at each port in quanta mode */
@@ -75,6 +87,15 @@ export class Switch implements PortOwner {
   /** RED marking draws */
   private readonly ecnRng: Rng;
   drops = 0;
+  /** by verdict of the admission policies: packets dropped, trimmed, marked; (port, class) holds begun */
+  admissionDrops = 0;
+  trimmed = 0;
+  admissionMarks = 0;
+  holds = 0;
+  /** 1 while an admission policy holds ingress (port, class) port*8+class paused (HOLD); sized with admission */
+  private held: Uint8Array = new Uint8Array(0);
+  /** the data queue of trimmed headers */
+  private trimQueue = 7;
 
   constructor(
     private readonly ctx: NetContext,
@@ -82,7 +103,7 @@ export class Switch implements PortOwner {
     readonly cfg: SwitchConfig,
     routes: RouteTable,
     rng: Rng,
-    private readonly features: SwitchFeatures,
+    private readonly needs: SwitchNeeds,
   ) {
     // separate streams: ECN marking draws never shift spraying choices and vice versa
     this.sprayRng = rng.fork('spray');
@@ -111,23 +132,52 @@ export class Switch implements PortOwner {
     const rates: number[] = [];
     const delays: number[] = [];
     this.pauseDurPs = new Float64Array(n);
+    const disc = this.cfg.discipline;
     for (let i = 0; i < n; i++) {
       const p = this.ports[i]!;
-      p.queue0Control = this.queue0Control;
-      p.strict = this.cfg.service === 'strict';
+      p.urgentMask = this.queue0Control === true ? 1 : 0;
+      if (disc === undefined) p.setDiscipline(this.cfg.service === 'strict' ? DISC_STRICT : DISC_RR);
+      else this.setDiscipline(i, disc);
       rates.push(p.rateBps);
       delays.push(p.delayPs);
       this.pauseDurPs[i] = Math.round(((65535 * 512) / p.rateBps) * 1e12);
     }
     this.mmu = createMmu(this.cfg, rates, delays, hostRateBps);
-    const pol = buildDequeuePolicies(this.pk, this.cfg, this.features, { rateBps: rates }, this.ecnRng, this.ctx.sched);
-    this.marking = pol.marking;
-    this.telemetry = pol.telemetry;
+    // the needs table says which policies the CC's needs install (switch-features.ts)
+    const names = switchPolicyNames(this.needs, this.cfg);
+    const dc: DequeuePolicyContext = { pk: this.pk, cfg: this.cfg, ecnMarking: this.needs.ecnMarking, ports: { rateBps: rates }, ecnRng: this.ecnRng, sched: this.ctx.sched };
+    this.marking = names.marking.map((name) => findDequeuePolicy(name).create(dc));
+    this.telemetry = names.telemetry.map((name) => findDequeuePolicy(name).create(dc));
+    const chosen = [...(this.cfg.admission ?? []), ...names.admission.map((name) => ({ name }))];
+    if (chosen.length > 0) this.buildAdmission(chosen, rates);
+  }
+
+  /** The admission policies (admission.ts), their per-(port, class) hold flags, and the header queue if one may trim. */
+  private buildAdmission(chosen: { name: string; params?: Record<string, unknown> }[], rates: number[]): void {
+    const ac: AdmissionContext = { pk: this.pk, cfg: this.cfg, sched: this.ctx.sched, rateBps: rates, rng: this.sprayRng.fork('admission') };
+    const defs = chosen.map((c) => findAdmissionPolicy(c.name));
+    this.admission = chosen.map((c, i) => defs[i]!.create(ac, c.params ?? {}));
+    this.nAdmission = this.admission.length;
+    this.held = new Uint8Array(this.ports.length * 8);
+    this.trimQueue = this.cfg.trimQueue ?? 7;
+    if (this.queue0Control === true && this.trimQueue === 0) throw new Error('switch: trimQueue 0 is the control queue (queue0Control); choose another');
+    if (defs.some((d) => d.trims === true)) for (const p of this.ports) p.urgentMask |= 1 << this.trimQueue;
+  }
+
+  /** Sets the service discipline of port `index` by registry name (queue-discipline.ts, switch-registry.ts). */
+  setDiscipline(index: number, name: string): void {
+    const d = findDiscipline(name);
+    this.ports[index]!.setDiscipline(d.id, d.id === DISC_CUSTOM ? d.create!() : null);
   }
 
   /** Names of the dequeue policies in run order (diagnostics and tests; allocates). */
   policyNames(): string[] {
     return [...this.marking.map((p) => p.name), 'pfcResume', ...this.telemetry.map((p) => p.name)];
+  }
+
+  /** Names of the admission policies in run order (diagnostics and tests; allocates). */
+  admissionNames(): string[] {
+    return this.admission.map((p) => p.name);
   }
 
   receive(pkt: number, inPort: number): void {
@@ -144,7 +194,7 @@ export class Switch implements PortOwner {
       this.onPfc(pkt, inPort);
       return;
     }
-    const q = metaPrio(meta);
+    let q = metaPrio(meta);
     const ri = 2 * dst;
     const cnt = this.route[ri]!;
     let e = this.route[ri + 1]!;
@@ -168,6 +218,14 @@ export class Switch implements PortOwner {
         out.transmitDq();
       } else out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
+    }
+    if (this.nAdmission !== 0) {
+      // before the MMU and before the straight-through test: a verdict may drop, trim or mark
+      if (this.admit(pkt, out, q, size, meta, inPort) === false) return;
+      const pk = this.pk;
+      meta = pk.meta(pkt);
+      size = pk.size(pkt);
+      q = metaPrio(meta);
     }
     let r: number;
     // (a port that is not idle stays so through the admission: a PAUSE goes out on the ingress port)
@@ -193,6 +251,60 @@ export class Switch implements PortOwner {
       this.depart(pkt, out, q, inPort, size);
       out.transmitDq();
     } else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
+  }
+
+  /**
+   * Runs the admission policies (admission.ts) on a data packet headed for
+   * queue q of `out`; false when it was dropped. A trim or mark is written to
+   * the packet's record, which the caller reads again.
+   */
+  private admit(pkt: number, out: Port, q: number, size: number, meta: number, inPort: number): boolean {
+    const list = this.admission;
+    const pk = this.pk;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i]!.admit(pkt, out, q, size, meta, inPort);
+      if (v === ADMIT) continue;
+      if (v === DROP || (v === TRIM && metaType(meta) !== PKT_DATA)) {
+        this.admissionDrops++;
+        this.dropPacket(pkt, out);
+        return false;
+      }
+      if (v === TRIM) {
+        if ((meta & FLAG_TRIM) !== 0) return true; // trimmed upstream already: it stays in the header queue
+        // the headers only (wire size minus payload), to the header queue (NDP's packet trimming; admission.ts TRIM)
+        const hdr = size - pk.aux(pkt);
+        pk.setSize(pkt, hdr > 0 ? hdr : 1);
+        pk.setFlag(pkt, FLAG_TRIM, true);
+        pk.setPrio(pkt, this.trimQueue);
+        this.trimmed++;
+        out.trimmed++;
+        return true;
+      }
+      if (v === MARK) {
+        pk.setFlag(pkt, FLAG_CE, true);
+        meta = pk.meta(pkt);
+        this.admissionMarks++;
+      } else if (v === HOLD) this.hold(inPort, q);
+      else throw new Error(`admission policy ${list[i]!.name}: unknown verdict ${v}`);
+    }
+    return true;
+  }
+
+  /** HOLD: ingress (port, class) pauses its upstream until `releaseHold` (admission.ts). */
+  private hold(inPort: number, cls: number): void {
+    const pq = inPort * 8 + cls;
+    if (this.held[pq] === 1) return;
+    this.held[pq] = 1;
+    this.holds++;
+    if (this.mmu.upstreamPaused[pq] === 0) this.sendPfc(inPort, cls, true);
+  }
+
+  /** Ends an admission policy's hold of ingress (port, class): resumes its upstream unless the MMU still pauses it. */
+  releaseHold(inPort: number, cls: number): void {
+    const pq = inPort * 8 + cls;
+    if (this.held[pq] !== 1) return;
+    this.held[pq] = 0;
+    if (this.mmu.upstreamPaused[pq] === 0) this.sendPfc(inPort, cls, false);
   }
 
   private dropPacket(pkt: number, port: Port): void {
@@ -232,7 +344,8 @@ export class Switch implements PortOwner {
   private process(pkt: number, port: Port, q: number, size: number, resumePort: number): void {
     const marking = this.marking;
     for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size);
-    if (resumePort >= 0) this.sendPfc(resumePort, q, false);
+    // (an admission policy's hold keeps the class paused: releaseHold resumes it)
+    if (resumePort >= 0 && (this.nAdmission === 0 || this.held[resumePort * 8 + q] === 0)) this.sendPfc(resumePort, q, false);
     const telemetry = this.telemetry;
     for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size);
   }

@@ -101,14 +101,7 @@ export class Simulation {
     const portMap = buildPortMap(topo);
     const routes = computeRoutes(topo, portMap);
     const oracle = new PathOracle(topo, portMap);
-    const ecnMarking = def.needs.ecnMarking;
-    const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), {
-      int: def.needs.int === true,
-      ecn: net.switch.ecn.enabled || ecnMarking !== undefined,
-      mpd: def.needs.mpd === true,
-      tcd: def.needs.tcd === true,
-      ...(ecnMarking !== undefined ? { ecnMarking } : {}),
-    });
+    const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), def.needs);
     this.network = network;
     const transport = new Transport(ctx, net, network.hosts, def);
     this.transport = transport;

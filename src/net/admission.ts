@@ -1,0 +1,78 @@
+/**
+ * Admission policies: an ordered per-switch list consulted when a data packet
+ * has been routed and classified and is about to enter an egress queue, before
+ * the shared-buffer MMU charges it (docs/network-model.md §11.1 "on arrival",
+ * §11.2). The MMU's own admission (reserve, dynamic threshold, headroom, PFC
+ * pause, drops) is not a policy here: it always runs after the list, on what
+ * the list admitted, and with an empty list (every profile's default) the
+ * switch's arrival path is the one it was.
+ *
+ * A policy returns a verdict, a small integer:
+ * - `ADMIT`: no objection; the next policy is asked;
+ * - `DROP`: the packet is dropped here (counted as a switch, port and flow drop);
+ * - `TRIM`: a data packet is cut to its headers (wire size minus payload),
+ *   flagged `FLAG_TRIM`, moved to the switch's header queue (`trimQueue`,
+ *   urgent at every port: served first, never paused) and counted; the
+ *   receiving host hands it to its endpoint's `onTrimmed`, or counts it as a
+ *   loss without one (NDP, Homa: the header tells the receiver what was lost);
+ *   a non-data packet is dropped instead, and a packet trimmed upstream (it
+ *   is in the header queue already) is admitted as it is;
+ * - `MARK`: ECN CE is set on the packet, which is then admitted;
+ * - `HOLD`: admitted, and the ingress class (port, queue) pauses its upstream
+ *   with a PFC PAUSE until the policy calls `Switch.releaseHold` (hop-by-hop
+ *   backpressure as in BFC; a first form: the MMU's own PFC runs beside it and
+ *   its resume waits for the hold to be released).
+ * DROP and TRIM end the list (a trimmed packet is not asked again); MARK and
+ * HOLD take effect and the list goes on.
+ *
+ * Policies keep per-port state in typed arrays sized at build time, read the
+ * packet's per-hop words from the arguments (the record only if they need
+ * more) and allocate nothing per packet.
+ */
+import type { Rng } from '../engine/rng.js';
+import type { Scheduler } from '../engine/scheduler.js';
+import type { SwitchConfig } from './config.js';
+import type { PacketStore } from './packet.js';
+import type { Port } from './port.js';
+
+export const ADMIT = 0;
+export const DROP = 1;
+export const TRIM = 2;
+export const MARK = 3;
+export const HOLD = 4;
+/** Verdict names, indexed by the verdict (diagnostics). */
+export const VERDICT_NAMES = ['admit', 'drop', 'trim', 'mark', 'hold'] as const;
+
+/** One step of a switch's admission, run for every data packet headed for a (non-control) egress queue. */
+export interface AdmissionPolicy {
+  /** short name for diagnostics */
+  readonly name: string;
+  /**
+   * Data packet `pkt` (its meta word `meta`, wire size `size`) arrived on
+   * ingress port `inPort` and is headed for data queue `q` of egress port
+   * `out`, which does not hold it yet (its `queueBytes(q)` and `totalBytes`
+   * are what is ahead of it). Returns a verdict (ADMIT, DROP, TRIM, MARK,
+   * HOLD). A policy that needs the time reads `sched.now` itself.
+   */
+  admit(pkt: number, out: Port, q: number, size: number, meta: number, inPort: number): number;
+}
+
+/** What an admission policy may use when a switch builds it (after its ports are attached). */
+export interface AdmissionContext {
+  readonly pk: PacketStore;
+  readonly cfg: SwitchConfig;
+  readonly sched: Scheduler;
+  /** rate of each port of the switch, bps */
+  readonly rateBps: readonly number[];
+  /** the switch's own random stream for admission (independent of spraying and ECN draws) */
+  readonly rng: Rng;
+}
+
+/** A named admission policy (switch-registry.ts): `SwitchConfig.admission` names it. */
+export interface AdmissionPolicyDefinition {
+  readonly name: string;
+  /** the policy may return TRIM: a switch running it makes its header queue (`trimQueue`) urgent at every port */
+  readonly trims?: boolean;
+  /** a fresh policy for one switch; `params` come from the spec (validate them here) */
+  create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy;
+}
