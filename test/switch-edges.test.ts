@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation } from '../src/experiment/simulate.js';
+import { Simulation } from '../src/sim/simulate.js';
 import { ADMIT, DROP, HOLD, MARK, TRIM, type AdmissionPolicyDefinition } from '../src/net/admission.js';
 import type { AdmissionChoice, NetworkConfig, ProfileName } from '../src/net/config.js';
 import { FLAG_CE, FLAG_ECT, FLAG_TRIM, NIL, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
