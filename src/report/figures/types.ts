@@ -1,7 +1,7 @@
 /**
  * Figure analyses: turn the result folders of one experiment (a spec, usually
  * with a `sweep:` block over CCs and parameters) into the numbers a paper's
- * figure shows, as tables. Analyses read result files only (architecture.md
+ * figure shows, as tables. Analyses read result files only (docs/architecture.md
  * rule 8: reports come from files, never from live objects), so they work on
  * a finished sweep folder as well as right after a run.
  *
