@@ -22,7 +22,7 @@ import { fatTreePreset } from '../src/net/topology/index.js';
 import { gainPct, measureFairness, measureIncastOutput, tailByBucket } from '../src/report/figures/powertcp.js';
 import { runSeries } from '../src/report/figures/oscar-baselines.js';
 import { findFigure } from '../src/report/figures/index.js';
-import type { PointResult } from '../src/report/figures/types.js';
+import type { PointResult } from '../src/experiment/analysis.js';
 import { tempDir } from './helpers/tmp.js';
 import { hpccCc, hpccRates } from '../src/cc/hpcc.js';
 import { INT_MAX_HOPS, type AckInfo, type CcFlow, type CcInstance } from '../src/cc/types.js';

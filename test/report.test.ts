@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
-import { readFctRecords, readRawTable, readTable, requireResultJson } from '../src/report/load.js';
+import { readFctRecords, readRawTable, readTable, requireResultJson } from '../src/experiment/results.js';
 import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
 

@@ -22,7 +22,7 @@ import { UsageError } from '../experiment/errors.js';
 import { readSpecFile } from '../experiment/resolve.js';
 import { specErrorMap } from '../experiment/spec.js';
 import { zodToSpecError } from '../experiment/errors.js';
-import type { MeasuredClaim } from './figures/types.js';
+import type { MeasuredClaim } from '../experiment/analysis.js';
 
 /** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;

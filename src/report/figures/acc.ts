@@ -7,9 +7,9 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../load.js';
+import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../../experiment/results.js';
 import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 
 const US_PS = 1e6;

@@ -12,8 +12,8 @@
  * serialization; the difference is below the precision of the claims).
  */
 import type { SimOutput } from '../../experiment/types.js';
-import { readFctRecords, readTable, type TableRow } from '../load.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
+import { readFctRecords, readTable, type TableRow } from '../../experiment/results.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
 import { mean } from '../../metrics/stats.js';
 
 const PS = 1e-12;

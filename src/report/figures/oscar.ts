@@ -11,8 +11,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
 import { cdfQuantile, loadCdf } from '../../workload/cdf.js';
-import { readRawTable, type RawTable } from '../load.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
+import { readRawTable, type RawTable } from '../../experiment/results.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
 
 const SMALL_MAX_BYTES = 150 * 1024;
 

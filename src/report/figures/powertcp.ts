@@ -11,9 +11,9 @@
  */
 import type { SimOutput } from '../../experiment/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readFctRecords, readResultJson, readTable, type FctRecord } from '../load.js';
+import { readFctRecords, readResultJson, readTable, type FctRecord } from '../../experiment/results.js';
 import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */

@@ -7,8 +7,8 @@
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
 import { mean as meanOf, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readTable, requireResultJson } from '../load.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
+import { readTable, requireResultJson } from '../../experiment/results.js';
+import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from '../../experiment/analysis.js';
 
 interface Manifest {
   resolved: {

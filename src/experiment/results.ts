@@ -6,10 +6,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { UsageError } from '../experiment/errors.js';
-import { pointState } from '../experiment/sweep-point.js';
+import { UsageError } from './errors.js';
+import { pointState } from './sweep-point.js';
 import type { RunSummary } from '../metrics/summary.js';
-import type { PointResult } from './figures/types.js';
+import type { PointResult } from './analysis.js';
 
 export type TableRow = Record<string, string | number>;
 
