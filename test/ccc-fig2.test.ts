@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { simulate } from '../src/experiment/simulate.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
-import '../src/report/figures/index.js';
+import '../experiments/index.js';
 import type { SimOutput } from '../src/experiment/types.js';
 import { tempDir } from './helpers/tmp.js';
 

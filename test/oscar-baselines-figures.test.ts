@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { simulate } from '../src/experiment/simulate.js';
 import { parkingLot, parseCcsimTopology, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
-import { measureBurst, measureFailure, measureGradient, queuePresence, runSeries, steadyShares } from '../src/report/figures/oscar-baselines.js';
+import { measureBurst, measureFailure, measureGradient, queuePresence, runSeries, steadyShares } from '../experiments/oscar/analysis-baselines.js';
 import { loadCdf } from '../src/workload/index.js';
 import { poissonFlows } from '../src/workload/index.js';
 import { Rng } from '../src/engine/rng.js';

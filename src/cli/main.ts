@@ -25,7 +25,7 @@ import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { ccsimVersion } from '../experiment/output.js';
-import '../report/figures/index.js';
+import '../../experiments/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // output helpers

@@ -3,7 +3,7 @@
  * comparison with measured claims.
  *
  * A data file lists claims: the id a figure analysis gives the measured value
- * (MeasuredClaim.id in report/figures), the experiment (spec file stem under
+ * (MeasuredClaim.id in experiments/<paper>/analysis*.ts), the experiment (spec file stem under
  * experiments/<paper>/) that measures it, the published value, a tolerance,
  * and where the paper states it. The verdict per claim is
  * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),

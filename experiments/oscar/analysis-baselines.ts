@@ -11,10 +11,10 @@
  * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
  * serialization; the difference is below the precision of the claims).
  */
-import type { SimOutput } from '../../experiment/types.js';
-import { readFctRecords, readTable, type TableRow } from '../../experiment/results.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
-import { mean } from '../../metrics/stats.js';
+import type { SimOutput } from '../../src/experiment/types.js';
+import { readFctRecords, readTable, type TableRow } from '../../src/experiment/results.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { mean } from '../../src/metrics/stats.js';
 
 const PS = 1e-12;
 const US_PS = 1e6;

@@ -9,10 +9,10 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { cdfQuantile, loadCdf } from '../../workload/cdf.js';
-import { readRawTable, type RawTable } from '../../experiment/results.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
+import { mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { cdfQuantile, loadCdf } from '../../src/workload/cdf.js';
+import { readRawTable, type RawTable } from '../../src/experiment/results.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 
 const SMALL_MAX_BYTES = 150 * 1024;
 

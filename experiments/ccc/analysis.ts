@@ -9,9 +9,9 @@
  * downlink is the only queue on the path (true on `ccc250`, 1:4 under-subscribed
  * at the edge, and on the stars) and time-weighted rather than ACK-weighted.
  */
-import { readFctRecords, readTable, requireResultJson, type TableRow } from '../../experiment/results.js';
-import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from '../../experiment/analysis.js';
-import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { readFctRecords, readTable, requireResultJson, type TableRow } from '../../src/experiment/results.js';
+import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from '../../src/experiment/analysis.js';
+import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 
 interface Manifest {
   resolved: { cc: { name: string; params: Record<string, unknown> }; stopAtPs: number | null };

@@ -7,10 +7,10 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../../experiment/results.js';
-import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
-import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../../src/experiment/results.js';
+import { loadRun, window, type RunSeries, type Series } from '../oscar/analysis-baselines.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 
 const US_PS = 1e6;
 const MS_PS = 1e9;

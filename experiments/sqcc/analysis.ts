@@ -6,9 +6,9 @@
  * it windows it, docs/experiments.md §6); "oscillation range" is reported
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
-import { mean as meanOf, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readTable, requireResultJson } from '../../experiment/results.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from '../../experiment/analysis.js';
+import { mean as meanOf, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { readTable, requireResultJson } from '../../src/experiment/results.js';
+import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from '../../src/experiment/analysis.js';
 
 interface Manifest {
   resolved: {

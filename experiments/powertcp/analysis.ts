@@ -9,11 +9,11 @@
  * 100 KB - 1 MB, long > 1 MB. The measurements are plain functions on the series, so
  * tests apply them to `simulate` results directly.
  */
-import type { SimOutput } from '../../experiment/types.js';
-import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readFctRecords, readResultJson, readTable, type FctRecord } from '../../experiment/results.js';
-import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../experiment/analysis.js';
+import type { SimOutput } from '../../src/experiment/types.js';
+import { jainIndex, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { readFctRecords, readResultJson, readTable, type FctRecord } from '../../src/experiment/results.js';
+import { loadRun, runSeries, type RunSeries, type Series } from '../oscar/analysis-baselines.js';
+import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */
