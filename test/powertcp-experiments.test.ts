@@ -20,7 +20,7 @@ import { lossWarnings, runSummary } from '../src/metrics/summary.js';
 import { jainIndex } from '../src/metrics/stats.js';
 import { fatTreePreset } from '../src/net/topology/index.js';
 import { gainPct, measureFairness, measureIncastOutput, tailByBucket } from '../experiments/powertcp/analysis.js';
-import { runSeries } from '../experiments/oscar/analysis-baselines.js';
+import { runSeries } from '../src/experiment/series.js';
 import { findFigure } from '../src/experiment/analysis.js';
 import '../experiments/index.js';
 import type { PointResult } from '../src/experiment/analysis.js';

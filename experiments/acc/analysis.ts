@@ -7,9 +7,9 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../../src/experiment/results.js';
-import { loadRun, window, type RunSeries, type Series } from '../oscar/analysis-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readFctRecords, readRunManifest, readTable, requireResultJson, type TableRow } from '../../src/experiment/results.js';
+import { loadRun, window, type RunSeries, type Series } from '../../src/experiment/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 
 const US_PS = 1e6;
@@ -20,7 +20,7 @@ function ccOf(p: PointResult): string {
   const swept = sweptCcName(p);
   if (swept !== undefined) return swept;
   try {
-    return readResultJson<{ resolved?: { cc?: { name?: string } } }>(p.dir, 'manifest.json')?.resolved?.cc?.name ?? p.label;
+    return readRunManifest(p.dir)?.resolved?.cc?.name ?? p.label;
   } catch {
     return p.label;
   }
@@ -244,8 +244,8 @@ const table2: FigureAnalysis = {
 // large scale: Fig. 13-16, 18, 19
 
 function workloadOf(dir: string): string {
-  const m = readResultJson<{ spec?: { workload?: { cdf?: string }[] } }>(dir, 'manifest.json');
-  return String(m?.spec?.workload?.[0]?.cdf ?? '');
+  const w = readRunManifest(dir)?.spec?.workload?.[0];
+  return String((w !== undefined && 'cdf' in w ? w.cdf : undefined) ?? '');
 }
 
 /** ACC's size classes (ACC §6.4): small < 100 KB, medium 100 KB - 10 MB, large > 10 MB (> 1 MB for Hadoop). */
@@ -369,3 +369,5 @@ const largeScale: FigureAnalysis = {
 };
 
 export const ACC_FIGURES: readonly FigureAnalysis[] = [fig10, tree, table2, largeScale];
+
+registerFigure(...ACC_FIGURES);
