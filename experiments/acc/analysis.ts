@@ -7,10 +7,11 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readRunManifest, readTable, requireResultJson, type TableRow } from '../../src/experiment/results.js';
+import { readFctRecords, readRunManifest, readTable, requireRunSummary, type TableRow } from '../../src/experiment/results.js';
 import { loadRun, window, type RunSeries, type Series } from '../../src/experiment/series.js';
 import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import type { RunSummary } from '../../src/metrics/summary.js';
 
 const US_PS = 1e6;
 const MS_PS = 1e9;
@@ -26,8 +27,8 @@ function ccOf(p: PointResult): string {
   }
 }
 
-function summaryOf(p: PointResult): Record<string, unknown> {
-  return requireResultJson(p.dir, 'summary.json');
+function summaryOf(p: PointResult): RunSummary {
+  return requireRunSummary(p.dir);
 }
 
 function r3(x: number): number {
@@ -212,8 +213,8 @@ const table2: FigureAnalysis = {
       if (e === undefined) by.set(cc, (e = { runs: 0, dead: 0, times: [], lossy: 0, unfinished: [] }));
       e.runs++;
       const s = summaryOf(p);
-      const d = s['deadlock'] as { detectedAtPs: number; unfinishedWithDrops: number } | undefined;
-      e.unfinished.push(Number(s['unfinished']));
+      const d = s.deadlock;
+      e.unfinished.push(Number(s.unfinished));
       if (d !== undefined) {
         e.dead++;
         e.times.push(d.detectedAtPs / MS_PS);
@@ -295,7 +296,7 @@ const largeScale: FigureAnalysis = {
       const rows = readFctRecords(p.dir);
       const wl = workloadOf(p.dir);
       const s = summaryOf(p);
-      const row: Cell[] = [name, rows.length, Number(s['unfinished'])];
+      const row: Cell[] = [name, rows.length, Number(s.unfinished)];
       const others = Object.entries(p.vars).filter(([k]) => k !== 'cc').map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
       const gkey = `${wl}|${others}`;
       let g = stats.get(gkey);

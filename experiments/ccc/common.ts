@@ -4,13 +4,10 @@
  * series by column name, CCC's cc_trace.csv per flow, and the RTT from queue
  * samples (docs/network-model.md §14).
  */
-import { readTable, requireResultJson, requireRunManifest, type RunManifest, type TableRow } from '../../src/experiment/results.js';
+import type { RunSummary } from '../../src/metrics/summary.js';
+import { readTable, requireRunManifest, requireRunSummary, type RunManifest, type TableRow } from '../../src/experiment/results.js';
 import type { PointResult } from '../../src/experiment/analysis.js';
 import { percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
-
-export interface Summary {
-  totals: { drops: number; dataPacketsSent: number; flows: number; finished: number };
-}
 
 export const US_PS = 1e6;
 /** host downlink rate of the CCC topologies (25 G hosts) */
@@ -19,7 +16,7 @@ export const C = 25e9;
 export const RTT_MIN_US = 20.16;
 
 const manifestOf = (dir: string): RunManifest => requireRunManifest(dir);
-export const summaryOf = (dir: string): Summary => requireResultJson<Summary>(dir, 'summary.json');
+export const summaryOf = (dir: string): RunSummary => requireRunSummary(dir);
 
 export interface Series {
   t: number[];
