@@ -69,6 +69,37 @@ export {
   type OutDirPlan,
 } from './experiment/outdir.js';
 
+// figure analyses: the contract and registry (the papers' analyses register
+// themselves when experiments/index.js is imported, as the CLI does) and the
+// typed reader of result folders they use
+export {
+  registerFigure,
+  findFigure,
+  figureNames,
+  sweptCcName,
+  type FigureAnalysis,
+  type FigureResult,
+  type FigureTable,
+  type MeasuredClaim,
+  type PointResult,
+  type Cell,
+} from './experiment/analysis.js';
+export {
+  readTable,
+  readColumns,
+  readFctRecords,
+  readResultJson,
+  requireResultJson,
+  readRunManifest,
+  requireRunManifest,
+  readRunSummary,
+  requireRunSummary,
+  type RunManifest,
+  type ResultColumns,
+  type FctRecord,
+  type TableRow,
+} from './experiment/results.js';
+
 // metrics
 export { percentileLinear, percentileNearestRank, mean, jainIndex, sortedCopy } from './metrics/stats.js';
 export {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { simulate } from '../src/sim/simulate.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
+import '../experiments/index.js';
 import type { SimOutput } from '../src/sim/types.js';
 import { tempDir } from './helpers/tmp.js';
 

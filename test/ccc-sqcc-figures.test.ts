@@ -7,8 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queueStats, sqccScheme, timelyFixedPointPkts } from '../src/report/figures/sqcc.js';
-import { findFigure } from '../src/report/figures/index.js';
+import { queueStats, sqccScheme, timelyFixedPointPkts } from '../experiments/sqcc/analysis.js';
+import { findFigure } from '../src/experiment/analysis.js';
+import '../experiments/index.js';
 import { tempDir } from './helpers/tmp.js';
 
 const US = 1e6;

@@ -9,6 +9,8 @@
  * the library entry, sits on top and may import anything. No two folders of
  * src/ import each other, directly or through others (no cycle between
  * folders), so a folder can be read, tested and replaced from the bottom up.
+ * The papers' figure analyses under experiments/ register with the experiment
+ * layer (src/experiment/analysis.ts) and use only it and the layers below.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const PAPERS = fileURLToPath(new URL('../../experiments/', import.meta.url));
 
 /** Layers from the bottom up; entries of one inner list are siblings of the same rank. */
 const ORDER: readonly (readonly string[])[] = [['engine'], ['net'], ['cc', 'workload'], ['transport'], ['metrics'], ['sim'], ['experiment'], ['report'], ['cli']];
@@ -60,6 +63,8 @@ function violations(): string[] {
     for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
       const target = targetLayer(file, spec);
       if (target === null || target === layer) continue;
+      // the CLI loads the papers' analyses (experiments/index.ts), which sit on the experiment layer
+      if (target === '..' && layer === 'cli') continue;
       const r = rank(target);
       if (r < 0 || r >= own) bad.push(`${relative(SRC, file)} imports ${spec} (layer ${target})`);
     }
@@ -149,4 +154,47 @@ test('no two folders of src/ import each other, directly or through others', () 
   const g = folderGraph();
   assert.ok(g.size >= 10);
   assert.equal(findCycle(g), null);
+});
+
+/** The src/ layers a paper's analyses (experiments/<paper>/*.ts) may import. */
+const PAPER_ALLOWED: readonly string[] = ['engine', 'net', 'cc', 'workload', 'transport', 'metrics', 'sim', 'experiment'];
+
+/**
+ * Where a relative specifier in experiments/ points: `src:<layer>`, `paper:<name>`
+ * (a folder under experiments/), `experiments` (a file at its top), `outside`;
+ * null for packages.
+ */
+function paperTarget(file: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const target = join(file, '..', spec);
+  const inSrc = relative(SRC, target);
+  if (!inSrc.startsWith('..')) return `src:${inSrc.split(/[\\/]/)[0]!}`;
+  const inPapers = relative(PAPERS, target);
+  if (inPapers.startsWith('..')) return 'outside';
+  const parts = inPapers.split(/[\\/]/);
+  return parts.length > 1 ? `paper:${parts[0]!}` : 'experiments';
+}
+
+test("experiments/: a paper's analyses import only src/experiment and the layers below it, and their own paper folder", () => {
+  const files = tsFiles(PAPERS);
+  assert.ok(files.some((f) => relative(PAPERS, f).includes('analysis')), 'experiments/ has analysis files');
+  assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), '../../src/experiment/results.js'), 'src:experiment');
+  assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), './fct.js'), 'paper:oscar');
+  assert.equal(paperTarget(join(PAPERS, 'acc', 'analysis.ts'), '../oscar/fct.js'), 'paper:oscar');
+  assert.equal(paperTarget(join(PAPERS, 'index.ts'), '../src/cli/main.js'), 'src:cli');
+  const bad: string[] = [];
+  for (const file of files) {
+    const rel = relative(PAPERS, file);
+    const parts = rel.split(/[\\/]/);
+    // experiments/index.ts gathers the papers; a paper file stays in its folder
+    const ownPaper = parts.length > 1 ? `paper:${parts[0]!}` : undefined;
+    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+      const t = paperTarget(file, spec);
+      if (t === null || t === ownPaper) continue;
+      if (t.startsWith('src:') && PAPER_ALLOWED.includes(t.slice(4))) continue;
+      if (ownPaper === undefined && t.startsWith('paper:')) continue;
+      bad.push(`experiments/${rel} imports ${spec} (${t})`);
+    }
+  }
+  assert.deepEqual(bad, []);
 });

@@ -20,7 +20,8 @@ import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import { planSweep, type SweepPoint } from '../src/experiment/sweep.js';
 import type { SimOutput } from '../src/sim/types.js';
-import { findFigure } from '../src/report/figures/index.js';
+import { findFigure } from '../src/experiment/analysis.js';
+import '../experiments/index.js';
 import { tempDir } from './helpers/tmp.js';
 
 const EXP = fileURLToPath(new URL('../../experiments/oscar/', import.meta.url));

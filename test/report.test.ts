@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
-import { readFctRecords, readRawTable, readTable, requireResultJson } from '../src/report/load.js';
+import { readColumns, readFctRecords, readTable, requireResultJson } from '../src/experiment/results.js';
 import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -163,8 +163,13 @@ test('result tables read the same through the plain-CSV fast path, csv-parse (qu
     { id: 0, bytes: 1000, slowdown: 2, tag: 'bg' },
     { id: 1, bytes: 2000, slowdown: -Infinity, tag: '7' },
   ]);
-  assert.deepEqual(readRawTable(d, 'q')!.rows[0]!.slice(-2), ['2', 'a,b']);
-  assert.deepEqual(readRawTable(d, 'j'), { header: ['id', 'bytes', 'slowdown', 'tag'], rows: [['0', '1000', '2', 'bg'], ['1', '2000', '-inf', '7']] });
+  // column-wise by name: cell text, numbers by Number(text); an absent table is empty, a missing column an error
+  assert.deepEqual(readColumns(d, 'q').text('tag'), ['a,b', '7']);
+  assert.deepEqual(readColumns(d, 'fct').numbers('bytes'), [1000, 2000]);
+  const j = readColumns(d, 'j');
+  assert.deepEqual([j.columns, j.length, j.text('slowdown'), j.numbers('id')], [['id', 'bytes', 'slowdown', 'tag'], 2, ['2', '-inf'], [0, 1]]);
+  assert.deepEqual([readColumns(d, 'absent').length, readColumns(d, 'absent').numbers('bytes')], [0, []]);
+  assert.throws(() => j.numbers('src'), (e: Error) => e instanceof UsageError && /j has no column src/.test(e.message));
   assert.equal(readTable(d, 'absent'), undefined);
   const recs = readFctRecords(d);
   assert.deepEqual(recs.map((r) => [r.id, r.bytes, r.fctPs, r.tag]), [[0, 1000, 20, 'bg'], [1, 2000, Infinity, '7']]);

@@ -18,7 +18,7 @@ import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
 import { star9Incast } from './helpers/specs.js';
 import { parquetReadObjects } from 'hyparquet';
-import { PARQUET_FIXED_COLUMNS } from '../src/report/parquet.js';
+import { PARQUET_FIXED_COLUMNS } from '../src/experiment/sweep-parquet.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('sweep-test');

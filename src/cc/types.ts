@@ -1,5 +1,5 @@
 /**
- * The congestion-control plug-in interface (architecture.md rule 4,
+ * The congestion-control plug-in interface (docs/architecture.md rule 4,
  * docs/network-model.md §10.1, docs/algorithms.md §1).
  *
  * A CC is one file exporting a `CcDefinition`: a name, a zod parameter schema

@@ -26,6 +26,7 @@ import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
 import { ccsimVersion } from '../experiment/output.js';
+import '../../experiments/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // output helpers

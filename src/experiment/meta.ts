@@ -4,7 +4,8 @@
  *
  * An experiment file is a run spec plus optional keys:
  * - `sweep:` varies fields of the spec (see sweep.ts);
- * - `figure:` names the figure analysis run on the results (report/figures);
+ * - `figure:` names the figure analysis run on the results (registered through
+ *   analysis.ts; the papers' analyses are in experiments/<paper>/);
  * - `quick:` a partial spec merged over the file when `--quick` is given, for
  *   reduced sizes. Its keys are spec keys (deep-merged; lists are replaced as a
  *   whole) or field paths such as `workload[0].duration` (set in place).

@@ -363,8 +363,41 @@ export function resolvedCcParams(input: SimInput): Record<string, unknown> {
   return { ...parsed, byHostLineRateBps: Object.fromEntries(list.map((r) => [String(r), def.resolvedParams!(parsed as never, input.net, r)])) };
 }
 
+/**
+ * manifest.json of a run folder, as buildManifest writes it (non-finite
+ * numbers are written as null). The one manifest type: analyses read it
+ * through readRunManifest (./results.ts).
+ */
+export interface RunManifest {
+  ccsim: string;
+  node: string;
+  platform: string;
+  startedAt: string;
+  specPath: string | null;
+  name: string;
+  seed: number;
+  seedFrom: 'spec' | 'override';
+  run: { wallMs: number; totalWallMs: number; events: number; eventsPerSec: number | null; simulatedPs: number; peakRssBytes: number };
+  resolved: {
+    topology: { name: string; hosts: number; switches: number; links: number };
+    flows: number;
+    cc: SimInput['cc'];
+    net: SimInput['net'];
+    stopAtPs: number | null;
+    maxTimePs: number;
+    linkEvents: SimInput['linkEvents'];
+    metrics: SimInput['metrics'];
+  };
+  sweep?: Record<string, unknown>;
+  spec: Spec;
+  raw: unknown;
+  files: string[];
+  /** set while a run's files are being written (outdir.ts) */
+  incomplete?: boolean;
+}
+
 /** The manifest: everything needed to know what ran, plus the non-deterministic facts of this run. */
-export function buildManifest(d: ResultData, files: readonly string[]): Record<string, unknown> {
+export function buildManifest(d: ResultData, files: readonly string[]): RunManifest {
   const { input, output } = d;
   const switches = input.topology.nodes.length - input.topology.hostCount;
   const simWallMs = output.wallMs;

@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { findFigure, FIGURES } from '../report/figures/index.js';
+import { figureNames, findFigure } from './analysis.js';
 import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
 import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
 import { parseSpec, readSpecFile, resolveSpec } from './resolve.js';
@@ -135,7 +135,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   };
 
   if (meta.figure !== undefined && findFigure(meta.figure) === undefined) {
-    const known = FIGURES.map((f) => f.id);
+    const known = figureNames();
     issues.push({ path: 'figure', value: meta.figure, message: `unknown figure analysis (known: ${known.length > 0 ? known.join(', ') : 'none yet'})` });
   }
 

@@ -1,6 +1,6 @@
 /**
  * Small statistics used by the summaries (docs/network-model.md §13.2, §13.5) and
- * by the figure analyses (src/report/figures): one implementation of each, so
+ * by the figure analyses (experiments/<paper>/analysis*.ts): one implementation of each, so
  * a paper's number and the run summary are computed the same way.
  * Percentile functions take an ascending sorted array and p in [0, 100] (a
  * percent, not a fraction: the 99.9th percentile is p = 99.9); on an empty

@@ -1,5 +1,5 @@
 /**
- * Packets are fields, not bytes (architecture.md rule 5), kept as a struct of
+ * Packets are fields, not bytes (docs/architecture.md rule 5), kept as a struct of
  * arrays: a packet is an integer id into a `PacketStore`. The per-hop fields
  * live in one 32-byte record of an Int32Array (type, priority and flag bits,
  * destination, wire size, ECMP hash, the control-frame queue link); a switch

@@ -5,7 +5,7 @@
  * and arrives whole at the peer at t + ser + prop (store and forward,
  * docs/network-model.md §2). The port keeps at most one pending "transmission
  * done" event and the link at most one pending "arrival" event for the head of
- * its in-flight FIFO (architecture.md rule 3), so the heap holds O(ports)
+ * its in-flight FIFO (docs/architecture.md rule 3), so the heap holds O(ports)
  * events whatever the number of packets in flight. When nothing is queued the
  * port schedules no completion event at all: the next enqueue checks
  * `busyUntil` instead.

@@ -4,8 +4,8 @@
  * Each builder turns result data into an ECharts option; `renderSvg` draws it.
  */
 import * as echarts from 'echarts';
-import type { RunData, TableRow } from './load.js';
-import { readTable } from './load.js';
+import type { RunData, TableRow } from '../experiment/results.js';
+import { readTable } from '../experiment/results.js';
 import { flatBins } from '../metrics/summary.js';
 
 export interface Chart {

@@ -11,9 +11,9 @@ import { ccsimVersion } from '../experiment/output.js';
 import { writeFileAtomic } from '../experiment/sweep-point.js';
 import type { FctStats } from '../metrics/summary.js';
 import { flowRates, pfcByLayer, portSeries, slowdownBars, slowdownCdf, type Chart } from './charts.js';
-import { findFigure } from './figures/index.js';
-import type { Cell, FigureResult, FigureTable } from './figures/types.js';
-import { loadResults, pointResults, type ResultSet, type RunData } from './load.js';
+import { findFigure } from '../experiment/analysis.js';
+import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
+import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
 import { formatCell } from './text.js';
 
 export function esc(s: string): string {

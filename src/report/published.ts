@@ -3,7 +3,7 @@
  * comparison with measured claims.
  *
  * A data file lists claims: the id a figure analysis gives the measured value
- * (MeasuredClaim.id in report/figures), the experiment (spec file stem under
+ * (MeasuredClaim.id in experiments/<paper>/analysis*.ts), the experiment (spec file stem under
  * experiments/<paper>/) that measures it, the published value, a tolerance,
  * and where the paper states it. The verdict per claim is
  * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),
@@ -22,7 +22,7 @@ import { UsageError } from '../experiment/errors.js';
 import { readSpecFile } from '../experiment/resolve.js';
 import { specErrorMap } from '../experiment/spec.js';
 import { zodToSpecError } from '../experiment/errors.js';
-import type { MeasuredClaim } from './figures/types.js';
+import type { MeasuredClaim } from '../experiment/analysis.js';
 
 /** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;

@@ -19,9 +19,9 @@ import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
 import { planSweep, type SweepPlan } from '../experiment/sweep.js';
 import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepOptions } from '../experiment/sweep-run.js';
 import { pointState, writeFileAtomic } from '../experiment/sweep-point.js';
-import type { FigureResult, MeasuredClaim } from './figures/types.js';
+import type { FigureResult, MeasuredClaim } from '../experiment/analysis.js';
 import { esc, renderPage, standardSections, type ReportSection } from './html.js';
-import { loadResults } from './load.js';
+import { loadResults } from '../experiment/results.js';
 import {
   checkPaper,
   compareClaims,

@@ -4,8 +4,8 @@
  * Useful for ad-hoc sweeps (`figure: slowdown-table`) and as the smallest
  * example of the analysis contract.
  */
-import { requireResultJson } from '../load.js';
-import type { Cell, FigureAnalysis, MeasuredClaim } from './types.js';
+import { requireResultJson } from './results.js';
+import type { Cell, FigureAnalysis, MeasuredClaim } from './analysis.js';
 
 interface Overall {
   count: number;

@@ -11,107 +11,12 @@
  * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
  * serialization; the difference is below the precision of the claims).
  */
-import type { SimOutput } from '../../sim/types.js';
-import { readFctRecords, readTable, type TableRow } from '../load.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
-import { mean } from '../../metrics/stats.js';
+import { firstTime, loadRun, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { mean } from '../../src/metrics/stats.js';
 
 const PS = 1e-12;
 const US_PS = 1e6;
-
-/** A sampled series: times in ps, values. */
-export interface Series {
-  t: number[];
-  v: number[];
-}
-
-/** The slice of a run the analyses use (first sampled queue / throughput port). */
-export interface RunSeries {
-  queue: Series | undefined;
-  link: Series | undefined;
-  /** all sampled links, in metrics order */
-  links: Series[];
-  /** per-flow goodput by flow id */
-  flows: Map<number, Series>;
-  fct: { id: number; startPs: number; finishPs: number; tag: string }[];
-}
-
-// ---------------------------------------------------------------------------------------------
-// loading
-
-function readRows(dir: string, base: string): TableRow[] {
-  return readTable(dir, base) ?? [];
-}
-
-function portSeries(rows: TableRow[], valueKey: string): Series[] {
-  const byPort = new Map<string, Series>();
-  for (const r of rows) {
-    const k = `${String(r['node'])}/${String(r['port'])}`;
-    let s = byPort.get(k);
-    if (s === undefined) byPort.set(k, (s = { t: [], v: [] }));
-    s.t.push(Number(r['t_ps']));
-    s.v.push(Number(r[valueKey]));
-  }
-  return [...byPort.values()];
-}
-
-/** Reads the series of a result folder. */
-export function loadRun(dir: string): RunSeries {
-  const queues = portSeries(readRows(dir, 'queues'), 'bytes');
-  const links = portSeries(readRows(dir, 'throughput'), 'bps');
-  const flows = new Map<number, Series>();
-  for (const r of readRows(dir, 'flow_throughput')) {
-    const id = Number(r['flow']);
-    let s = flows.get(id);
-    if (s === undefined) flows.set(id, (s = { t: [], v: [] }));
-    s.t.push(Number(r['t_ps']));
-    s.v.push(Number(r['bps']));
-  }
-  const fct = readFctRecords(dir).map((r) => ({ id: r.id, startPs: r.startPs, finishPs: r.finishPs, tag: r.tag }));
-  return { queue: queues[0], link: links[0], links, flows, fct };
-}
-
-/** The same view of an in-memory result. */
-export function runSeries(out: SimOutput): RunSeries {
-  const flows = new Map<number, Series>();
-  for (const f of out.flowThroughput) flows.set(f.flow, { t: f.t, v: f.v });
-  return {
-    queue: out.queues[0],
-    link: out.throughput[0],
-    links: out.throughput.map((s) => ({ t: s.t, v: s.v })),
-    flows,
-    fct: out.fct.map((r) => ({ id: r.id, startPs: r.startPs, finishPs: r.finishPs, tag: r.tag })),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// series helpers
-
-/** Values with from <= t < to. */
-export function window(s: Series, fromPs: number, toPs: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < s.t.length; i++) if (s.t[i]! >= fromPs && s.t[i]! < toPs) out.push(s.v[i]!);
-  return out;
-}
-
-/** Mean of each sample and the w - 1 before it. */
-export function movingAverage(s: Series, w: number): Series {
-  const out: Series = { t: [], v: [] };
-  let sum = 0;
-  for (let i = 0; i < s.t.length; i++) {
-    sum += s.v[i]!;
-    if (i >= w) sum -= s.v[i - w]!;
-    out.t.push(s.t[i]!);
-    out.v.push(sum / Math.min(i + 1, w));
-  }
-  return out;
-}
-
-/** First sample time >= fromPs whose value satisfies pred, or NaN. */
-export function firstTime(s: Series, fromPs: number, pred: (v: number) => boolean): number {
-  for (let i = 0; i < s.t.length; i++) if (s.t[i]! >= fromPs && pred(s.v[i]!)) return s.t[i]!;
-  return NaN;
-}
 
 function tagged(run: RunSeries, tag: string): { start: number; end: number; count: number } {
   const rows = run.fct.filter((r) => r.tag === tag);
@@ -680,3 +585,5 @@ export const OSCAR_BASELINE_FIGURES: readonly FigureAnalysis[] = [
   rttFairness,
   spraying,
 ];
+
+registerFigure(...OSCAR_BASELINE_FIGURES);

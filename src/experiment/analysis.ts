@@ -1,14 +1,21 @@
 /**
  * Figure analyses: turn the result folders of one experiment (a spec, usually
  * with a `sweep:` block over CCs and parameters) into the numbers a paper's
- * figure shows, as tables. Analyses read result files only (architecture.md
- * rule 8: reports come from files, never from live objects), so they work on
- * a finished sweep folder as well as right after a run.
+ * figure shows, as tables. Analyses read result files only (docs/architecture.md
+ * rule 8: reports come from files, never from live objects), through the
+ * reader of ./results.ts, so they work on a finished sweep folder as well as
+ * right after a run.
  *
  * An experiment spec names its analysis with `figure: <id>`; `ccsim sweep`
  * and `ccsim reproduce` print the tables after the points finish, and the
  * reproduction report compares the `claims` with published values.
+ *
+ * The experiment layer owns this contract and the registry below; the
+ * analyses of a paper live beside its specs (experiments/<paper>/analysis*.ts)
+ * and register themselves when experiments/index.ts is imported (the CLI
+ * does). Only the paper-independent `slowdown-table` is built in.
  */
+import { slowdownTable } from './slowdown-table.js';
 
 /** One finished point of an experiment. */
 export interface PointResult {
@@ -65,4 +72,31 @@ export interface FigureAnalysis {
   paper: string;
   title: string;
   analyze(points: readonly PointResult[]): FigureResult;
+}
+
+/** The registered analyses by id, in registration order (the built-in one first). */
+const REGISTRY = new Map<string, FigureAnalysis>([[slowdownTable.id, slowdownTable]]);
+
+/**
+ * Makes analyses findable by the `figure:` id of an experiment spec.
+ * Registering the same analysis object again is a no-op; another analysis
+ * under an id already taken is an error (two papers must not share an id).
+ */
+export function registerFigure(...analyses: readonly FigureAnalysis[]): void {
+  for (const a of analyses) {
+    const known = REGISTRY.get(a.id);
+    if (known === a) continue;
+    if (known !== undefined) throw new Error(`figure analysis ${a.id} is registered twice (papers ${known.paper} and ${a.paper})`);
+    REGISTRY.set(a.id, a);
+  }
+}
+
+/** The analysis registered under `id`, if any. */
+export function findFigure(id: string): FigureAnalysis | undefined {
+  return REGISTRY.get(id);
+}
+
+/** Ids of every registered analysis, in registration order. */
+export function figureNames(): string[] {
+  return [...REGISTRY.keys()];
 }

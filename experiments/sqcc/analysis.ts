@@ -6,19 +6,9 @@
  * it windows it, docs/experiments.md §6); "oscillation range" is reported
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
-import { mean as meanOf, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readTable, requireResultJson } from '../load.js';
-import type { Cell, FigureAnalysis, FigureResult, FigureTable, MeasuredClaim, PointResult } from './types.js';
-
-interface Manifest {
-  resolved: {
-    flows: number;
-    cc: { name: string; params: Record<string, unknown> };
-    net: { transport: { mtuBytes: number; dataHeaderBytes: number } };
-    stopAtPs: number | null;
-  };
-  spec: { topology: Record<string, unknown> };
-}
+import { mean as meanOf, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { readTable, requireRunManifest } from '../../src/experiment/results.js';
+import { registerFigure, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 
 export interface QueueStats {
   n: number;
@@ -55,7 +45,7 @@ export function sqccScheme(cc: { name: string; params: Record<string, unknown> }
 
 /** Steady-state queue statistics of one point (second half of the run). */
 export function queueStats(dir: string): QueueStats {
-  const m = requireResultJson<Manifest>(dir, 'manifest.json');
+  const m = requireRunManifest(dir);
   const t = m.resolved.net.transport;
   const pkt = t.mtuBytes + t.dataHeaderBytes + 8;
   const end = m.resolved.stopAtPs ?? Infinity;
@@ -65,7 +55,8 @@ export function queueStats(dir: string): QueueStats {
   const mean = meanOf(q);
   const sd = Math.sqrt(q.reduce((a, b) => a + (b - mean) ** 2, 0) / q.length);
   const sorted = sortedCopy(q);
-  const delayPs = Number(m.spec.topology['delay'] ?? NaN);
+  const topo = m.spec.topology;
+  const delayPs = Number(('delay' in topo ? topo.delay : undefined) ?? NaN);
   return {
     n: m.resolved.flows,
     scheme: sqccScheme(m.resolved.cc),
@@ -237,3 +228,5 @@ const fig4: FigureAnalysis = {
 };
 
 export const SQCC_FIGURES: readonly FigureAnalysis[] = [theory, fig1, fig2, table2, fig4];
+
+registerFigure(...SQCC_FIGURES);

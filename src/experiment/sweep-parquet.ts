@@ -14,10 +14,10 @@ import { renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { pointState } from '../experiment/sweep-point.js';
-import type { SweepPlan } from '../experiment/sweep.js';
-import { pointValueText } from '../experiment/sweep.js';
-import { readTable } from './load.js';
+import { pointState } from './sweep-point.js';
+import type { SweepPlan } from './sweep.js';
+import { pointValueText } from './sweep.js';
+import { readTable } from './results.js';
 
 /** Fixed columns (before the varied fields' columns). */
 export const PARQUET_FIXED_COLUMNS = [

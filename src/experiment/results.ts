@@ -1,15 +1,23 @@
 /**
- * Reading result folders for reports: a run folder (manifest.json) or a sweep
- * folder (sweep.json with finished points under points/). Reports read files
- * only, never live simulator objects, so they work on any finished result.
+ * The one reader of result folders (docs/architecture.md rule 8: analyses and
+ * reports read files, never live simulator objects): a run folder's
+ * manifest.json (`readRunManifest`, typed as output.ts writes it),
+ * summary.json, its tables by column name (`readTable` as rows of named cells,
+ * `readColumns` column-wise for large tables, `readFctRecords` typed), and a
+ * run or sweep folder as a whole (`loadResults`: sweep.json with finished
+ * points under points/). Figure analyses (./analysis.ts) and reports use it,
+ * so they work on any finished result.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { UsageError } from '../experiment/errors.js';
-import { pointState } from '../experiment/sweep-point.js';
+import { UsageError } from './errors.js';
+import { pointState } from './sweep-point.js';
 import type { RunSummary } from '../metrics/summary.js';
-import type { PointResult } from './figures/types.js';
+import type { PointResult } from './analysis.js';
+import type { RunManifest } from './output.js';
+
+export type { RunManifest };
 
 export type TableRow = Record<string, string | number>;
 
@@ -97,11 +105,10 @@ export function readTable(dir: string, base: string): TableRow[] | undefined {
 }
 
 /**
- * A result table as column names and cell text (no casting), for readers that
- * index columns by position; undefined when absent. JSONL rows give their
- * keys in the first row's order.
+ * A result table as column names and cell text (no casting); undefined when
+ * absent. JSONL rows give their keys in the first row's order.
  */
-export function readRawTable(dir: string, base: string): RawTable | undefined {
+function readRawTable(dir: string, base: string): RawTable | undefined {
   const csv = join(dir, `${base}.csv`);
   if (existsSync(csv)) {
     const text = readFileSync(csv, 'utf8');
@@ -116,6 +123,46 @@ export function readRawTable(dir: string, base: string): RawTable | undefined {
     return { header, rows: objs.map((o) => header.map((h) => String(o[h] ?? ''))) };
   }
   return undefined;
+}
+
+/** A result table read column by column, by column name (for tables of 10^5 - 10^6 rows). */
+export interface ResultColumns {
+  /** column names in file order; empty when the table is absent */
+  readonly columns: readonly string[];
+  /** rows */
+  readonly length: number;
+  has(column: string): boolean;
+  /** the cell text of a column; a UsageError naming the file when a present table lacks the column */
+  text(column: string): string[];
+  /** the column's cells as numbers (`Number` of the cell text) */
+  numbers(column: string): number[];
+}
+
+/**
+ * A result table (`<base>.csv` or `<base>.jsonl`) column-wise: an absent
+ * table has no rows, so every column reads as empty.
+ */
+export function readColumns(dir: string, base: string): ResultColumns {
+  const raw = readRawTable(dir, base);
+  const header = raw?.header ?? [];
+  const rows = raw?.rows ?? [];
+  const index = (column: string): number => {
+    const i = header.indexOf(column);
+    if (i < 0 && raw !== undefined) throw new UsageError(`${join(dir, base)} has no column ${column} (columns: ${header.join(', ')})`);
+    return i;
+  };
+  const text = (column: string): string[] => {
+    if (raw === undefined) return [];
+    const i = index(column);
+    return rows.map((r) => r[i]!);
+  };
+  return {
+    columns: header,
+    length: rows.length,
+    has: (column) => header.includes(column),
+    text,
+    numbers: (column) => text(column).map(Number),
+  };
 }
 
 /** One row of a result folder's fct table (FCT_COLUMNS, src/experiment/output.ts), typed. */
@@ -155,13 +202,33 @@ export function requireResultJson<T = Record<string, unknown>>(dir: string, name
   return v;
 }
 
+/** manifest.json of a run folder; undefined when absent. */
+export function readRunManifest(dir: string): RunManifest | undefined {
+  return readResultJson<RunManifest>(dir, 'manifest.json');
+}
+
+/** As readRunManifest, for a finished result: a UsageError naming the file when absent. */
+export function requireRunManifest(dir: string): RunManifest {
+  return requireResultJson<RunManifest>(dir, 'manifest.json');
+}
+
+/** summary.json of a run folder (src/metrics/summary.ts; non-finite numbers are null); undefined when absent. */
+export function readRunSummary(dir: string): RunSummary | undefined {
+  return readResultJson<RunSummary>(dir, 'summary.json');
+}
+
+/** As readRunSummary, for a finished result: a UsageError naming the file when absent. */
+export function requireRunSummary(dir: string): RunSummary {
+  return requireResultJson<RunSummary>(dir, 'summary.json');
+}
+
 export interface RunData {
   dir: string;
   /** e.g. "cc=hpcc load=0.8", or the CC name of a single run */
   label: string;
   cc: string;
   vars: Record<string, unknown>;
-  manifest: Record<string, unknown>;
+  manifest: RunManifest;
   summary: RunSummary;
 }
 
@@ -179,10 +246,10 @@ export interface ResultSet {
 }
 
 function loadRun(dir: string, label: string | undefined, vars: Record<string, unknown>): RunData {
-  const manifest = requireResultJson(dir, 'manifest.json');
-  const summary = requireResultJson<RunSummary>(dir, 'summary.json');
-  const resolved = manifest['resolved'] as { cc?: { name?: string } } | undefined;
-  const cc = resolved?.cc?.name ?? 'unknown';
+  const manifest = requireRunManifest(dir);
+  const summary = requireRunSummary(dir);
+  // a manifest of an older or foreign writer may lack fields
+  const cc = (manifest.resolved as Partial<RunManifest['resolved']> | undefined)?.cc?.name ?? 'unknown';
   return { dir, label: label ?? cc, cc, vars, manifest, summary };
 }
 

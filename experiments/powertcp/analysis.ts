@@ -9,11 +9,13 @@
  * 100 KB - 1 MB, long > 1 MB. The measurements are plain functions on the series, so
  * tests apply them to `simulate` results directly.
  */
-import type { SimOutput } from '../../sim/types.js';
-import { jainIndex, percentileLinear, sortedCopy } from '../../metrics/stats.js';
-import { readFctRecords, readResultJson, readTable, type FctRecord } from '../load.js';
-import { loadRun, runSeries, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
+import type { FlowsEntry } from '../../src/workload/flows.js';
+import type { IncastEntry } from '../../src/workload/incast.js';
+import type { SimOutput } from '../../src/sim/types.js';
+import { jainIndex, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results.js';
+import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */
@@ -159,27 +161,27 @@ const fig4: FigureAnalysis = {
 };
 
 function readDrops(dir: string): number | null {
-  const s = readResultJson<{ totals?: { drops?: number } }>(dir, 'summary.json');
+  const s = readRunSummary(dir);
   return s?.totals?.drops ?? null;
 }
 
 function readUnfinished(dir: string): number | null {
-  const s = readResultJson<{ unfinished?: number }>(dir, 'summary.json');
+  const s = readRunSummary(dir);
   return s?.unfinished ?? null;
 }
 
 function hasIncastEntry(dir: string): boolean {
-  const m = readResultJson<{ spec?: { workload?: { type: string }[] } }>(dir, 'manifest.json');
+  const m = readRunManifest(dir);
   return (m?.spec?.workload ?? []).some((w) => w.type === 'incast');
 }
 
 /** With infinite flows nothing finishes: the incast instant comes from the spec's flows. */
 function incastTimeFromSpec(dir: string): number {
-  const m = readResultJson<{ spec?: { workload?: { type: string; flows?: { start: number; tag?: string }[]; at?: number[] }[] } }>(dir, 'manifest.json');
+  const m = readRunManifest(dir);
   let best = Infinity;
   for (const w of m?.spec?.workload ?? []) {
-    if (w.type === 'flows') for (const f of w.flows ?? []) if (f.tag === 'incast' || f.tag === 'query') best = Math.min(best, f.start);
-    if (w.type === 'incast') for (const t of w.at ?? []) best = Math.min(best, t);
+    if (w.type === 'flows') for (const f of (w as FlowsEntry).flows) if (f.tag === 'incast' || f.tag === 'query') best = Math.min(best, f.start);
+    if (w.type === 'incast') for (const t of (w as IncastEntry).at ?? []) best = Math.min(best, t);
   }
   return Number.isFinite(best) ? best : 0;
 }
@@ -253,11 +255,11 @@ export function measureFairness(run: RunSeries, starts: ReadonlyMap<number, numb
 }
 
 function flowStarts(dir: string): Map<number, number> {
-  const m = readResultJson<{ spec?: { workload?: { type: string; flows?: { start: number }[] }[] } }>(dir, 'manifest.json');
+  const m = readRunManifest(dir);
   const starts = new Map<number, number>();
   // flow ids are start-time order, ties in listing order (resolve.ts)
   const list: number[] = [];
-  for (const w of m?.spec?.workload ?? []) if (w.type === 'flows') for (const f of w.flows ?? []) list.push(f.start);
+  for (const w of m?.spec?.workload ?? []) if (w.type === 'flows') for (const f of (w as FlowsEntry).flows) list.push(f.start);
   list
     .map((s, k) => ({ s, k }))
     .sort((a, b) => a.s - b.s || a.k - b.k)
@@ -275,7 +277,7 @@ const fig5: FigureAnalysis = {
     const summary: Cell[][] = [];
     for (const p of points) {
       const run = loadRun(p.dir);
-      const s = readResultJson<{ endPs?: number }>(p.dir, 'summary.json');
+      const s = readRunSummary(p.dir);
       const phases = measureFairness(run, flowStarts(p.dir), s?.endPs ?? Infinity);
       const cc = ccOf(p).name;
       tables.push({
@@ -496,3 +498,5 @@ const fig7ef: FigureAnalysis = {
 };
 
 export const POWERTCP_FIGURES: readonly FigureAnalysis[] = [fig4, fig5, fig67ab, fig7cf, fig7ef];
+
+registerFigure(...POWERTCP_FIGURES);

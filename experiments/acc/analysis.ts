@@ -7,10 +7,11 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readResultJson, readTable, requireResultJson, type TableRow } from '../load.js';
-import { loadRun, window, type RunSeries, type Series } from './oscar-baselines.js';
-import { sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from './types.js';
-import { jainIndex, mean, percentileLinear, sortedCopy } from '../../metrics/stats.js';
+import { readFctRecords, readRunManifest, readTable, requireRunSummary, type TableRow } from '../../src/experiment/results.js';
+import { loadRun, window, type RunSeries, type Series } from '../../src/experiment/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import type { RunSummary } from '../../src/metrics/summary.js';
 
 const US_PS = 1e6;
 const MS_PS = 1e9;
@@ -20,14 +21,14 @@ function ccOf(p: PointResult): string {
   const swept = sweptCcName(p);
   if (swept !== undefined) return swept;
   try {
-    return readResultJson<{ resolved?: { cc?: { name?: string } } }>(p.dir, 'manifest.json')?.resolved?.cc?.name ?? p.label;
+    return readRunManifest(p.dir)?.resolved?.cc?.name ?? p.label;
   } catch {
     return p.label;
   }
 }
 
-function summaryOf(p: PointResult): Record<string, unknown> {
-  return requireResultJson(p.dir, 'summary.json');
+function summaryOf(p: PointResult): RunSummary {
+  return requireRunSummary(p.dir);
 }
 
 function r3(x: number): number {
@@ -212,8 +213,8 @@ const table2: FigureAnalysis = {
       if (e === undefined) by.set(cc, (e = { runs: 0, dead: 0, times: [], lossy: 0, unfinished: [] }));
       e.runs++;
       const s = summaryOf(p);
-      const d = s['deadlock'] as { detectedAtPs: number; unfinishedWithDrops: number } | undefined;
-      e.unfinished.push(Number(s['unfinished']));
+      const d = s.deadlock;
+      e.unfinished.push(Number(s.unfinished));
       if (d !== undefined) {
         e.dead++;
         e.times.push(d.detectedAtPs / MS_PS);
@@ -244,8 +245,8 @@ const table2: FigureAnalysis = {
 // large scale: Fig. 13-16, 18, 19
 
 function workloadOf(dir: string): string {
-  const m = readResultJson<{ spec?: { workload?: { cdf?: string }[] } }>(dir, 'manifest.json');
-  return String(m?.spec?.workload?.[0]?.cdf ?? '');
+  const w = readRunManifest(dir)?.spec?.workload?.[0];
+  return String((w !== undefined && 'cdf' in w ? w.cdf : undefined) ?? '');
 }
 
 /** ACC's size classes (ACC §6.4): small < 100 KB, medium 100 KB - 10 MB, large > 10 MB (> 1 MB for Hadoop). */
@@ -295,7 +296,7 @@ const largeScale: FigureAnalysis = {
       const rows = readFctRecords(p.dir);
       const wl = workloadOf(p.dir);
       const s = summaryOf(p);
-      const row: Cell[] = [name, rows.length, Number(s['unfinished'])];
+      const row: Cell[] = [name, rows.length, Number(s.unfinished)];
       const others = Object.entries(p.vars).filter(([k]) => k !== 'cc').map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
       const gkey = `${wl}|${others}`;
       let g = stats.get(gkey);
@@ -369,3 +370,5 @@ const largeScale: FigureAnalysis = {
 };
 
 export const ACC_FIGURES: readonly FigureAnalysis[] = [fig10, tree, table2, largeScale];
+
+registerFigure(...ACC_FIGURES);
