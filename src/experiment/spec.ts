@@ -648,7 +648,7 @@ export const sweepSchema = z
 
 export const experimentMetaSchema = z.object({
   sweep: sweepSchema.optional(),
-  /** id of a figure analysis (report/figures) run on the points */
+  /** id of a figure analysis (experiments/<paper>/analysis*.ts, registered in src/experiment/analysis.ts) run on the points */
   figure: z.string().min(1).optional(),
   /** partial spec merged over the file with --quick (reduced sizes) */
   quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
