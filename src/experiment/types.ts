@@ -4,6 +4,7 @@
  */
 import type { NetworkConfig } from '../net/config.js';
 import type { DeadlockOptions, DeadlockReport } from '../net/deadlock.js';
+import type { CircuitSchedule, LinkEvent } from '../net/link-changes.js';
 import type { Topology } from '../net/topology/types.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 
@@ -13,14 +14,8 @@ export interface PortRef {
   port: number;
 }
 
-export interface LinkEvent {
-  atPs: number;
-  /** link endpoints (node ids); both directions change */
-  a: number;
-  b: number;
-  /** new rate in bps; 0 = link down (packets wait) */
-  rateBps: number;
-}
+/** Scheduled changes of links and circuit schedules: net/link-changes.ts (docs/network-model.md §2.1). */
+export type { CircuitSchedule, LinkEvent, LinkRateEvent, LinkStateEvent } from '../net/link-changes.js';
 
 export interface MetricsRequest {
   /** sampled egress queue length (bytes, all classes) */
@@ -79,6 +74,8 @@ export interface SimInput {
   stopAtPs: number | null;
   maxTimePs: number;
   linkEvents: LinkEvent[];
+  /** a rotating circuit schedule (PowerTCP §5): its circuit links go down and up per slot */
+  circuitSchedule?: CircuitSchedule;
   metrics: MetricsRequest;
   /**
    * PFC deadlock detection (net/deadlock.ts): a run whose fabric deadlocks ends
