@@ -32,11 +32,13 @@ import {
   spineLeafPreset,
   star,
   topologyPreset,
+  torMesh,
   type FatTreeOptions,
   type FatTreePresetName,
   type OscarLinkConfig,
   type SpineLeafOptions,
   type SpineLeafPresetName,
+  type TorMeshOptions,
   type Topology,
   type TopologyFileFormat,
 } from '../net/topology/index.js';
@@ -59,7 +61,8 @@ import {
 import { SpecError, UsageError, errorMessage, formatPath, valueAtPath, zodToSpecError, type PathSegment, type SpecIssue } from './errors.js';
 import { splitExperiment } from './meta.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type PortRefSpec, type Spec, type SpecLimits, type TopologySpec, type WorkloadSpec } from './spec.js';
-import type { LinkEvent, MetricsRequest, PortRef, SimInput } from './types.js';
+import { resolveLinkEvents, resolveSchedule } from './resolve-topology-change.js';
+import type { MetricsRequest, PortRef, SimInput } from './types.js';
 
 export interface LoadedSpec {
   /** the parsed file before validation (YAML/JSON data) */
@@ -216,6 +219,8 @@ const BUILDER_KEY: Readonly<Record<string, string>> = {
   hostDelay: 'hostDelayPs',
   edgeAggDelay: 'edgeAggDelayPs',
   aggCoreDelay: 'aggCoreDelayPs',
+  circuitRate: 'circuitRateBps',
+  circuitDelay: 'circuitDelayPs',
 };
 
 /** The builder options of a validated spec topology (without `type` and `preset`). */
@@ -260,6 +265,8 @@ function estimateTopology(t: TopologySpec): { hosts: number; links: number } | u
       return { hosts: 4 * t.hostsPerTor, links: 4 * t.hostsPerTor + 16 };
     case 'accTree':
       return { hosts: t.burstHosts + 16, links: t.burstHosts + 64 };
+    case 'torMesh':
+      return { hosts: t.tors * t.hostsPerTor, links: t.tors * t.hostsPerTor + (t.tors * (t.tors - 1)) / 2 };
     default:
       return undefined; // presets are small; files are size-capped and checked once built
   }
@@ -315,6 +322,8 @@ function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimits, iss
     }
     case 'accTree':
       return { topology: issues.guard(at, () => accTree(o as unknown as AccTreeOptions)) };
+    case 'torMesh':
+      return { topology: issues.guard(at, () => torMesh(o as unknown as TorMeshOptions)) };
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {
@@ -752,27 +761,6 @@ function resolvePort(ref: PortRefSpec, path: readonly PathSegment[], ti: TopoInd
   return { node: na, port };
 }
 
-function resolveEvents(spec: Spec, ti: TopoIndex, issues: Issues): LinkEvent[] {
-  const out: LinkEvent[] = [];
-  spec.events.forEach((ev, i) => {
-    const at: PathSegment[] = ['events', i];
-    const [a, b] = ev.link;
-    const na = ti.node(a);
-    const nb = ti.node(b);
-    if (na === undefined || nb === undefined) {
-      issues.add([...at, 'link', na === undefined ? 0 : 1], `no such node (${ti.nodeRangeText()})`, na === undefined ? a : b);
-      return;
-    }
-    if (!ti.peers[na]!.includes(nb)) {
-      issues.add([...at, 'link'], `nodes ${a} and ${b} are not connected`, ev.link);
-      return;
-    }
-    out.push({ atPs: ev.at, a: na, b: nb, rateBps: ev.rate });
-  });
-  // stable by time: events at the same time apply in spec order
-  return out.map((e, k) => ({ e, k })).sort((x, y) => x.e.atPs - y.e.atPs || x.k - y.k).map((x) => x.e);
-}
-
 /** The metrics request, ports checked against the topology; flow ids are checked in checkFlowIds. */
 /**
  * Smallest base RTT between two hosts of one rack: 2 x (both host links' delays) plus one
@@ -895,7 +883,8 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   const ti = new TopoIndex(built.topology, built.newIds);
 
   const entries = prepareWorkload(spec, ti, issues);
-  const events = resolveEvents(spec, ti, issues);
+  const circuitSchedule = resolveSchedule(spec, ti, issues);
+  const events = resolveLinkEvents(spec, ti, issues, circuitSchedule);
   const metrics = resolveMetrics(spec, ti, issues, net.transport.mtuBytes);
   checkOfferedLoad(entries, ti, issues);
   issues.throwIfAny();
@@ -920,6 +909,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     // with a hard stop, the stop time is also the cap
     maxTimePs: spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs,
     linkEvents: events,
+    ...(circuitSchedule !== undefined ? { circuitSchedule } : {}),
     metrics,
     ...(spec.stop.deadlock === false
       ? { deadlock: null }

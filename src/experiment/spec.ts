@@ -54,6 +54,7 @@ import {
 } from '../net/topology/index.js';
 import { MIB, SEC, TX_QUANTIZATIONS, US, parseBytes, parseRate, parseTimePs } from '../engine/units.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
+import { topologyChangeSchemas } from './spec-topology-change.js';
 
 // ---------------------------------------------------------------------------------------------
 // unit-bearing values
@@ -166,6 +167,9 @@ function psField(opts: { positive?: boolean } = {}) {
     return ps;
   });
 }
+
+/** events, schedule and the torMesh topology: the topology over time (spec-topology-change.ts) */
+const topologyChange = topologyChangeSchemas({ durationField, rateField });
 
 const hostId = z.number().int().min(0);
 const nodeId = z.number().int().min(0);
@@ -319,6 +323,7 @@ export const topologySchema = z.discriminatedUnion('type', [
   accTreeTopo,
   presetTopo,
   fileTopo,
+  topologyChange.torMeshTopo,
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -697,14 +702,6 @@ const stopSchema = z
     }
   });
 
-const linkEvent = z
-  .object({
-    at: durationField(),
-    link: z.tuple([nodeId, nodeId]),
-    /** new rate; 0 = link down */
-    rate: rateField({ allowZero: true }),
-  })
-  .strict();
 
 /** An egress port: { node, port } or { link: [a, b] } = the port of a toward b. */
 const portRef = z.union(
@@ -824,7 +821,8 @@ export const specSchema = z
     cc: ccSchema,
     workload: z.array(workloadEntrySchema).min(1),
     stop: stopSchema.default({}),
-    events: z.array(linkEvent).default([]),
+    events: z.array(topologyChange.linkEvent).default([]),
+    schedule: topologyChange.schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
