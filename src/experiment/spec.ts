@@ -702,7 +702,6 @@ const stopSchema = z
     }
   });
 
-
 /** An egress port: { node, port } or { link: [a, b] } = the port of a toward b. */
 const portRef = z.union(
   [z.object({ node: nodeId, port: z.number().int().min(0) }).strict(), z.object({ link: z.tuple([nodeId, nodeId]) }).strict()],
