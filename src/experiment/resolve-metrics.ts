@@ -1,9 +1,10 @@
 /**
- * The spec's `events:` and `metrics:` resolved against the built topology:
- * every port, link and switch named must exist.
+ * The spec's `metrics:` resolved against the built topology:
+ * every port, link and switch named must exist (`events:` and `schedule:` are
+ * resolve-topology-change.ts's).
  */
 import { SEC, US } from '../engine/units.js';
-import type { LinkEvent, MetricsRequest, PortRef } from '../sim/types.js';
+import type { MetricsRequest, PortRef } from '../sim/types.js';
 import type { Racks } from '../workload/powertcp.js';
 import type { PathSegment } from './errors.js';
 import type { Issues } from './issues.js';
@@ -37,27 +38,6 @@ function resolvePort(ref: PortRefSpec, path: readonly PathSegment[], ti: TopoInd
     return undefined;
   }
   return { node: na, port };
-}
-
-export function resolveEvents(spec: Spec, ti: TopoIndex, issues: Issues): LinkEvent[] {
-  const out: LinkEvent[] = [];
-  spec.events.forEach((ev, i) => {
-    const at: PathSegment[] = ['events', i];
-    const [a, b] = ev.link;
-    const na = ti.node(a);
-    const nb = ti.node(b);
-    if (na === undefined || nb === undefined) {
-      issues.add([...at, 'link', na === undefined ? 0 : 1], `no such node (${ti.nodeRangeText()})`, na === undefined ? a : b);
-      return;
-    }
-    if (!ti.peers[na]!.includes(nb)) {
-      issues.add([...at, 'link'], `nodes ${a} and ${b} are not connected`, ev.link);
-      return;
-    }
-    out.push({ atPs: ev.at, a: na, b: nb, rateBps: ev.rate });
-  });
-  // stable by time: events at the same time apply in spec order
-  return out.map((e, k) => ({ e, k })).sort((x, y) => x.e.atPs - y.e.atPs || x.k - y.k).map((x) => x.e);
 }
 
 /** The metrics request, ports checked against the topology; flow ids are checked in checkFlowIds. */

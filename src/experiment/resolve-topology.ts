@@ -24,11 +24,13 @@ import {
   spineLeafPreset,
   star,
   topologyPreset,
+  torMesh,
   type FatTreeOptions,
   type FatTreePresetName,
   type OscarLinkConfig,
   type SpineLeafOptions,
   type SpineLeafPresetName,
+  type TorMeshOptions,
   type Topology,
   type TopologyFileFormat,
 } from '../net/topology/index.js';
@@ -59,6 +61,8 @@ const BUILDER_KEY: Readonly<Record<string, string>> = {
   hostDelay: 'hostDelayPs',
   edgeAggDelay: 'edgeAggDelayPs',
   aggCoreDelay: 'aggCoreDelayPs',
+  circuitRate: 'circuitRateBps',
+  circuitDelay: 'circuitDelayPs',
 };
 
 /** The builder options of a validated spec topology (without `type` and `preset`). */
@@ -103,6 +107,8 @@ function estimateTopology(t: TopologySpec): { hosts: number; links: number } | u
       return { hosts: 4 * t.hostsPerTor, links: 4 * t.hostsPerTor + 16 };
     case 'accTree':
       return { hosts: t.burstHosts + 16, links: t.burstHosts + 64 };
+    case 'torMesh':
+      return { hosts: t.tors * t.hostsPerTor, links: t.tors * t.hostsPerTor + (t.tors * (t.tors - 1)) / 2 };
     default:
       return undefined; // presets are small; files are size-capped and checked once built
   }
@@ -158,6 +164,8 @@ export function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimi
     }
     case 'accTree':
       return { topology: issues.guard(at, () => accTree(o as unknown as AccTreeOptions)) };
+    case 'torMesh':
+      return { topology: issues.guard(at, () => torMesh(o as unknown as TorMeshOptions)) };
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {

@@ -15,7 +15,8 @@ import type { SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
 import { Issues } from './issues.js';
 import { splitExperiment } from './meta.js';
-import { checkFlowIds, resolveEvents, resolveMetrics } from './resolve-metrics.js';
+import { checkFlowIds, resolveMetrics } from './resolve-metrics.js';
+import { resolveLinkEvents, resolveSchedule } from './resolve-topology-change.js';
 import { buildTopology, TopoIndex } from './resolve-topology.js';
 import { checkCcTags, checkOfferedLoad, checkStartsBeforeStop, checkWorkloadSize, generateWorkload, prepareWorkload } from './resolve-workload.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type Spec } from './spec.js';
@@ -160,7 +161,8 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   const ti = new TopoIndex(built.topology, built.newIds);
 
   const entries = prepareWorkload(spec, ti, specDir, issues);
-  const events = resolveEvents(spec, ti, issues);
+  const circuitSchedule = resolveSchedule(spec, ti, issues);
+  const events = resolveLinkEvents(spec, ti, issues, circuitSchedule);
   const metrics = resolveMetrics(spec, ti, issues, net.transport.mtuBytes);
   checkOfferedLoad(entries, ti, issues);
   issues.throwIfAny();
@@ -186,6 +188,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     // with a hard stop, the stop time is also the cap
     maxTimePs: spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs,
     linkEvents: events,
+    ...(circuitSchedule !== undefined ? { circuitSchedule } : {}),
     metrics,
     ...(spec.stop.deadlock === false
       ? { deadlock: null }

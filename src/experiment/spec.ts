@@ -56,9 +56,13 @@ import { MIB, SEC, TX_QUANTIZATIONS, US } from '../engine/units.js';
 import { durationField, nodeId, posInt, prio, psField, rateField, sizeField } from '../engine/spec-fields.js';
 import { workloadDefinitions, workloadRegistryVersion } from '../workload/registry.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
+import { topologyChangeSchemas } from './spec-topology-change.js';
 
 // ---------------------------------------------------------------------------------------------
 // unit-bearing values
+
+/** events, schedule and the torMesh topology: the topology over time (spec-topology-change.ts) */
+const topologyChange = topologyChangeSchemas({ durationField, rateField });
 
 // ---------------------------------------------------------------------------------------------
 // topology
@@ -206,6 +210,7 @@ export const topologySchema = z.discriminatedUnion('type', [
   accTreeTopo,
   presetTopo,
   fileTopo,
+  topologyChange.torMeshTopo,
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -493,15 +498,6 @@ const stopSchema = z
     }
   });
 
-const linkEvent = z
-  .object({
-    at: durationField(),
-    link: z.tuple([nodeId, nodeId]),
-    /** new rate; 0 = link down */
-    rate: rateField({ allowZero: true }),
-  })
-  .strict();
-
 /** An egress port: { node, port } or { link: [a, b] } = the port of a toward b. */
 const portRef = z.union(
   [z.object({ node: nodeId, port: z.number().int().min(0) }).strict(), z.object({ link: z.tuple([nodeId, nodeId]) }).strict()],
@@ -620,7 +616,8 @@ export const specSchema = z
     cc: ccSchema,
     workload: z.array(z.lazy(workloadEntrySchema)).min(1),
     stop: stopSchema.default({}),
-    events: z.array(linkEvent).default([]),
+    events: z.array(topologyChange.linkEvent).default([]),
+    schedule: topologyChange.schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),

@@ -203,6 +203,11 @@ export class Port {
   trimmed = 0;
   /** the discipline object when `disc` is DISC_CUSTOM */
   private custom: QueueDiscipline | null = null;
+  /**
+   * The link direction is down (`setDown`, docs/network-model.md §2.1): `ser` is null, so
+   * `kick` and `idleFor` start nothing, the one check an up port already pays.
+   */
+  private down = false;
 
   constructor(
     private readonly ctx: NetContext,
@@ -263,10 +268,29 @@ export class Port {
     return this.ctx.arena[this.qb + q * Q_STRIDE + Q_PKTS]!;
   }
 
+  /** Changes the link's rate; 0 stops it like `setDown`. A down link takes the rate and keeps it for when it is up. */
   setRate(rateBps: number): void {
     this.rateBps = rateBps;
-    this.ser = rateBps > 0 ? this.ctx.serTable(rateBps) : null;
-    if (rateBps > 0) this.kick();
+    this.ser = rateBps > 0 && this.down === false ? this.ctx.serTable(rateBps) : null;
+    if (this.ser !== null) this.kick();
+  }
+
+  /**
+   * Takes this link direction down or up (a circuit that is disconnected or connected,
+   * PowerTCP §5; docs/network-model.md §2.1). Down: no transmission starts (data or PFC
+   * frames); queued packets wait, lossless; a packet being serialized or on the wire
+   * finishes and arrives. Up: transmission resumes at the link's rate.
+   */
+  setDown(down: boolean): void {
+    if (down === this.down) return;
+    this.down = down;
+    this.ser = down === false && this.rateBps > 0 ? this.ctx.serTable(this.rateBps) : null;
+    if (this.ser !== null) this.kick();
+  }
+
+  /** Whether the link direction is down (`setDown`). */
+  get isDown(): boolean {
+    return this.down;
   }
 
   /** Appends to data queue q (a host's; reads the packet's record) and starts transmission if the port is idle. */

@@ -13,6 +13,7 @@ import { collectResults, FctRecorder } from '../metrics/collect.js';
 import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
+import { installLinkChanges } from '../net/link-changes.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
 import type { Flow } from '../transport/flow.js';
@@ -149,22 +150,8 @@ export class Simulation {
     }
     transport.addFinishListener(() => this.checkDone());
 
-    // ---- link events
-    const linkEvents = [...input.linkEvents].sort((a, b) => a.atPs - b.atPs);
-    const kLink = sched.register({
-      fire: (i) => {
-        const e = linkEvents[i]!;
-        for (const [x, y] of [
-          [e.a, e.b],
-          [e.b, e.a],
-        ] as const) {
-          const p = network.portToward(x, y);
-          if (p === undefined) throw new Error(`events[${i}]: nodes ${e.a} and ${e.b} are not linked`);
-          p.setRate(e.rateBps);
-        }
-      },
-    }, 'linkEvents: Port.setRate');
-    linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
+    // ---- the topology over time: link events and a circuit schedule (net/link-changes.ts)
+    installLinkChanges(sched, network, input.linkEvents, input.circuitSchedule);
 
     // ---- samplers
     this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done, def.traceFields);

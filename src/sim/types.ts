@@ -6,6 +6,7 @@
 import type { FctRow, MetricsRequest } from '../metrics/types.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { DeadlockOptions } from '../net/deadlock.js';
+import type { CircuitSchedule, LinkEvent } from '../net/link-changes.js';
 import type { Topology } from '../net/topology/types.js';
 import type { WorkloadDriver } from '../workload/driver.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
@@ -27,14 +28,8 @@ export type {
 } from '../metrics/types.js';
 export { noMetrics } from '../metrics/types.js';
 
-export interface LinkEvent {
-  atPs: number;
-  /** link endpoints (node ids); both directions change */
-  a: number;
-  b: number;
-  /** new rate in bps; 0 = link down (packets wait) */
-  rateBps: number;
-}
+/** Scheduled changes of links and circuit schedules: net/link-changes.ts (docs/network-model.md §2.1). */
+export type { CircuitSchedule, LinkEvent, LinkRateEvent, LinkStateEvent } from '../net/link-changes.js';
 
 export interface SimInput {
   seed: number;
@@ -64,6 +59,8 @@ export interface SimInput {
   stopAtPs: number | null;
   maxTimePs: number;
   linkEvents: LinkEvent[];
+  /** a rotating circuit schedule (PowerTCP §5): its circuit links go down and up per slot */
+  circuitSchedule?: CircuitSchedule;
   metrics: MetricsRequest;
   /**
    * PFC deadlock detection (net/deadlock.ts): a run whose fabric deadlocks ends

@@ -6,6 +6,7 @@
  */
 import { GBPS, US } from '../../engine/units.js';
 import type { Layer, TopoLink, TopoNode, Topology } from './types.js';
+import { TOR_MESH_KEYS, torMesh, type TorMeshOptions } from './circuit.js';
 import { validateTopology } from './validate.js';
 
 const NAME_PREFIX: Record<Layer, string> = {
@@ -517,7 +518,7 @@ export function accTree(opts: AccTreeOptions): Topology {
 // ---------------------------------------------------------------------------------------------
 // catalogue
 
-export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree';
+export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree' | 'torMesh';
 
 export interface TopologyTypeInfo {
   name: TopologyType;
@@ -550,6 +551,7 @@ export const TOPOLOGY_TYPES: readonly TopologyTypeInfo[] = [
     options: ['hostsPerTor', 'rateBps', 'fabricRateBps', 'delayPs', 'failedLinks', 'name'],
   },
   { name: 'accTree', description: 'ACC Fig. 1 congestion tree: chain SW1-SW4, S0/S1 on SW1, R0/R1 and N burst hosts on SW4', options: ['burstHosts', 'rateBps', 'delayPs', 'name'] },
+  { name: 'torMesh', description: 'racks with ToRs linked pairwise by circuits (PowerTCP §5; circuit schedule)', options: TOR_MESH_KEYS },
 ];
 
 /** Builds a topology of a catalogued type from untyped options (e.g. a parsed config); options are validated. */
@@ -569,6 +571,8 @@ export function buildTopology(type: string, options: unknown): Topology {
       return accCbd(options as AccCbdOptions);
     case 'accTree':
       return accTree(options as AccTreeOptions);
+    case 'torMesh':
+      return torMesh(options as TorMeshOptions);
     default:
       throw new Error(`topology type: unknown "${type}" (known: ${TOPOLOGY_TYPES.map((t) => t.name).join(', ')})`);
   }
