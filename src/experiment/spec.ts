@@ -19,361 +19,15 @@
 import { z } from 'zod';
 import { ccNames, findCc } from '../cc/registry.js';
 import { BIN_SETS, DEFAULT_BIN_SETS } from '../metrics/summary.js';
-import {
-  PROFILE_NAMES,
-  type AckOrder,
-  type AckPriority,
-  type BaseRttMode,
-  type CnpMode,
-  type DtMode,
-  type EcnComparison,
-  type EcnConfig,
-  type MetricsDefaults,
-  type TransportConfig,
-  type TcdConfig,
-  type HeadroomMode,
-  type IdealFctMode,
-  type NackRule,
-  type RetxMode,
-  type NetworkConfig,
-  type NicArbitration,
-  type PacingUpdate,
-  type PfcMode,
-  type PortRule,
-  type PtPoolLayout,
-  type QueueService,
-  type SwitchConfig,
-  type WindowUnit,
-} from '../net/config.js';
-import {
-  CORE_WIRINGS,
-  FAT_TREE_PRESET_NAMES,
-  SPINE_LEAF_PRESET_NAMES,
-  TOPOLOGY_FILE_FORMATS,
-  TOPOLOGY_PRESETS,
-} from '../net/topology/index.js';
-import { MIB, SEC, TX_QUANTIZATIONS, US } from '../engine/units.js';
-import { durationField, nodeId, posInt, prio, psField, rateField, sizeField } from '../engine/spec-fields.js';
+import { PROFILE_NAMES } from '../net/config.js';
+import { MIB, SEC, US } from '../engine/units.js';
+import { durationField, nodeId, posInt, sizeField } from '../engine/spec-fields.js';
 import { workloadDefinitions, workloadRegistryVersion } from '../workload/registry.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
-import { topologyChangeSchemas } from './spec-topology-change.js';
+import { networkSchema, type NetworkOverrides } from './spec-network.js';
+import { topologySchema, topologyChange } from './spec-topology.js';
 
-// ---------------------------------------------------------------------------------------------
-// unit-bearing values
-
-/** events, schedule and the torMesh topology: the topology over time (spec-topology-change.ts) */
-const topologyChange = topologyChangeSchemas({ durationField, rateField });
-
-// ---------------------------------------------------------------------------------------------
-// topology
-
-const nameOpt = z.string().min(1).optional();
-
-const starTopo = z
-  .object({ type: z.literal('star'), hosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
-  .strict();
-
-const dumbbellTopo = z
-  .object({
-    type: z.literal('dumbbell'),
-    left: posInt,
-    right: posInt,
-    hostRate: rateField(),
-    /** default: hostRate */
-    bottleneckRate: rateField().optional(),
-    delay: durationField(),
-    name: nameOpt,
-  })
-  .strict();
-
-const parkingLotTopo = z
-  .object({
-    type: z.literal('parkingLot'),
-    switches: posInt,
-    hostsPerSwitch: posInt.default(1),
-    rate: rateField(),
-    delay: durationField(),
-    name: nameOpt,
-  })
-  .strict();
-
-const FAT_TREE_REQUIRED = ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate'] as const;
-
-const fatTreeTopo = z
-  .object({
-    type: z.literal('fatTree'),
-    /** start from a named fat tree; the other fields override it */
-    preset: z.enum(FAT_TREE_PRESET_NAMES as [string, ...string[]]).optional(),
-    pods: posInt.optional(),
-    edgesPerPod: posInt.optional(),
-    aggsPerPod: posInt.optional(),
-    hostsPerEdge: posInt.optional(),
-    cores: posInt.optional(),
-    hostRate: rateField().optional(),
-    fabricRate: rateField().optional(),
-    aggCoreRate: rateField().optional(),
-    /** sets hostDelay, edgeAggDelay and aggCoreDelay */
-    delay: durationField().optional(),
-    hostDelay: durationField().optional(),
-    edgeAggDelay: durationField().optional(),
-    aggCoreDelay: durationField().optional(),
-    coreWiring: z.enum(CORE_WIRINGS as [string, ...string[]]).optional(),
-    name: nameOpt,
-  })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.preset !== undefined) return;
-    for (const k of FAT_TREE_REQUIRED) {
-      if (t[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required unless a preset is given' });
-    }
-    const perTier = ['hostDelay', 'edgeAggDelay', 'aggCoreDelay'] as const;
-    if (t.delay === undefined && perTier.some((k) => t[k] === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['delay'],
-        message: 'required unless a preset is given (or set all of hostDelay, edgeAggDelay, aggCoreDelay)',
-      });
-    }
-  });
-
-const SPINE_LEAF_REQUIRED = ['spines', 'leaves', 'hostsPerLeaf', 'hostRate', 'fabricRate', 'delay'] as const;
-
-const spineLeafTopo = z
-  .object({
-    type: z.literal('spineLeaf'),
-    preset: z.enum(SPINE_LEAF_PRESET_NAMES as [string, ...string[]]).optional(),
-    spines: posInt.optional(),
-    leaves: posInt.optional(),
-    hostsPerLeaf: posInt.optional(),
-    hostRate: rateField().optional(),
-    fabricRate: rateField().optional(),
-    delay: durationField().optional(),
-    name: nameOpt,
-  })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.preset !== undefined) return;
-    for (const k of SPINE_LEAF_REQUIRED) {
-      if (t[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required unless a preset is given' });
-    }
-  });
-
-const switchLabel = z.string().min(1);
-const accCbdTopo = z
-  .object({
-    type: z.literal('accCbd'),
-    hostsPerTor: posInt.default(8),
-    /** host links */
-    rate: rateField(),
-    /** ToR–upper links; default `rate` */
-    fabricRate: rateField().optional(),
-    delay: durationField(),
-    /** removed upper–ToR links as [L0|L1, T0..T3] pairs; default ACC Fig. 12's [[L0, T3], [L1, T0]] */
-    failedLinks: z.array(z.tuple([switchLabel, switchLabel])).optional(),
-    name: nameOpt,
-  })
-  .strict();
-
-const accTreeTopo = z
-  .object({ type: z.literal('accTree'), burstHosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
-  .strict();
-
-const presetTopo = z
-  .object({ type: z.literal('preset'), preset: z.enum(TOPOLOGY_PRESETS.map((p) => p.name) as [string, ...string[]]) })
-  .strict();
-
-const linkTypeConfig = z.object({ rate: rateField(), delay: durationField() }).strict();
-
-const fileTopo = z
-  .object({
-    type: z.literal('file'),
-    /** resolved relative to the spec file's directory */
-    path: z.string().min(1),
-    format: z.enum(TOPOLOGY_FILE_FORMATS as [string, ...string[]]).default('ccsim'),
-    /** oscar format: rate and delay per link type (host, switch, switch-oversub, ...) */
-    linkConfig: z.record(z.string(), linkTypeConfig).optional(),
-  })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.format === 'oscar' && t.linkConfig === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['linkConfig'], message: 'required for format oscar (rate and delay per link type)' });
-    }
-  });
-
-export const topologySchema = z.discriminatedUnion('type', [
-  starTopo,
-  dumbbellTopo,
-  parkingLotTopo,
-  fatTreeTopo,
-  spineLeafTopo,
-  accCbdTopo,
-  accTreeTopo,
-  presetTopo,
-  fileTopo,
-  topologyChange.torMeshTopo,
-]);
-
-// ---------------------------------------------------------------------------------------------
-// network overrides: one rule per field
-
-/**
- * Every value of a string union, checked at compile time both ways: a value
- * not in T, or a member of T missing from the list, is a type error here (so
- * a new option in net/config.ts cannot be silently rejected by specs).
- */
-function allOf<T extends string>() {
-  return <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : never)): readonly string[] =>
-    values;
-}
-
-/** Allowed values of the string-valued NetworkConfig fields, by field name. */
-const NETWORK_ENUMS = {
-  pfcMode: allOf<PfcMode>()(['onOff', 'quanta']),
-  dtMode: allOf<DtMode>()(['shiftByPortRate', 'fixedShift', 'static', 'alpha']),
-  ptPools: allOf<PtPoolLayout>()(['ptWorkload', 'ptBurst']),
-  headroomMode: allOf<HeadroomMode>()(['perPort', 'perQueue']),
-  service: allOf<QueueService>()(['rr', 'strict']),
-  comparison: allOf<EcnComparison>()(['afterRemoval', 'includingPacket']),
-  loadBalancing: allOf<SwitchConfig['loadBalancing']>()(['ecmp', 'spray']),
-  ackOrder: allOf<AckOrder>()(['transportFirst', 'ccFirst']),
-  cnpMode: allOf<CnpMode>()(['ackFlag', 'cnpPacket']),
-  nicArbitration: allOf<NicArbitration>()(['rrPerPacket', 'fifoWhenQueueEmpty']),
-  ackPriority: allOf<AckPriority>()(['strictAtHost', 'sameAsData']),
-  windowUnit: allOf<WindowUnit>()(['bytes', 'packets']),
-  pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
-  txTimeQuantization: TX_QUANTIZATIONS,
-  nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
-  retxMode: allOf<RetxMode>()(['gbn', 'none']),
-  portRule: allOf<PortRule>()(['hpcc', 'sequential']),
-  baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
-  idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
-} as const satisfies Readonly<Record<string, readonly string[]>>;
-
-const enumOf = (key: keyof typeof NETWORK_ENUMS) => z.enum(NETWORK_ENUMS[key] as [string, ...string[]]);
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
-const num = (min: number, max: number) => z.number().min(min).max(max);
-/** header / frame sizes: whole bytes, bare numbers or "64B" */
-const headerBytes = (min: number) => sizeField({ min, max: 4096 });
-
-/**
- * Every field of the switch, transport and metrics configuration with its own
- * rule (type, integer or not, range). `satisfies` makes a field added to
- * net/config.ts without a rule here a compile error, so this stays the one
- * place that says what a spec may set.
- */
-const ecnShape = {
-  enabled: z.boolean(),
-  kminBytes: sizeField({ min: 0 }),
-  kmaxBytes: sizeField({ min: 0 }),
-  pmax: num(0, 1),
-  scaleWithRate: z.boolean(),
-  refRateBps: rateField(),
-  comparison: enumOf('comparison'),
-  markNonEct: z.boolean(),
-} satisfies Record<keyof EcnConfig, z.ZodType>;
-
-const switchShape = {
-  /** 0 is allowed only without PFC (checked with the merged profile in resolve.ts) */
-  bufferBytes: sizeField({ min: 0 }),
-  pfcEnabled: z.boolean(),
-  pfcMode: enumOf('pfcMode'),
-  dtMode: enumOf('dtMode'),
-  /** alpha = 2^-dtShift */
-  dtShift: int(0, 30),
-  staticThresholdBytes: sizeField({ min: 0 }),
-  reservePerQueueBytes: sizeField({ min: 0 }),
-  headroomMode: enumOf('headroomMode'),
-  headroomRttMultiplier: num(0, 100),
-  resumeOffsetBytes: sizeField({ min: 0 }),
-  bufferCompensationLosslessQueues: int(0, 8),
-  queue0Control: z.boolean(),
-  service: enumOf('service'),
-  mmuHeaderOffset: int(0, 4096),
-  queueHeaderOffset: int(0, 4096),
-  intTxIncludesPacket: z.boolean(),
-  ecn: z.object(partialShape(ecnShape)).strict(),
-  loadBalancing: enumOf('loadBalancing'),
-  pauseQuantaPs: psField(),
-  ptPools: enumOf('ptPools'),
-  alphaIngress: z.number().gt(0).max(65535),
-  alphaEgress: z.number().gt(0).max(65535),
-  xonBytes: sizeField({ min: 0 }),
-  xonOffsetBytes: sizeField({ min: 0 }),
-  tcd: z
-    .object(
-      partialShape({
-        enabled: z.boolean(),
-        maxTonPs: psField({ positive: true }),
-        queueThresholdBytes: sizeField({ min: 0 }),
-      } satisfies Record<keyof TcdConfig, z.ZodType>),
-    )
-    .strict(),
-  // switch edges (net/admission.ts, net/queue-discipline.ts): names from net/switch-registry.ts, checked when the network is built
-  admission: z.array(z.object({ name: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).strict()),
-  discipline: z.string().min(1),
-  trimQueue: int(0, 7),
-} satisfies Record<keyof SwitchConfig, z.ZodType>;
-
-const transportShape = {
-  mtuBytes: sizeField({ min: 1, max: 65536 }),
-  dataHeaderBytes: headerBytes(0),
-  ackBytes: headerBytes(1),
-  ackMinBytes: headerBytes(0),
-  nackCarriesEcho: z.boolean(),
-  cnpBytes: headerBytes(1),
-  pfcBytes: headerBytes(1),
-  ackOrder: enumOf('ackOrder'),
-  ackOnDuplicate: z.boolean(),
-  nackRule: enumOf('nackRule'),
-  nackIntervalPs: psField({ positive: true }),
-  retxMode: enumOf('retxMode'),
-  /** ACK every n-th in-order packet */
-  ackEvery: int(1, 1_000_000),
-  /** with ackEvery > 1: flush a partial ACK this long after its first packet; 0 = never */
-  ackCoalesceTimeoutPs: psField(),
-  /** 0 = no retransmission timeout */
-  rtoPs: psField(),
-  cnpMode: enumOf('cnpMode'),
-  cnpIntervalPs: psField(),
-  cnpPriority: prio,
-  nicArbitration: enumOf('nicArbitration'),
-  ackPriority: enumOf('ackPriority'),
-  ackClass: prio,
-  dataPriority: prio,
-  windowUnit: enumOf('windowUnit'),
-  pacingUpdate: enumOf('pacingUpdate'),
-  txTimeQuantization: enumOf('txTimeQuantization'),
-  portRule: enumOf('portRule'),
-  baseRtt: enumOf('baseRtt'),
-  minRateRatio: z.number().gt(0).max(1),
-  rateScaledWindow: z.boolean(),
-} satisfies Record<keyof TransportConfig, z.ZodType>;
-
-const metricsDefaultsShape = {
-  idealFct: enumOf('idealFct'),
-  clampSlowdownAt1: z.boolean(),
-  /** 0 = topologically correct ideal-FCT class; 1 = the OSCAR artifact notebooks' host-IP indexing */
-  oscarIdealIndexOffset: int(0, 1),
-} satisfies Record<keyof MetricsDefaults, z.ZodType>;
-
-function partialShape<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
-  const out: Record<string, z.ZodType> = {};
-  for (const [k, v] of Object.entries(shape)) out[k] = v.optional();
-  return out as { [K in keyof T]: z.ZodOptional<T[K]> };
-}
-
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
-
-/** Deep-partial overrides of a NetworkConfig (all but `profile`), in simulator units. */
-export type NetworkOverrides = DeepPartial<Omit<NetworkConfig, 'profile'>>;
-
-export const networkSchema = z
-  .object({
-    switch: z.object(partialShape(switchShape)).strict().optional(),
-    transport: z.object(partialShape(transportShape)).strict().optional(),
-    metrics: z.object(partialShape(metricsDefaultsShape)).strict().optional(),
-  } satisfies Record<keyof Omit<NetworkConfig, 'profile'>, z.ZodType>)
-  .strict() as unknown as z.ZodType<NetworkOverrides, unknown>;
+export { networkSchema, topologySchema, type NetworkOverrides };
 
 // ---------------------------------------------------------------------------------------------
 // congestion control
@@ -485,16 +139,14 @@ const stopSchema = z
           .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true }).default(1e8) })
           .strict(),
       ])
-      .optional(),
-  })
+      .optional() })
   .strict()
   .superRefine((st, ctx) => {
     if (st.at !== undefined && st.maxTime !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['maxTime'],
-        message: 'only applies when running until every flow finished; with stop.at the run ends at stop.at (give one of them)',
-      });
+        message: 'only applies when running until every flow finished; with stop.at the run ends at stop.at (give one of them)' });
     }
   });
 
@@ -510,8 +162,7 @@ const sizeBinSchema = z
     /** exclusive lower bound, default 0 */
     min: sizeField({ min: 0 }).default(0),
     /** inclusive upper bound; 'inf' = unbounded */
-    max: z.union([z.literal('inf'), sizeField({ min: 0 })], { error: 'expected "inf" or a size' }).default('inf'),
-  })
+    max: z.union([z.literal('inf'), sizeField({ min: 0 })], { error: 'expected "inf" or a size' }).default('inf') })
   .strict();
 
 const metricsSchema = z
@@ -526,8 +177,7 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(10 * US),
-      })
+        interval: durationField({ positive: true }).default(10 * US) })
       .strict()
       .optional(),
     /** sampled CC state (the CC's traceFields, e.g. CCC region, q, q_v, S, v_ai) -> cc_trace.csv */
@@ -536,8 +186,7 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(US),
-      })
+        interval: durationField({ positive: true }).default(US) })
       .strict()
       .optional(),
     /**
@@ -552,8 +201,7 @@ const metricsSchema = z
           .union([z.literal('firstTor'), z.literal('allTors'), z.array(nodeId).min(1)], { error: 'expected "firstTor", "allTors" or a list of switch node ids' })
           .default('firstTor'),
         interval: durationField({ positive: true }).optional(),
-        block: posInt.default(100),
-      })
+        block: posInt.default(100) })
       .strict()
       .optional(),
     /** percentile method of summary.json: numpy-style 'linear' or HPCC 'nearestRank' */
@@ -561,8 +209,7 @@ const metricsSchema = z
     /** named bin sets of the summary (each printed under its paper's name, with an "outside" row) */
     binSets: z.array(z.enum(Object.keys(BIN_SETS) as [string, ...string[]])).default([...DEFAULT_BIN_SETS]),
     /** the spec's own size bins, reported as one more set ("spec bins") */
-    bins: z.array(sizeBinSchema).min(1).optional(),
-  })
+    bins: z.array(sizeBinSchema).min(1).optional() })
   .strict();
 
 const outputSchema = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') }).strict();
@@ -586,8 +233,7 @@ export const DEFAULT_LIMITS = {
   /** data packets the flows need (payload / MTU, bounded by what the host links can send before the run ends) */
   packets: 2_000_000_000,
   /** size of a file the spec reads (CDF, topology) */
-  fileBytes: 16 * MIB,
-} as const;
+  fileBytes: 16 * MIB } as const;
 
 const limitsSchema = z
   .object({
@@ -595,8 +241,7 @@ const limitsSchema = z
     links: posInt.default(DEFAULT_LIMITS.links),
     flows: posInt.default(DEFAULT_LIMITS.flows),
     packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
-    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
-  })
+    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes) })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
@@ -620,8 +265,7 @@ export const specSchema = z
     schedule: topologyChange.schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
-    limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
-  })
+    limits: limitsSchema.default({ ...DEFAULT_LIMITS }) })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
@@ -648,8 +292,7 @@ export const experimentMetaSchema = z.object({
   /** id of a figure analysis (experiments/<paper>/analysis*.ts, registered in src/experiment/analysis.ts) run on the points */
   figure: z.string().min(1).optional(),
   /** partial spec merged over the file with --quick (reduced sizes) */
-  quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
-});
+  quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional() });
 export type SweepBlock = z.output<typeof sweepSchema>;
 export type ExperimentMeta = z.output<typeof experimentMetaSchema>;
 
@@ -675,5 +318,4 @@ export const SPEC_DEFAULTS = {
   queueIntervalPs: US,
   throughputIntervalPs: 10 * US,
   flowThroughputIntervalPs: 10 * US,
-  ccTraceIntervalPs: US,
-} as const;
+  ccTraceIntervalPs: US } as const;
