@@ -2,6 +2,7 @@
 export type * from './types.js';
 export * from './validate.js';
 export * from './builders.js';
+export * from './acc.js';
 export * from './circuit.js';
 export * from './files.js';
 export * from './routing.js';
