@@ -17,19 +17,17 @@
  * priority (highest index first, D-OSCAR), per-packet round robin (D-HPCC) or
  * a pluggable one, skipping paused and empty queues.
  *
- * Neither the queues nor the link are lists linked through the packet
- * records: each data queue and the in-flight FIFO is a ring of small entries
- * (packet id plus the few words a hop needs: meta word, destination, size,
- * ECMP hash, ingress port), all in regions of one buffer shared by the ports
- * (`NetContext.arena`). A packet record is a cold line by the time a busy
- * fabric's next hop reaches it; consecutive ring entries share lines, and the
- * shared buffer needs no per-port typed-array header. A packet that finds its
- * switch port idle and empty goes straight to transmission without a ring.
+ * Each data queue and the in-flight FIFO is a ring of small entries (packet
+ * id, meta word, destination, size, ECMP hash, ingress port) in one buffer
+ * shared by the ports (`NetContext.arena`; docs/architecture.md, "Ports and
+ * rings"). A packet that finds its switch port idle and empty goes straight
+ * to transmission without a ring.
  */
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import type { PortOwner } from './port-owner.js';
 import * as disciplines from './queue-discipline.js';
 import type { QueueDiscipline } from './queue-discipline.js';
 
@@ -40,20 +38,7 @@ import type { QueueDiscipline } from './queue-discipline.js';
 const { NIL } = packet;
 const { DISC_CUSTOM, DISC_RR, DISC_STRICT } = disciplines;
 
-export interface PortOwner {
-  /** The port is idle: return the next packet (id) to transmit, or NIL. */
-  pull(port: Port): number;
-  /** Whether the owner may have more to send when the port frees up. */
-  hasMore(port: Port): boolean;
-  /** A packet arrived at this node on port number `port` (reads the packet's record). */
-  receive(pkt: number, port: number): void;
-  /**
-   * The link's hand-off: packet `pkt` arrived on port number `port`, with the
-   * per-hop words of its record (meta word, destination, wire size, ECMP hash)
-   * carried by the in-flight ring, so that a switch need not load the record.
-   */
-  arrive(pkt: number, port: number, meta: number, dst: number, size: number, hash: number): void;
-}
+export type { PortOwner } from './port-owner.js';
 
 /**
  * Words per data queue in the port's queue block (a region of the context's
@@ -90,23 +75,9 @@ const T_OFF = 3;
 const RING0 = 16;
 
 export class Port {
-  // V8 lays an object's fields out in the order they are first assigned, 8 bytes each in
-  // Node's build (no pointer compression). The fields a packet's hop reads or writes come
-  // first, so that they share a few cache lines; identities, PFC state and statistics follow.
-  // Measured with bench:compare against the old order: b2 0.976 and 0.979 of the time (5
-  // rounds each), (d) 0.973 (3), (c) 0.995 (10) (docs/journal.md, 2026-11-26, second session).
-  //
-  // With `useDefineForClassFields: false` (tsconfig) the parameter properties are assigned
-  // first (ctx, owner), then the initializers in declaration order, then the constructor
-  // body. So every field below has an initializer, which fixes its place, and a first value
-  // of its own kind: V8 keeps a field that has only held small integers as one (no checks
-  // or conversions where it is read), and one whose first value was `undefined` as a
-  // generic tagged field.
-  //
-  // A boolean field is tested as `=== true` / `=== false` on the hot path: V8 does not
-  // track that a field holds only booleans, so a bare `if (this.flag)` compiles to the
-  // generic truthiness test (false, "", undetectable, number, bigint: about ten
-  // instructions), where a comparison with a constant is one.
+  // Field order and initializers are part of the hot path's speed (docs/performance.md,
+  // "Field layout of Port"): the fields a hop touches come first, every field has an
+  // initializer of its own kind, and booleans are tested as `=== true` / `=== false`.
 
   // the link in flight: a ring of entries with their arrival times (FIFO: constant delay,
   // serial transmissions), and its arrival event
