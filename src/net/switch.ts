@@ -14,6 +14,7 @@ import type { NetContext } from './context.js';
 import * as mmuModule from './mmu.js';
 import { createMmu, type SwitchMmu } from './mmu.js';
 import { buildDequeuePolicies, type DequeuePolicy, type SwitchFeatures } from './dequeue-policies.js';
+import { mix32 } from './hash.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
@@ -22,16 +23,6 @@ import type { RouteTable } from './topology/types.js';
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
 const { FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
-
-/** murmur3 32-bit finalizer */
-export function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /**
  * `mix32` as a signed int32 (the same bits). For the per-packet ECMP hash: a
