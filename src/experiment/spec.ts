@@ -35,6 +35,7 @@ import {
   type IdealFctMode,
   type NackRule,
   type RetxMode,
+  type SendDriverMode,
   type NetworkConfig,
   type NicArbitration,
   type PacingUpdate,
@@ -351,7 +352,8 @@ const NETWORK_ENUMS = {
   pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
   txTimeQuantization: TX_QUANTIZATIONS,
   nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
-  retxMode: allOf<RetxMode>()(['gbn', 'none']),
+  retxMode: allOf<RetxMode>()(['gbn', 'none', 'selective']),
+  sendDriver: allOf<SendDriverMode>()(['sender', 'receiverGrant']),
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
   idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
@@ -451,6 +453,9 @@ const transportShape = {
   baseRtt: enumOf('baseRtt'),
   minRateRatio: z.number().gt(0).max(1),
   rateScaledWindow: z.boolean(),
+  sendDriver: enumOf('sendDriver'),
+  /** receiverGrant: initial credit per flow; 0 = the flow's base BDP */
+  grantWindowBytes: sizeField({ min: 0 }),
 } satisfies Record<keyof TransportConfig, z.ZodType>;
 
 const metricsDefaultsShape = {

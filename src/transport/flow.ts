@@ -107,6 +107,8 @@ export class Flow implements CcFlow, NicFlow {
   rcvOoo: Uint8Array | null = null;
   /** payload bytes held in `rcvOoo` (received beyond rcvExpected) */
   rcvOooBytes = 0;
+  /** selective: one past the highest byte received */
+  rcvHighest = 0;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 

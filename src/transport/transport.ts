@@ -35,6 +35,8 @@ import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import type { Flow } from './flow.js';
 import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
+import { ReceiverGrant } from './receiver-grant.js';
+import { SelectiveRepeat } from './selective.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
 import type { FlowFactory } from './setup.js';
 
@@ -139,8 +141,14 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
     // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
     const ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
-    this.recovery = noRetx ? new NoRetransmission(this) : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
-    this.driver = new SenderDriven(c.rateScaledWindow && cc.needs.rateScaledWindow === true, c.windowUnit === 'packets');
+    this.recovery =
+      noRetx ? new NoRetransmission(this)
+      : c.retxMode === 'selective' ? new SelectiveRepeat(this)
+      : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
+    const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
+    const windowPackets = c.windowUnit === 'packets';
+    this.driver =
+      c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
     this.grants = this.driver.carriesGrants;
     this.ack = {
       seq: 0,
@@ -618,6 +626,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     f.finished = true;
     f.finishPs = this.sched.now;
     f.rcvOoo = null;
+    f.lostMap = null;
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);
