@@ -33,15 +33,17 @@ import type { PacketStore } from '../net/packet.js';
 import * as units from '../engine/units.js';
 import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
+import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
 import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
 import { ReceiverGrant } from './receiver-grant.js';
 import { SelectiveRepeat } from './selective.js';
+import { RetransmitTimer } from './rto.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
 import type { FlowFactory } from './setup.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
+const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
 const { MS, txTimePs } = units;
 
 export class Transport implements HostEndpoint, RecoveryHost {
@@ -76,7 +78,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   kCcTimer = -1;
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
   readonly timeArg = new Float64Array(1);
-  private kRto = -1;
+  private readonly rto: RetransmitTimer;
   private kCnpTimer = -1;
   private kAckFlush = -1;
   private kFlowStart = -1;
@@ -150,31 +152,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
     this.driver =
       c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
     this.grants = this.driver.carriesGrants;
-    this.ack = {
-      seq: 0,
-      isNack: false,
-      ecnEcho: false,
-      tcd: 0,
-      sendTsPs: -1,
-      rxTsPs: -1,
-      inflightBytes: 0,
-      ackedPackets: 0,
-      sumInflightBytes: 0,
-      newlyAckedBytes: 0,
-      intHops: 0,
-      intTsPs: new Float64Array(INT_MAX_HOPS),
-      intQlenBytes: new Float64Array(INT_MAX_HOPS),
-      intTxBytes: new Float64Array(INT_MAX_HOPS),
-      intRateBps: new Float64Array(INT_MAX_HOPS),
-      intRxBytes: new Float64Array(INT_MAX_HOPS),
-      mpdUs: 0,
-      sndNxt: 0,
-      sndUna: 0,
-      maxSentSeq: 0,
-      nowPs: 0,
-      receiverEcho: 0,
-    };
-    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false, inflightStamp: 0, nextGapPs: -1 };
+    this.ack = newAckInfo();
+    this.send = newSendInfo();
     const hook = cc.receiverEcho;
     this.rxHook = hook === undefined ? null : hook.bind(cc);
     this.rxInfo = { flowId: 0, host: 0, activeFlowsAtHost: 0, nowPs: 0 };
@@ -190,13 +169,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
         if (!f.finished && f.cc.onTimer !== undefined) f.cc.onTimer(tag);
       },
     }, 'CongestionControl.onTimer');
-    this.kRto = s.register({
-      fire: (id) => {
-        // a released flow finished: its timeout would return at once
-        const f = flows[id];
-        if (f !== null && f !== undefined) this.onRtoEvent(f);
-      },
-    }, 'Transport.onRtoEvent');
+    // the timeout's event kind is registered second, as it always was (kinds are numbered in order)
+    this.rto = new RetransmitTimer(s, flows, hosts, this.recovery, this.timeArg, this.rtoPs);
     this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
     this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
     this.kAckFlush = s.register({
@@ -343,21 +317,11 @@ export class Transport implements HostEndpoint, RecoveryHost {
     } else pk.setInflight(p, f.sndNxt - f.sndUna);
     f.nextAvail = now + (gap >= 0 ? gap : this.serPs(f, wire));
     f.lastPktWire = wire;
-    if (this.rtoPs > 0 && !f.rtoPending) {
-      f.rtoDeadline = now + this.rtoPs;
-      f.rtoPending = true;
-      this.postRto(f);
-    }
+    if (this.rtoPs > 0 && !f.rtoPending) this.rto.arm(f, now);
     return p;
   }
 
-  // f's timeout and ACK-flush events at their deadlines, the time through `timeArg` (see Scheduler.scheduleFrom)
-  private postRto(f: Flow): void {
-    const a = this.timeArg;
-    a[0] = f.rtoDeadline;
-    this.sched.postAt(a, 0, this.kRto, f.id, 0);
-  }
-
+  // f's ACK-flush event at its deadline, the time through `timeArg` (see Scheduler.scheduleFrom)
   private postAckFlush(f: Flow): void {
     const a = this.timeArg;
     a[0] = f.ackFlushAt;
@@ -554,18 +518,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     ai.mpdUs = this.echoMpd === true ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
-    if (n > 0) {
-      const a = pk.intArray();
-      const b = pk.intBase(pkt);
-      const m = n < INT_MAX_HOPS ? n : INT_MAX_HOPS;
-      for (let i = 0; i < m; i++) {
-        ai.intTsPs[i] = a[b + INT_TS + i]!;
-        ai.intQlenBytes[i] = a[b + INT_QLEN + i]!;
-        ai.intTxBytes[i] = a[b + INT_TX + i]!;
-        ai.intRateBps[i] = a[b + INT_RATE + i]!;
-        ai.intRxBytes[i] = a[b + INT_RX + i]!;
-      }
-    }
+    if (n > 0) copyIntEcho(ai, pk, pkt, n);
     const cc = f.cc;
     if (this.ccFirst === true) {
       ai.sndNxt = f.sndNxt;
@@ -597,29 +550,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // sndUna / sndNxt moved
     host.touch(f);
     host.port.kick();
-  }
-
-  private onRtoEvent(f: Flow): void {
-    f.rtoPending = false;
-    if (f.finished) return;
-    const now = this.sched.now;
-    if (now < f.rtoDeadline) {
-      f.rtoPending = true;
-      this.postRto(f);
-      return;
-    }
-    if (f.sndUna >= f.maxSentSeq) {
-      // nothing outstanding: re-arm lazily on the next send
-      return;
-    }
-    f.timeouts++;
-    this.recovery.onTimeout(f);
-    this.hosts[f.src]!.touch(f);
-    if (f.cc.onRto !== undefined) f.cc.onRto();
-    f.rtoDeadline = now + this.rtoPs;
-    f.rtoPending = true;
-    this.postRto(f);
-    this.hosts[f.src]!.port.kick();
   }
 
   private complete(f: Flow): void {
