@@ -19,6 +19,7 @@ import {
   type IdealFctMode,
   type NackRule,
   type RetxMode,
+  type SendDriverMode,
   type NetworkConfig,
   type NicArbitration,
   type PacingUpdate,
@@ -62,10 +63,12 @@ const NETWORK_ENUMS = {
   pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
   txTimeQuantization: TX_QUANTIZATIONS,
   nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
-  retxMode: allOf<RetxMode>()(['gbn', 'none']),
+  retxMode: allOf<RetxMode>()(['gbn', 'none', 'selective']),
+  sendDriver: allOf<SendDriverMode>()(['sender', 'receiverGrant']),
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
-  idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']) } as const satisfies Readonly<Record<string, readonly string[]>>;
+  idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
+} as const satisfies Readonly<Record<string, readonly string[]>>;
 
 const enumOf = (key: keyof typeof NETWORK_ENUMS) => z.enum(NETWORK_ENUMS[key] as [string, ...string[]]);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -87,7 +90,8 @@ const ecnShape = {
   scaleWithRate: z.boolean(),
   refRateBps: rateField(),
   comparison: enumOf('comparison'),
-  markNonEct: z.boolean() } satisfies Record<keyof EcnConfig, z.ZodType>;
+  markNonEct: z.boolean(),
+} satisfies Record<keyof EcnConfig, z.ZodType>;
 
 const switchShape = {
   /** 0 is allowed only without PFC (checked with the merged profile in resolve.ts) */
@@ -121,13 +125,15 @@ const switchShape = {
       partialShape({
         enabled: z.boolean(),
         maxTonPs: psField({ positive: true }),
-        queueThresholdBytes: sizeField({ min: 0 }) } satisfies Record<keyof TcdConfig, z.ZodType>),
+        queueThresholdBytes: sizeField({ min: 0 }),
+      } satisfies Record<keyof TcdConfig, z.ZodType>),
     )
     .strict(),
   // switch edges (net/admission.ts, net/queue-discipline.ts): names from net/switch-registry.ts, checked when the network is built
   admission: z.array(z.object({ name: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).strict()),
   discipline: z.string().min(1),
-  trimQueue: int(0, 7) } satisfies Record<keyof SwitchConfig, z.ZodType>;
+  trimQueue: int(0, 7),
+} satisfies Record<keyof SwitchConfig, z.ZodType>;
 
 const transportShape = {
   mtuBytes: sizeField({ min: 1, max: 65536 }),
@@ -161,13 +167,18 @@ const transportShape = {
   portRule: enumOf('portRule'),
   baseRtt: enumOf('baseRtt'),
   minRateRatio: z.number().gt(0).max(1),
-  rateScaledWindow: z.boolean() } satisfies Record<keyof TransportConfig, z.ZodType>;
+  rateScaledWindow: z.boolean(),
+  sendDriver: enumOf('sendDriver'),
+  /** receiverGrant: initial credit per flow; 0 = the flow's base BDP */
+  grantWindowBytes: sizeField({ min: 0 }),
+} satisfies Record<keyof TransportConfig, z.ZodType>;
 
 const metricsDefaultsShape = {
   idealFct: enumOf('idealFct'),
   clampSlowdownAt1: z.boolean(),
   /** 0 = topologically correct ideal-FCT class; 1 = the OSCAR artifact notebooks' host-IP indexing */
-  oscarIdealIndexOffset: int(0, 1) } satisfies Record<keyof MetricsDefaults, z.ZodType>;
+  oscarIdealIndexOffset: int(0, 1),
+} satisfies Record<keyof MetricsDefaults, z.ZodType>;
 
 function partialShape<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
   const out: Record<string, z.ZodType> = {};
@@ -184,6 +195,7 @@ export const networkSchema = z
   .object({
     switch: z.object(partialShape(switchShape)).strict().optional(),
     transport: z.object(partialShape(transportShape)).strict().optional(),
-    metrics: z.object(partialShape(metricsDefaultsShape)).strict().optional() } satisfies Record<keyof Omit<NetworkConfig, 'profile'>, z.ZodType>)
+    metrics: z.object(partialShape(metricsDefaultsShape)).strict().optional(),
+  } satisfies Record<keyof Omit<NetworkConfig, 'profile'>, z.ZodType>)
   .strict() as unknown as z.ZodType<NetworkOverrides, unknown>;
 

@@ -37,7 +37,8 @@ const dumbbellTopo = z
     /** default: hostRate */
     bottleneckRate: rateField().optional(),
     delay: durationField(),
-    name: nameOpt })
+    name: nameOpt,
+  })
   .strict();
 
 const parkingLotTopo = z
@@ -47,7 +48,8 @@ const parkingLotTopo = z
     hostsPerSwitch: posInt.default(1),
     rate: rateField(),
     delay: durationField(),
-    name: nameOpt })
+    name: nameOpt,
+  })
   .strict();
 
 const FAT_TREE_REQUIRED = ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate'] as const;
@@ -71,7 +73,8 @@ const fatTreeTopo = z
     edgeAggDelay: durationField().optional(),
     aggCoreDelay: durationField().optional(),
     coreWiring: z.enum(CORE_WIRINGS as [string, ...string[]]).optional(),
-    name: nameOpt })
+    name: nameOpt,
+  })
   .strict()
   .superRefine((t, ctx) => {
     if (t.preset !== undefined) return;
@@ -83,7 +86,8 @@ const fatTreeTopo = z
       ctx.addIssue({
         code: 'custom',
         path: ['delay'],
-        message: 'required unless a preset is given (or set all of hostDelay, edgeAggDelay, aggCoreDelay)' });
+        message: 'required unless a preset is given (or set all of hostDelay, edgeAggDelay, aggCoreDelay)',
+      });
     }
   });
 
@@ -99,7 +103,8 @@ const spineLeafTopo = z
     hostRate: rateField().optional(),
     fabricRate: rateField().optional(),
     delay: durationField().optional(),
-    name: nameOpt })
+    name: nameOpt,
+  })
   .strict()
   .superRefine((t, ctx) => {
     if (t.preset !== undefined) return;
@@ -120,7 +125,8 @@ const accCbdTopo = z
     delay: durationField(),
     /** removed upper–ToR links as [L0|L1, T0..T3] pairs; default ACC Fig. 12's [[L0, T3], [L1, T0]] */
     failedLinks: z.array(z.tuple([switchLabel, switchLabel])).optional(),
-    name: nameOpt })
+    name: nameOpt,
+  })
   .strict();
 
 const accTreeTopo = z
@@ -140,7 +146,8 @@ const fileTopo = z
     path: z.string().min(1),
     format: z.enum(TOPOLOGY_FILE_FORMATS as [string, ...string[]]).default('ccsim'),
     /** oscar format: rate and delay per link type (host, switch, switch-oversub, ...) */
-    linkConfig: z.record(z.string(), linkTypeConfig).optional() })
+    linkConfig: z.record(z.string(), linkTypeConfig).optional(),
+  })
   .strict()
   .superRefine((t, ctx) => {
     if (t.format === 'oscar' && t.linkConfig === undefined) {

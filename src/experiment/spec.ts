@@ -139,14 +139,16 @@ const stopSchema = z
           .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true }).default(1e8) })
           .strict(),
       ])
-      .optional() })
+      .optional(),
+  })
   .strict()
   .superRefine((st, ctx) => {
     if (st.at !== undefined && st.maxTime !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['maxTime'],
-        message: 'only applies when running until every flow finished; with stop.at the run ends at stop.at (give one of them)' });
+        message: 'only applies when running until every flow finished; with stop.at the run ends at stop.at (give one of them)',
+      });
     }
   });
 
@@ -162,7 +164,8 @@ const sizeBinSchema = z
     /** exclusive lower bound, default 0 */
     min: sizeField({ min: 0 }).default(0),
     /** inclusive upper bound; 'inf' = unbounded */
-    max: z.union([z.literal('inf'), sizeField({ min: 0 })], { error: 'expected "inf" or a size' }).default('inf') })
+    max: z.union([z.literal('inf'), sizeField({ min: 0 })], { error: 'expected "inf" or a size' }).default('inf'),
+  })
   .strict();
 
 const metricsSchema = z
@@ -177,7 +180,8 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(10 * US) })
+        interval: durationField({ positive: true }).default(10 * US),
+      })
       .strict()
       .optional(),
     /** sampled CC state (the CC's traceFields, e.g. CCC region, q, q_v, S, v_ai) -> cc_trace.csv */
@@ -186,7 +190,8 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(US) })
+        interval: durationField({ positive: true }).default(US),
+      })
       .strict()
       .optional(),
     /**
@@ -201,7 +206,8 @@ const metricsSchema = z
           .union([z.literal('firstTor'), z.literal('allTors'), z.array(nodeId).min(1)], { error: 'expected "firstTor", "allTors" or a list of switch node ids' })
           .default('firstTor'),
         interval: durationField({ positive: true }).optional(),
-        block: posInt.default(100) })
+        block: posInt.default(100),
+      })
       .strict()
       .optional(),
     /** percentile method of summary.json: numpy-style 'linear' or HPCC 'nearestRank' */
@@ -209,7 +215,8 @@ const metricsSchema = z
     /** named bin sets of the summary (each printed under its paper's name, with an "outside" row) */
     binSets: z.array(z.enum(Object.keys(BIN_SETS) as [string, ...string[]])).default([...DEFAULT_BIN_SETS]),
     /** the spec's own size bins, reported as one more set ("spec bins") */
-    bins: z.array(sizeBinSchema).min(1).optional() })
+    bins: z.array(sizeBinSchema).min(1).optional(),
+  })
   .strict();
 
 const outputSchema = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') }).strict();
@@ -233,7 +240,8 @@ export const DEFAULT_LIMITS = {
   /** data packets the flows need (payload / MTU, bounded by what the host links can send before the run ends) */
   packets: 2_000_000_000,
   /** size of a file the spec reads (CDF, topology) */
-  fileBytes: 16 * MIB } as const;
+  fileBytes: 16 * MIB,
+} as const;
 
 const limitsSchema = z
   .object({
@@ -241,7 +249,8 @@ const limitsSchema = z
     links: posInt.default(DEFAULT_LIMITS.links),
     flows: posInt.default(DEFAULT_LIMITS.flows),
     packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
-    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes) })
+    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
+  })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +274,8 @@ export const specSchema = z
     schedule: topologyChange.schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
-    limits: limitsSchema.default({ ...DEFAULT_LIMITS }) })
+    limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
+  })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
@@ -292,7 +302,8 @@ export const experimentMetaSchema = z.object({
   /** id of a figure analysis (experiments/<paper>/analysis*.ts, registered in src/experiment/analysis.ts) run on the points */
   figure: z.string().min(1).optional(),
   /** partial spec merged over the file with --quick (reduced sizes) */
-  quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional() });
+  quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
+});
 export type SweepBlock = z.output<typeof sweepSchema>;
 export type ExperimentMeta = z.output<typeof experimentMetaSchema>;
 
@@ -318,4 +329,5 @@ export const SPEC_DEFAULTS = {
   queueIntervalPs: US,
   throughputIntervalPs: 10 * US,
   flowThroughputIntervalPs: 10 * US,
-  ccTraceIntervalPs: US } as const;
+  ccTraceIntervalPs: US,
+} as const;

@@ -148,9 +148,17 @@ export type NackRule = 'timer' | 'rearmOnInOrder';
  * Loss recovery (docs/network-model.md §10.3): go-back-N on NACK / RTO, or none
  * (D-OSCAR `RetxMode None`, used with packet spraying: the receiver accepts
  * out-of-order packets into a reorder buffer, ACKs every packet with the
- * cumulative expected sequence, and there are no NACKs or RTO actions).
+ * cumulative expected sequence, and there are no NACKs or RTO actions), or
+ * selective (a reorder buffer, one NACK per missing packet, only those
+ * resent; OSCAR §6 NDP baseline; src/transport/selective.ts).
  */
-export type RetxMode = 'gbn' | 'none';
+export type RetxMode = 'gbn' | 'none' | 'selective';
+/**
+ * Who lets a flow send (src/transport/send-driver.ts): the sender's CC window
+ * (`sender`), or also credit the receiver grants on its ACKs (`receiverGrant`,
+ * NDP-like: one packet per packet received after an initial window; OSCAR §6).
+ */
+export type SendDriverMode = 'sender' | 'receiverGrant';
 export type PortRule = 'hpcc' | 'sequential';
 export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
 export type IdealFctMode = 'hpcc' | 'oscar';
@@ -206,6 +214,10 @@ export interface TransportConfig {
    * bytes, so it shrinks with the rate; false keeps it fixed (D-OSCAR, OSCAR App. C.6)
    */
   rateScaledWindow: boolean;
+  /** who lets a flow send: the CC's window (`sender`, the references) or receiver credit too (`receiverGrant`) */
+  sendDriver: SendDriverMode;
+  /** `receiverGrant`: the receiver's initial credit per flow, bytes, rounded up to whole packets; 0 = the flow's base BDP */
+  grantWindowBytes: number;
 }
 
 export interface MetricsDefaults {
@@ -300,6 +312,8 @@ function oscarProfile(): NetworkConfig {
       baseRtt: 'perFlowOscar',
       minRateRatio: 0.001,
       rateScaledWindow: false,
+      sendDriver: 'sender',
+      grantWindowBytes: 0,
     },
     metrics: { idealFct: 'oscar', clampSlowdownAt1: false, oscarIdealIndexOffset: 0 },
   };
@@ -375,6 +389,8 @@ function hpccProfile(): NetworkConfig {
       baseRtt: 'globalMaxHpcc',
       minRateRatio: 0.001,
       rateScaledWindow: true,
+      sendDriver: 'sender',
+      grantWindowBytes: 0,
     },
     metrics: { idealFct: 'hpcc', clampSlowdownAt1: true, oscarIdealIndexOffset: 0 },
   };

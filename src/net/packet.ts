@@ -41,7 +41,12 @@ const F_FLOW = 1;
 const F_DST = 2;
 const F_SIZE = 3;
 const F_HASH = 4;
-// word 5: spare
+/**
+ * ACK: credit the receiver grants beyond the cumulative sequence, bytes
+ * (receiver-driven sending); NACK: the missing packet a selective NACK names,
+ * as its first byte / MTU. Written only by the transport modes that read it.
+ */
+const F_XACK = 5;
 /** link of the control-frame (PFC) queue; data queues are rings of entries (port.ts) */
 const F_NEXT = 6;
 /** data: payload bytes; ACK: data packets covered; PFC: class */
@@ -252,6 +257,14 @@ export class PacketStore {
   }
   setAux(p: number, v: number): void {
     this.i32[p * R32 + F_AUX] = v;
+  }
+
+  /** ACK: receiver credit beyond its sequence (bytes); selective NACK: index of the missing packet */
+  xack(p: number): number {
+    return this.i32[p * R32 + F_XACK]!;
+  }
+  setXack(p: number, v: number): void {
+    this.i32[p * R32 + F_XACK] = v;
   }
 
   // ---- endpoint fields

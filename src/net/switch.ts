@@ -22,6 +22,7 @@ import type { AdmissionContext, AdmissionPolicy } from './admission.js';
 import { DISC_CUSTOM, DISC_RR, DISC_STRICT } from './queue-discipline.js';
 import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
 import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
+import { mix32 } from './hash.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
@@ -31,16 +32,6 @@ import type { RouteTable } from './topology/types.js';
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
 const { FLAG_CE, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
 const { ADMIT, DROP, HOLD, MARK, TRIM } = admissionModule;
-
-/** murmur3 32-bit finalizer */
-export function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 /**
  * `mix32` as a signed int32 (the same bits). For the per-packet ECMP hash: a

@@ -73,6 +73,19 @@ export class Flow implements CcFlow, NicFlow {
   rtoDeadline = 0;
   rtoPending = false;
   retxPackets = 0;
+  /** payload bytes of the data packets this flow resent */
+  retxBytes = 0;
+  /**
+   * Selective retransmission (selective.ts): payload bytes known lost and
+   * waiting to be resent (0 under go-back-N), not counted in flight; the lost
+   * packets by index (allocated at the first loss) and where `takeLost` looks first.
+   */
+  lostBytes = 0;
+  lostMap: Uint8Array | null = null;
+  lostScan = 0;
+  /** receiver-driven sending (receiver-grant.ts): the sender may start packets below this byte; the receiver's initial credit */
+  grantLimit = Infinity;
+  grantWindowBytes = 0;
   timeouts = 0;
   dataPacketsSent = 0;
   readonly ccTimers = new Float64Array(CC_TIMER_SLOTS).fill(-1);
@@ -90,8 +103,12 @@ export class Flow implements CcFlow, NicFlow {
   ackHeld = -1;
   ackFlushAt = 0;
   ackFlushPending = false;
-  /** retxMode none: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
+  /** retxMode none / selective: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
   rcvOoo: Uint8Array | null = null;
+  /** payload bytes held in `rcvOoo` (received beyond rcvExpected) */
+  rcvOooBytes = 0;
+  /** selective: one past the highest byte received */
+  rcvHighest = 0;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 
@@ -148,9 +165,13 @@ export class Flow implements CcFlow, NicFlow {
     return this.nextAvail > this.holdUntilPs ? this.nextAvail : this.holdUntilPs;
   }
 
-  /** The flow's part of the NIC's "may send" test: bytes left and window open (docs/network-model.md §10.2 / §10.3). */
+  /**
+   * The flow's part of the NIC's "may send" test: bytes left (new, or lost and
+   * waiting to be resent) and the send driver's consent, by default the CC's
+   * window (docs/network-model.md §10.2 / §10.3).
+   */
   maySend(): boolean {
-    return this.sndNxt < this.sizeBytes && this.sys.windowOpen(this);
+    return (this.sndNxt < this.sizeBytes || this.lostBytes > 0) && this.sys.driver.mayPut(this);
   }
 
   buildPacket(): number {

@@ -4,10 +4,10 @@
  * (docs/network-model.md §13.1), and the (sport, dport) identifiers and ECMP hashes (docs/network-model.md §11.6).
  */
 import { NS, SEC } from '../engine/units.js';
-import { idealFctPs } from '../metrics/ideal.js';
+import { idealFctPs } from './ideal.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { Network } from '../net/network.js';
-import { mix32 } from '../net/switch.js';
+import { mix32 } from '../net/hash.js';
 import type { PathOracle } from '../net/topology/routing.js';
 import type { PathInfo } from '../net/topology/types.js';
 import type { FlowSpec } from '../workload/types.js';

@@ -9,12 +9,16 @@
  *            `ccFirst`: CC hook, then the transport), retransmission timeout;
  * receiver - per-packet cumulative ACK (optional coalescing: one ACK per
  *            `ackEvery` in-order packets carrying their count and the sum of
- *            their in-flight stamps, docs/algorithms.md §2), NACK on a gap (500 us
- *            timer rule or one NACK re-armed by in-order/duplicate packets) or,
- *            with `retxMode: none`, a reorder buffer and no NACKs; CE echo on
+ *            their in-flight stamps, docs/algorithms.md §2); CE echo on
  *            ACKs or CNP packets paced at 50 us per flow; INT stack, send time,
  *            in-flight stamp and receive time echoed to the sender when the CC
  *            needs them.
+ *
+ * Two strategies, one of each per run: loss recovery (loss-recovery.ts: what
+ * the receiver does with a data packet, NACKs, what the sender does on a NACK
+ * or a timeout; go-back-N, none, selective) and the send driver
+ * (send-driver.ts: who lets a flow put a packet in flight; the CC's window, or
+ * credit the receiver grants).
  *
  * Sequence numbers are bytes; with a fixed MTU a PSN is seq / MTU, so the
  * packet-based D-OSCAR rules map one to one.
@@ -29,14 +33,20 @@ import type { PacketStore } from '../net/packet.js';
 import * as units from '../engine/units.js';
 import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
+import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
+import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
+import { ReceiverGrant } from './receiver-grant.js';
+import { SelectiveRepeat } from './selective.js';
+import { RetransmitTimer } from './rto.js';
+import { SenderDriven, type SendDriver } from './send-driver.js';
 import type { FlowFactory } from './setup.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
+const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
 const { MS, txTimePs } = units;
 
-export class Transport implements HostEndpoint {
+export class Transport implements HostEndpoint, RecoveryHost {
   readonly sched: Scheduler;
   readonly cfg: TransportConfig;
   readonly adjustPacing: boolean;
@@ -57,11 +67,18 @@ export class Transport implements HostEndpoint {
   /** payload bytes of the finished flows */
   finishedBytes = 0;
   private readonly pk: PacketStore;
+  readonly pool: PacketStore;
+  /** loss recovery of this run (`retxMode`) */
+  readonly recovery: LossRecovery;
+  /** who lets a flow send (`sendDriver`) */
+  readonly driver: SendDriver;
+  /** ACKs carry the receiver's credit (a receiver-driven send driver) */
+  private readonly grants: boolean;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
   readonly timeArg = new Float64Array(1);
-  private kRto = -1;
+  private readonly rto: RetransmitTimer;
   private kCnpTimer = -1;
   private kAckFlush = -1;
   private kFlowStart = -1;
@@ -72,19 +89,14 @@ export class Transport implements HostEndpoint {
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
   private readonly finishListeners: ((f: Flow) => void)[] = [];
 
-  private readonly windowPackets: boolean;
-  private readonly scaleWindow: boolean;
   private readonly ccFirst: boolean;
   private readonly cnpFlag: boolean;
   private readonly cnpPacket: boolean;
-  private readonly nackTimerRule: boolean;
   private readonly ackStrict: boolean;
   private readonly echoInt: boolean;
   private readonly echoTs: boolean;
   private readonly echoRxTs: boolean;
   private readonly echoInflight: boolean;
-  /** retxMode none: reorder buffer at the receiver, no NACK, no RTO */
-  private readonly noRetx: boolean;
   private readonly echoMpd: boolean;
   /** ACK class when the CC needs high-priority ACKs (ACC §4.3), else -1: the dialect's rule */
   private readonly ackHighClass: number;
@@ -96,10 +108,9 @@ export class Transport implements HostEndpoint {
   private readonly rxHook: ((rx: ReceiverInfo) => number) | null;
   private readonly rxInfo: ReceiverInfo;
   private readonly rxActive: Int32Array;
+  readonly countsReceiving: boolean;
   /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (docs/network-model.md §10.2) */
   private readonly rtoPs: number;
-  /** the receiver acknowledges duplicate data packets (profile rule, or forced by a retransmission timeout) */
-  private readonly ackDuplicates: boolean;
   /** ACK coalescing timer (ps; 0 = none): only with ackEvery > 1 */
   private readonly coalesceTimeoutPs: number;
 
@@ -111,60 +122,45 @@ export class Transport implements HostEndpoint {
   ) {
     this.sched = ctx.sched;
     this.pk = ctx.pool;
+    this.pool = ctx.pool;
     this.quantization = ctx.quantization;
     this.cfg = net.transport;
     this.coalesceTimeoutPs = this.cfg.ackEvery > 1 ? this.cfg.ackCoalesceTimeoutPs : 0;
     const c = this.cfg;
     this.adjustPacing = c.pacingUpdate === 'adjustOnRateChange';
-    this.windowPackets = c.windowUnit === 'packets';
-    this.scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     this.ccFirst = c.ackOrder === 'ccFirst';
     this.cnpFlag = c.cnpMode === 'ackFlag';
     this.cnpPacket = c.cnpMode === 'cnpPacket';
-    this.nackTimerRule = c.nackRule === 'timer';
     this.ackStrict = c.ackPriority === 'strictAtHost';
     this.echoInt = cc.needs.int === true;
     this.echoTs = cc.needs.ts === true;
     this.echoRxTs = cc.needs.rxTs === true;
     this.echoInflight = cc.needs.inflight === true;
-    this.noRetx = c.retxMode === 'none';
     this.echoMpd = cc.needs.mpd === true;
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
-    this.rtoPs = this.noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
+    const noRetx = c.retxMode === 'none';
+    this.rtoPs = noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
     // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
-    this.ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
-    this.ack = {
-      seq: 0,
-      isNack: false,
-      ecnEcho: false,
-      tcd: 0,
-      sendTsPs: -1,
-      rxTsPs: -1,
-      inflightBytes: 0,
-      ackedPackets: 0,
-      sumInflightBytes: 0,
-      newlyAckedBytes: 0,
-      intHops: 0,
-      intTsPs: new Float64Array(INT_MAX_HOPS),
-      intQlenBytes: new Float64Array(INT_MAX_HOPS),
-      intTxBytes: new Float64Array(INT_MAX_HOPS),
-      intRateBps: new Float64Array(INT_MAX_HOPS),
-      intRxBytes: new Float64Array(INT_MAX_HOPS),
-      mpdUs: 0,
-      sndNxt: 0,
-      sndUna: 0,
-      maxSentSeq: 0,
-      nowPs: 0,
-      receiverEcho: 0,
-    };
-    this.send = { seq: 0, payloadBytes: 0, wireBytes: 0, nowPs: 0, isRetransmission: false, inflightStamp: 0, nextGapPs: -1 };
+    const ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
+    this.recovery =
+      noRetx ? new NoRetransmission(this)
+      : c.retxMode === 'selective' ? new SelectiveRepeat(this)
+      : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
+    const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
+    const windowPackets = c.windowUnit === 'packets';
+    this.driver =
+      c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
+    this.grants = this.driver.carriesGrants;
+    this.ack = newAckInfo();
+    this.send = newSendInfo();
     const hook = cc.receiverEcho;
     this.rxHook = hook === undefined ? null : hook.bind(cc);
     this.rxInfo = { flowId: 0, host: 0, activeFlowsAtHost: 0, nowPs: 0 };
     this.rxActive = new Int32Array(hook === undefined ? 0 : hosts.length);
+    this.countsReceiving = hook !== undefined;
     const flows = this.flows;
     const s = this.sched;
     this.kCcTimer = s.register({
@@ -175,13 +171,8 @@ export class Transport implements HostEndpoint {
         if (!f.finished && f.cc.onTimer !== undefined) f.cc.onTimer(tag);
       },
     }, 'CongestionControl.onTimer');
-    this.kRto = s.register({
-      fire: (id) => {
-        // a released flow finished: its timeout would return at once
-        const f = flows[id];
-        if (f !== null && f !== undefined) this.onRtoEvent(f);
-      },
-    }, 'Transport.onRtoEvent');
+    // the timeout's event kind is registered second, as it always was (kinds are numbered in order)
+    this.rto = new RetransmitTimer(s, flows, hosts, this.recovery, this.timeArg, this.rtoPs);
     this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
     this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
     this.kAckFlush = s.register({
@@ -303,27 +294,15 @@ export class Transport implements HostEndpoint {
     f.cwndBytes = this.cc.initialCwnd(f, params);
     f.cc = this.cc.create(f, params);
     if (f.cc.onStart !== undefined) f.cc.onStart();
+    this.driver.onStart(f);
     this.hosts[f.src]!.addFlow(f);
-  }
-
-  /** May flow f put another packet in flight? (window test, docs/network-model.md §10.2 / §10.3) */
-  windowOpen(f: Flow): boolean {
-    let w = f.cwndBytes;
-    if (w === Infinity) return true;
-    if (this.scaleWindow) {
-      // D-HPCC VAR_WIN: max(1, floor(win·rate/maxRate)) (docs/network-model.md §10.2)
-      w = Math.floor((w * f.rateBps) / f.lineRateBps);
-      if (w < 1) w = 1;
-    }
-    const infl = f.sndNxt - f.sndUna;
-    if (this.windowPackets) return Math.ceil(infl / f.mtuBytes) < Math.ceil(w / f.dataWireBytes);
-    return infl < w;
   }
 
   /** Builds the next data packet of f (the NIC decided f may send now). */
   sendData(f: Flow): number {
     const now = this.sched.now;
-    const seq = f.sndNxt;
+    // a lost packet first (selective retransmission), else the next at sndNxt
+    const seq = f.lostBytes > 0 ? this.recovery.takeLost(f) : f.sndNxt;
     const left = f.sizeBytes - seq;
     const payload = left < f.mtuBytes ? left : f.mtuBytes;
     const wire = payload + f.dataHeaderBytes;
@@ -340,10 +319,15 @@ export class Transport implements HostEndpoint {
     pk.setHash(p, f.hash);
     const retx = seq < f.maxSentSeq;
     if (retx) pk.setFlag(p, FLAG_RETX, true);
-    f.sndNxt = seq + payload;
-    if (f.sndNxt > f.maxSentSeq) f.maxSentSeq = f.sndNxt;
+    if (seq === f.sndNxt) {
+      f.sndNxt = seq + payload;
+      if (f.sndNxt > f.maxSentSeq) f.maxSentSeq = f.sndNxt;
+    }
     f.dataPacketsSent++;
-    if (retx) f.retxPackets++;
+    if (retx) {
+      f.retxPackets++;
+      f.retxBytes += payload;
+    }
     const cc = f.cc;
     let gap = -1;
     if (cc.onSend !== undefined) {
@@ -361,21 +345,11 @@ export class Transport implements HostEndpoint {
     } else pk.setInflight(p, f.sndNxt - f.sndUna);
     f.nextAvail = now + (gap >= 0 ? gap : this.serPs(f, wire));
     f.lastPktWire = wire;
-    if (this.rtoPs > 0 && !f.rtoPending) {
-      f.rtoDeadline = now + this.rtoPs;
-      f.rtoPending = true;
-      this.postRto(f);
-    }
+    if (this.rtoPs > 0 && !f.rtoPending) this.rto.arm(f, now);
     return p;
   }
 
-  // f's timeout and ACK-flush events at their deadlines, the time through `timeArg` (see Scheduler.scheduleFrom)
-  private postRto(f: Flow): void {
-    const a = this.timeArg;
-    a[0] = f.rtoDeadline;
-    this.sched.postAt(a, 0, this.kRto, f.id, 0);
-  }
-
+  // f's ACK-flush event at its deadline, the time through `timeArg` (see Scheduler.scheduleFrom)
   private postAckFlush(f: Flow): void {
     const a = this.timeArg;
     a[0] = f.ackFlushAt;
@@ -405,7 +379,6 @@ export class Transport implements HostEndpoint {
   onData(pkt: number): boolean {
     const pk = this.pk;
     const f = this.flowAt(pk.flow(pkt));
-    const now = this.sched.now;
     const ce = pk.has(pkt, FLAG_CE);
     const seq = pk.seq(pkt);
     if (ce && this.cnpPacket) {
@@ -416,37 +389,17 @@ export class Transport implements HostEndpoint {
         this.sched.post(this.cfg.cnpIntervalPs, 0, this.kCnpTimer, f.id, 0);
       } else f.cnpEcnSeen = true;
     }
-    const exp = f.rcvExpected;
-    if (this.noRetx) {
-      this.acceptReordered(f, seq, pk.aux(pkt));
-      return this.countForAck(f, pkt, ce);
-    }
-    if (seq === exp) {
-      f.rcvExpected = exp + pk.aux(pkt);
-      if (this.rxHook !== null) {
-        // flows being received by this host: from the first delivered packet until the last (docs/algorithms.md §8 [AMB-S7])
-        if (exp === 0) this.rxActive[f.dst]!++;
-        if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
-      }
-      f.nackArmed = true;
-      return this.countForAck(f, pkt, ce);
-    }
-    if (seq < exp) {
-      if (this.ackDuplicates) {
-        f.nackArmed = true;
-        this.sendAck(f, pkt, false, 1, pk.inflight(pkt));
-      }
-    } else if (this.nackTimerRule) {
-      if (now >= f.nackTimerPs || f.lastNack !== exp) {
-        this.sendAck(f, pkt, true, 0, 0);
-        f.nackTimerPs = now + this.cfg.nackIntervalPs;
-        f.lastNack = exp;
-      }
-    } else if (f.nackArmed) {
-      this.sendAck(f, pkt, true, 0, 0);
-      f.nackArmed = false;
-    }
-    return false;
+    return this.recovery.onData(f, pkt, seq, pk.aux(pkt), ce);
+  }
+
+  now(): number {
+    return this.sched.now;
+  }
+
+  /** In-order delivery moved f.rcvExpected up from `exp`: flows being received by this host, from the first delivered packet until the last (docs/algorithms.md §8 [AMB-S7]). */
+  countReceiving(f: Flow, exp: number): void {
+    if (exp === 0) this.rxActive[f.dst]!++;
+    if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
   }
 
   /**
@@ -454,11 +407,11 @@ export class Transport implements HostEndpoint {
    * `ackEvery` packets (at once for the flow's last byte or a CE mark), with
    * the count and the summed in-flight stamps of the packets it covers.
    */
-  private countForAck(f: Flow, pkt: number, ce: boolean): boolean {
+  countForAck(f: Flow, pkt: number, ce: boolean): boolean {
     f.ackCounter++;
     f.rcvSumInflight += this.pk.inflight(pkt);
     if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
-      this.sendAck(f, pkt, false, f.ackCounter, f.rcvSumInflight);
+      this.sendAck(f, pkt, false, f.ackCounter, f.rcvSumInflight, -1);
       f.ackCounter = 0;
       f.rcvSumInflight = 0;
       if (f.ackHeld !== NIL) {
@@ -493,40 +446,14 @@ export class Transport implements HostEndpoint {
       this.postAckFlush(f);
       return;
     }
-    this.sendAck(f, held, false, f.ackCounter, f.rcvSumInflight);
+    this.sendAck(f, held, false, f.ackCounter, f.rcvSumInflight, -1);
     f.ackCounter = 0;
     f.rcvSumInflight = 0;
     this.pk.release(held);
     f.ackHeld = NIL;
   }
 
-  /**
-   * `retxMode: none` (D-OSCAR spraying runs, docs/network-model.md §10.3): every
-   * packet is accepted; out-of-order packets wait in a per-flow bitmap (one
-   * byte per packet, allocated at the first reordering) until the gap before
-   * them fills, and the cumulative expected sequence then jumps past them.
-   */
-  private acceptReordered(f: Flow, seq: number, payload: number): void {
-    const mtu = f.mtuBytes;
-    if (seq === f.rcvExpected) {
-      let exp = seq + payload;
-      const ooo = f.rcvOoo;
-      if (ooo !== null) {
-        let k = exp / mtu;
-        while (k < ooo.length && ooo[k] === 1) {
-          ooo[k] = 0;
-          exp = Math.min(exp + mtu, f.sizeBytes);
-          k++;
-        }
-      }
-      f.rcvExpected = exp;
-    } else if (seq > f.rcvExpected) {
-      if (f.rcvOoo === null) f.rcvOoo = new Uint8Array(Math.ceil(f.sizeBytes / mtu));
-      f.rcvOoo[seq / mtu] = 1;
-    }
-  }
-
-  private sendAck(f: Flow, data: number, nack: boolean, covered: number, sumInflight: number): void {
+  sendAck(f: Flow, data: number, nack: boolean, covered: number, sumInflight: number, lostSeq: number): void {
     const pk = this.pk;
     const a = pk.alloc(nack ? PKT_NACK : PKT_ACK);
     pk.setFlow(a, f.id);
@@ -543,6 +470,9 @@ export class Transport implements HostEndpoint {
     pk.setSumInflight(a, sumInflight);
     pk.setRxTs(a, this.sched.now);
     pk.setAux(a, covered);
+    if (nack) {
+      if (lostSeq >= 0) pk.setXack(a, lostSeq / f.mtuBytes);
+    } else if (this.grants === true) pk.setXack(a, this.driver.grant(f));
     const hook = this.rxHook;
     if (hook !== null) {
       const ri = this.rxInfo;
@@ -616,18 +546,7 @@ export class Transport implements HostEndpoint {
     ai.mpdUs = this.echoMpd === true ? pk.mpd(pkt) : 0;
     const n = pk.intN(pkt);
     ai.intHops = n;
-    if (n > 0) {
-      const a = pk.intArray();
-      const b = pk.intBase(pkt);
-      const m = n < INT_MAX_HOPS ? n : INT_MAX_HOPS;
-      for (let i = 0; i < m; i++) {
-        ai.intTsPs[i] = a[b + INT_TS + i]!;
-        ai.intQlenBytes[i] = a[b + INT_QLEN + i]!;
-        ai.intTxBytes[i] = a[b + INT_TX + i]!;
-        ai.intRateBps[i] = a[b + INT_RATE + i]!;
-        ai.intRxBytes[i] = a[b + INT_RX + i]!;
-      }
-    }
+    if (n > 0) copyIntEcho(ai, pk, pkt, n);
     const cc = f.cc;
     if (this.ccFirst === true) {
       ai.sndNxt = f.sndNxt;
@@ -636,15 +555,13 @@ export class Transport implements HostEndpoint {
       cc.onAck(ai);
       if (isNack && cc.onNack !== undefined) cc.onNack(ai);
       if (ai.ecnEcho === true && this.cnpFlag === true && cc.onCnp !== undefined) cc.onCnp();
-      if (isNack) {
-        // go-back-N from the NACKed sequence (the NACK itself acknowledges nothing)
-        f.sndNxt = seq > f.sndUna ? seq : f.sndUna;
-      } else if (seq > f.sndUna) f.sndUna = seq;
+      if (isNack) this.recovery.onNack(f, seq, pkt);
+      else if (seq > f.sndUna) f.sndUna = seq;
       if (f.sndUna >= f.sizeBytes) this.complete(f);
     } else {
       if (seq > f.sndUna) f.sndUna = seq;
       if (f.sndUna >= f.sizeBytes) this.complete(f);
-      else if (isNack) f.sndNxt = f.sndUna;
+      else if (isNack) this.recovery.onNack(f, seq, pkt);
       if (ai.ecnEcho === true && this.cnpFlag === true && cc.onCnp !== undefined && f.finished === false) cc.onCnp();
       ai.sndNxt = f.sndNxt;
       ai.sndUna = f.sndUna;
@@ -654,6 +571,8 @@ export class Transport implements HostEndpoint {
     }
     // complete() may have finished it (TypeScript still narrows `finished` to false here)
     if (f.finished) return;
+    if (f.lostBytes > 0) this.recovery.onAcked(f);
+    if (this.grants === true && !isNack) this.driver.onGrant(f, seq, pk.xack(pkt));
     if (this.rtoPs > 0) f.rtoDeadline = now + this.rtoPs;
     const host = this.hosts[f.src]!;
     // sndUna / sndNxt moved
@@ -661,33 +580,11 @@ export class Transport implements HostEndpoint {
     host.port.kick();
   }
 
-  private onRtoEvent(f: Flow): void {
-    f.rtoPending = false;
-    if (f.finished) return;
-    const now = this.sched.now;
-    if (now < f.rtoDeadline) {
-      f.rtoPending = true;
-      this.postRto(f);
-      return;
-    }
-    if (f.sndUna >= f.maxSentSeq) {
-      // nothing outstanding: re-arm lazily on the next send
-      return;
-    }
-    f.timeouts++;
-    f.sndNxt = f.sndUna;
-    this.hosts[f.src]!.touch(f);
-    if (f.cc.onRto !== undefined) f.cc.onRto();
-    f.rtoDeadline = now + this.rtoPs;
-    f.rtoPending = true;
-    this.postRto(f);
-    this.hosts[f.src]!.port.kick();
-  }
-
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now;
     f.rcvOoo = null;
+    f.lostMap = null;
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);

@@ -1,5 +1,6 @@
 /**
- * Ideal (standalone) FCT, docs/network-model.md §13.1.
+ * Ideal (standalone) FCT, docs/network-model.md §13.1. In the transport, the lowest
+ * layer that uses it (a flow gets its ideal FCT when it is made); metrics read it there.
  * - hpcc ([H] third.cc, also PowerTCP): pairRtt + (size + headers per packet)·8 / bottleneck,
  *   where pairRtt = 2·propagation + one MTU-payload serialization per hop; integer ns.
  * - oscar (OSCAR notebooks): size·8 / line rate + propagation RTT.
