@@ -40,6 +40,7 @@ import { ReceiverGrant } from './receiver-grant.js';
 import { SelectiveRepeat } from './selective.js';
 import { RetransmitTimer } from './rto.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
+import { FlowStarts } from './flow-starts.js';
 import type { FlowFactory } from './setup.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
@@ -56,9 +57,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
    * or timer of it can arrive any more (`release`).
    */
   readonly flows: (Flow | null)[] = [];
-  /** lazily made flows: what is still to start, and who makes them */
-  private stream: FlowStream | null = null;
-  private factory: FlowFactory | null = null;
+  /** when flows start: the listed ones, a stream's, injected ones (flow-starts.ts) */
+  private readonly starts: FlowStarts;
   private releaseFinished = false;
   /** counters of released flows (their objects are gone) */
   releasedRetxPackets = 0;
@@ -81,10 +81,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private readonly rto: RetransmitTimer;
   private kCnpTimer = -1;
   private kAckFlush = -1;
-  private kFlowStart = -1;
-  private nextStart = 0;
-  /** flows of the up-front list (`addFlows`); injected flows come after them */
-  private listEnd = 0;
   finishedCount = 0;
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
   private readonly finishListeners: ((f: Flow) => void)[] = [];
@@ -174,7 +170,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // the timeout's event kind is registered second, as it always was (kinds are numbered in order)
     this.rto = new RetransmitTimer(s, flows, hosts, this.recovery, this.timeArg, this.rtoPs);
     this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
-    this.kFlowStart = s.register({ fire: () => this.startDueFlows() }, 'Transport.startDueFlows');
+    this.starts = new FlowStarts(s, flows, ctx, (f) => this.startFlow(f));
     this.kAckFlush = s.register({
       fire: (id) => {
         const f = flows[id];
@@ -191,10 +187,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
 
   /** Registers flows (already initialised, sorted by start time) and arms the start chain. */
   addFlows(flows: Flow[], factory: FlowFactory): void {
-    for (const f of flows) this.flows.push(f);
-    this.listEnd = this.flows.length;
-    this.factory = factory;
-    if (this.flows.length > 0) this.sched.schedule(this.flows[0]!.startPs, this.kFlowStart, 0, 0);
+    this.starts.addList(flows, factory);
   }
 
   /**
@@ -203,16 +196,13 @@ export class Transport implements HostEndpoint, RecoveryHost {
    * their state (per-flow memory stays bounded by the flows in progress).
    */
   addFlowStream(stream: FlowStream, factory: FlowFactory, releaseFinished: boolean): void {
-    this.stream = stream;
-    this.factory = factory;
     this.releaseFinished = releaseFinished;
-    const t = stream.peekStartPs();
-    if (t !== Infinity) this.sched.schedule(t, this.kFlowStart, 0, 0);
+    this.starts.addStream(stream, factory);
   }
 
   /** Whether flows are still to start. */
   hasUnstarted(): boolean {
-    return this.stream !== null ? this.stream.peekStartPs() !== Infinity : this.nextStart < this.listEnd;
+    return this.starts.hasUnstarted();
   }
 
   /** Adds a listener called with every flow that completes (the FCT recorder, the stop rule, closed-loop workloads). */
@@ -220,69 +210,20 @@ export class Transport implements HostEndpoint, RecoveryHost {
     this.finishListeners.push(fn);
   }
 
-  /**
-   * Makes a flow from `spec` with the next id and starts it now: what a
-   * closed-loop workload's injector does (src/sim/simulate.ts). The spec's
-   * start time must be now.
-   */
+  /** Makes a flow from `spec` with the next id and starts it now (a closed-loop workload's injector, src/sim/drivers.ts). */
   injectFlow(spec: FlowSpec): Flow {
-    const flows = this.flows;
-    const f = this.factory!.make(flows.length, spec);
-    flows.push(f);
-    this.fitFlowDrops(f.id);
-    this.startFlow(f);
-    return f;
-  }
-
-  /** Grows the per-flow drop counters to hold flow `id`. */
-  private fitFlowDrops(id: number): void {
-    const drops = this.ctx.flowDrops;
-    if (id < drops.length) return;
-    const grown = new Int32Array(Math.max(1024, 2 * drops.length, id + 1));
-    grown.set(drops);
-    this.ctx.flowDrops = grown;
+    return this.starts.inject(spec);
   }
 
   /** The flows not yet started, in id order, with their ids (drains a stream). */
-  *unstarted(): Generator<{ id: number; spec: FlowSpec }> {
-    if (this.stream !== null) {
-      let id = this.flows.length;
-      while (this.stream.peekStartPs() !== Infinity) yield { id: id++, spec: this.stream.next() };
-      return;
-    }
-    for (let i = this.nextStart; i < this.listEnd; i++) {
-      const f = this.flows[i]!;
-      yield { id: f.id, spec: { src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, prio: f.prio, tag: f.tag } };
-    }
+  unstarted(): Generator<{ id: number; spec: FlowSpec }> {
+    return this.starts.unstarted();
   }
 
   private flowAt(id: number): Flow {
     const f = this.flows[id];
     if (f === null || f === undefined) throw new Error(`internal: packet or timer of flow ${id}, which was released`);
     return f;
-  }
-
-  private startDueFlows(): void {
-    const now = this.sched.now;
-    const flows = this.flows;
-    const st = this.stream;
-    if (st !== null) {
-      while (st.peekStartPs() <= now) {
-        const f = this.factory!.make(flows.length, st.next());
-        flows.push(f);
-        this.fitFlowDrops(f.id);
-        this.startFlow(f);
-      }
-      this.nextStart = flows.length;
-      const t = st.peekStartPs();
-      if (t !== Infinity) this.sched.schedule(t, this.kFlowStart, 0, 0);
-      return;
-    }
-    const end = this.listEnd;
-    while (this.nextStart < end && flows[this.nextStart]!.startPs <= now) {
-      this.startFlow(flows[this.nextStart++]!);
-    }
-    if (this.nextStart < end) this.sched.schedule(flows[this.nextStart]!.startPs, this.kFlowStart, 0, 0);
   }
 
   private startFlow(f: Flow): void {
