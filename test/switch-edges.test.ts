@@ -19,6 +19,8 @@ import { findCc } from '../src/cc/registry.js';
 import { unmetNeeds } from '../src/cc/types.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
+import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/experiment/errors.js';
 
 // ------------------------------------------------------------------ toy plug-ins
 
@@ -284,4 +286,23 @@ test('scenario: trimming above a queue depth: headers reach the receiver, count 
   const base = new Simulation(input(incast, flows, { net: net('oscar'), cc: 'dcqcn' }));
   base.runUntil(Infinity);
   assert.equal(base.network.switches[5]!.trimmed, 0);
+});
+
+test('a spec names switch policies and disciplines by registered name; an unknown one is a spec error naming the field', () => {
+  const spec = (sw: Record<string, unknown>): unknown => ({
+    name: 'edges',
+    topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us' },
+    network: { switch: sw },
+    cc: 'none',
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '10KB' }] }],
+  });
+  const ok = resolveSpec(parseSpec(spec({ discipline: 'test-lowest-first', admission: [{ name: 'test-drop-every', params: { every: 2 } }] })), '.');
+  assert.equal(ok.net.switch.discipline, 'test-lowest-first');
+  assert.throws(
+    () => resolveSpec(parseSpec(spec({ discipline: 'fifo', admission: [{ name: 'nope' }] })), '.'),
+    (e: unknown) =>
+      e instanceof SpecError &&
+      /network\.switch\.discipline: "fifo" — unknown queue discipline \(known: strict, rr, /.test(e.message) &&
+      /network\.switch\.admission\[0\]\.name: "nope" — unknown admission policy \(known: test-drop-every/.test(e.message),
+  );
 });

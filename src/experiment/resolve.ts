@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
 import { readTextFileCapped } from '../engine/io.js';
+import { admissionPolicyNames, disciplineNames } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import type { SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
@@ -129,6 +130,17 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   if (ecn.kminBytes > ecn.kmaxBytes) {
     issues.add(['network', 'switch', 'ecn', 'kmaxBytes'], `must be >= kminBytes (${ecn.kminBytes})`, ecn.kmaxBytes);
   }
+  // switch edges by registry name (net/switch-registry.ts): an unknown name is a spec error, not a run-time one
+  const sw = net.switch;
+  if (sw.discipline !== undefined && !disciplineNames().includes(sw.discipline)) {
+    issues.add(['network', 'switch', 'discipline'], `unknown queue discipline (known: ${disciplineNames().join(', ')})`, sw.discipline);
+  }
+  (sw.admission ?? []).forEach((a, i) => {
+    if (!admissionPolicyNames().includes(a.name)) {
+      const known = admissionPolicyNames();
+      issues.add(['network', 'switch', 'admission', i, 'name'], `unknown admission policy (known: ${known.length > 0 ? known.join(', ') : 'none registered'})`, a.name);
+    }
+  });
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
   const def = findCc(spec.cc.name);
   if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
