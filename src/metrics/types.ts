@@ -4,6 +4,9 @@
  * `SimOutput` (src/sim/types.ts re-exports it) is the whole of it.
  */
 import type { DeadlockReport } from '../net/deadlock.js';
+import type { JobRecord } from '../workload/driver.js';
+
+export type { JobRecord } from '../workload/driver.js';
 
 /** An egress port: node id and port number (k-th link of that node). */
 export interface PortRef {
@@ -182,4 +185,6 @@ export interface SimOutput {
   wallMs: number;
   /** present only when the run ended on a PFC deadlock */
   deadlock?: DeadlockReport;
+  /** iterations of the jobs closed-loop workloads ran (collectives), present only when there are some */
+  jobs?: JobRecord[];
 }

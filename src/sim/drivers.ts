@@ -9,7 +9,7 @@
 import type { Scheduler } from '../engine/scheduler.js';
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
-import type { FinishedFlow, FlowInjector, NewFlow, WorkloadDriver } from '../workload/driver.js';
+import type { FinishedFlow, FlowInjector, JobRecord, NewFlow, WorkloadDriver } from '../workload/driver.js';
 import type { FlowSpec } from '../workload/types.js';
 
 /** The reused record a driver hears a finished flow through. */
@@ -99,6 +99,13 @@ export class Drivers implements FlowInjector {
       this.current = d;
       drv.onFlowFinished(r, this);
     }
+  }
+
+  /** The job iterations every driver reports, driver by driver (empty when none runs jobs). */
+  jobs(): JobRecord[] {
+    const out: JobRecord[] = [];
+    for (const d of this.list) if (d.report !== undefined) out.push(...d.report());
+    return out;
   }
 
   /** Whether every driver is done. */

@@ -272,6 +272,7 @@ export class Simulation {
       deadlock.dropsRuledOut = lossy === 0;
     }
     const samplers = this.samplers;
+    const jobs = this.drivers === null ? [] : this.drivers.jobs();
     return {
       ...results,
       queues: samplers.queues,
@@ -283,6 +284,7 @@ export class Simulation {
       events: this.sched.eventsProcessed,
       wallMs: performance.now() - this.wallStart,
       ...(deadlock !== undefined ? { deadlock } : {}),
+      ...(jobs.length > 0 ? { jobs } : {}),
     };
   }
 }

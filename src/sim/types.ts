@@ -17,6 +17,7 @@ export type {
   FctColumns,
   FctRow,
   FlowSeries,
+  JobRecord,
   MetricsRequest,
   NodeCounters,
   PortCounters,

@@ -46,6 +46,22 @@ export interface FlowInjector {
   wakeAt(atPs: number, token: number): void;
 }
 
+/**
+ * One iteration of a job a driver runs (a collective's all-reduce, a
+ * parameter server's round): what jobs.csv and summary.json's `jobs` report
+ * (docs/guide.md, "Collective workloads").
+ */
+export interface JobRecord {
+  /** the job's name (a collective: its tag, or tag/group index when the entry has several groups) */
+  job: string;
+  /** 0-based */
+  iteration: number;
+  startPs: number;
+  finishPs: number;
+  /** payload bytes the iteration's flows carried */
+  bytes: number;
+}
+
 /** A closed-loop workload during one run. */
 export interface WorkloadDriver {
   /** Called once, at time 0, before any event: start the first flows or arm a wake-up. */
@@ -56,4 +72,6 @@ export interface WorkloadDriver {
   onWake?(token: number, inj: FlowInjector): void;
   /** True once the driver will start no more flows (the run may end when its flows have finished). */
   done(): boolean;
+  /** The iterations of its jobs that finished, in finish order (read once, after the run). */
+  report?(): JobRecord[];
 }

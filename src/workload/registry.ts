@@ -5,6 +5,7 @@
  * script), one `registerWorkload(def)` call before the spec is parsed
  * (docs/extending.md, "Adding a workload").
  */
+import { collectiveWorkload } from './collective.js';
 import { flowsWorkload } from './flows.js';
 import { incastWorkload } from './incast.js';
 import type { WorkloadDefinition } from './plugin.js';
@@ -25,6 +26,7 @@ registerWorkload(poissonWorkload);
 registerWorkload(incastWorkload);
 registerWorkload(flowsWorkload);
 registerWorkload(queryWorkload);
+registerWorkload(collectiveWorkload);
 
 /** The definition of workload type `type`, if registered. */
 export function findWorkload(type: string): WorkloadDefinition<{ type: string }> | undefined {
