@@ -253,6 +253,13 @@ function* ccTraceRows(trace: NonNullable<SimOutput['ccTrace']>): Iterable<Cell[]
   }
 }
 
+/** jobs.csv: one row per finished iteration of a job (docs/guide.md, "Collective workloads"). */
+export const JOB_COLUMNS = ['job', 'iteration', 'start_ps', 'finish_ps', 'duration_ps', 'bytes'] as const;
+
+function* jobRows(jobs: NonNullable<SimOutput['jobs']>): Iterable<Cell[]> {
+  for (const j of jobs) yield [j.job, j.iteration, j.startPs, j.finishPs, j.finishPs - j.startPs, j.bytes];
+}
+
 /** The names of the files a run of `spec` may write (manifest.json included), known before it runs. */
 export function resultFileNames(spec: Spec, input: SimInput): string[] {
   const f = spec.output.format;
@@ -260,6 +267,8 @@ export function resultFileNames(spec: Spec, input: SimInput): string[] {
   if (input.metrics.flowThroughput !== null) names.push(`flow_throughput.${f}`);
   if (input.metrics.ccTrace !== null) names.push(`cc_trace.${f}`);
   if (input.metrics.switchBuffer !== undefined) names.push(`switch_buffer.${f}`);
+  // jobs.csv: only runs with a driver that reports job iterations (a collective) may write it
+  if (input.drivers?.some((d) => d.report !== undefined) === true) names.push(`jobs.${f}`);
   names.push('manifest.json');
   return names;
 }
@@ -338,6 +347,7 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
     if (d.input.metrics.switchBuffer !== undefined && out.switchBuffer !== undefined) {
       files.push(writeTable(dir, 'switch_buffer', format, ['node', 't_ps', 'max_bytes'], switchBufferRows(out.switchBuffer)));
     }
+    if (out.jobs !== undefined && out.jobs.length > 0) files.push(writeTable(dir, 'jobs', format, JOB_COLUMNS, jobRows(out.jobs)));
     return files;
   }, (files) => JSON.parse(JSON.stringify(buildManifest(d, files), jsonReplacer)) as Record<string, unknown>);
 }

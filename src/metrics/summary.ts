@@ -234,6 +234,24 @@ export interface RunSummary {
   endPs: number;
   /** only when the run ended on a PFC deadlock (net/deadlock.ts): when, the cycle, unfinished flows, drops ruled out */
   deadlock?: SimOutput['deadlock'];
+  /** only when closed-loop workloads ran jobs (collectives): their iterations' durations (jobs.csv) */
+  jobs?: JobSummary;
+}
+
+/** Durations of the finished job iterations of a run, ps. */
+export interface JobSummary {
+  iterations: number;
+  meanPs: number;
+  p50Ps: number;
+  p99Ps: number;
+  maxPs: number;
+}
+
+/** The summary of job iterations (OSCAR §6.4 Fig 12 reports all-reduce times). */
+export function jobSummary(jobs: NonNullable<SimOutput['jobs']>, method: PercentileMethod = 'linear'): JobSummary {
+  const pct = method === 'nearestRank' ? percentileNearestRank : percentileLinear;
+  const d = sortedCopy(jobs.map((j) => j.finishPs - j.startPs));
+  return { iterations: d.length, meanPs: mean(d), p50Ps: pct(d, 50), p99Ps: pct(d, 99), maxPs: d.length > 0 ? d[d.length - 1]! : NaN };
 }
 
 export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}, notes: readonly string[] = []): RunSummary {
@@ -266,6 +284,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
     endPs: out.endPs,
   };
   if (out.deadlock !== undefined) s.deadlock = out.deadlock;
+  if (out.jobs !== undefined && out.jobs.length > 0) s.jobs = jobSummary(out.jobs, fct.percentile);
   return s;
 }
 
