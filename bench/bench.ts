@@ -35,6 +35,11 @@
  * (r) replay-like: (c)'s tree and workload with 20 ms of arrivals, `profile:
  *     hpcc` with the PowerTCP artifact's MMU (`dtMode: alpha`, `ptPools:
  *     ptWorkload`), HPCC: the configuration the ns-3 replay runs use.
+ * (g) collective jobs (issue 25; OSCAR §6.4 Fig 12's setup): the 64-host
+ *     spine-leaf T-SL64 (16 leaves x 4 hosts, 2 spines, 200 G, 1 us), 4 groups
+ *     of 16 hosts (one per leaf: `groups: { size: 16, stride: 4 }`), each a
+ *     ring all-reduce of 16 MB, HPCC under profile oscar, run until all four
+ *     finish: the closed loop of 4 x 30 ring steps. Not in the default set.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -46,16 +51,17 @@ import { Rng } from '../src/engine/rng.js';
 import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
-import { fatTreePreset, star } from '../src/net/topology/index.js';
+import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { FctStream } from '../src/experiment/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
 import type { FlowSpec } from '../src/workload/types.js';
+import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js';
 
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 'r', 's'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 'g', 'r', 's'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -122,6 +128,15 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows: [], flowStream, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
+  if (name === 'g') {
+    const topo = spineLeafPreset('oscar64');
+    const groups = strideGroupIds(16, 4, 64);
+    const entry = { type: 'collective', op: 'allreduce', algorithm: 'ring', groups: { size: 16, stride: 4 }, bytes: 16_000_000, iterations: 1, compute: 0, start: 0, tag: 'allreduce' } as const;
+    return {
+      title: '(g) OSCAR T-SL64 spine-leaf, 4 ring all-reduce jobs of 16 hosts (one per leaf), 16 MB each, HPCC',
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, entry)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);
 }
 
@@ -174,7 +189,7 @@ function printResult(
   cpu: NodeJS.CpuUsage,
   events: number,
   endPs: number,
-  extra: { flows: number; finished: number; drops: number; pauses: number; meanSlowdown?: number },
+  extra: { flows: number; finished: number; drops: number; pauses: number; meanSlowdown?: number; meanJobMs?: number },
 ): void {
   const res = {
     title,
@@ -213,17 +228,20 @@ function runOne(name: string, untilMs?: number): void {
   const fct = name === 'e' ? new FctStream('csv') : null;
   let out;
   let meanSlowdown = NaN;
+  let meanJobMs: number | undefined;
   const cpu0 = process.cpuUsage();
   let cpu;
   try {
     out = simulate(fct === null ? input : { ...input, fctSink: fct.sink });
     cpu = process.cpuUsage(cpu0);
-    meanSlowdown = runSummary(out).fct.overall.meanSlowdown;
+    const summary = runSummary(out);
+    meanSlowdown = summary.fct.overall.meanSlowdown;
+    if (summary.jobs !== undefined) meanJobMs = summary.jobs.meanPs / MS;
   } finally {
     fct?.dispose();
   }
   const t = out.totals;
-  printResult(title, out.wallMs / 1000, cpu, out.events, out.endPs, { flows: t.flows, finished: t.finished, drops: t.drops, pauses: t.pausesSent, meanSlowdown });
+  printResult(title, out.wallMs / 1000, cpu, out.events, out.endPs, { flows: t.flows, finished: t.finished, drops: t.drops, pauses: t.pausesSent, meanSlowdown, ...(meanJobMs !== undefined ? { meanJobMs } : {}) });
 }
 
 function main(): void {
@@ -261,7 +279,7 @@ function main(): void {
     const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
     console.log(x.title);
     console.log(
-      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}`,
+      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}${typeof x.meanJobMs === 'number' ? ` | mean job iteration ${f(x.meanJobMs, 3)} ms` : ''}`,
     );
   }
 }
