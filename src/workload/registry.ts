@@ -8,6 +8,7 @@
 import { collectiveWorkload } from './collective.js';
 import { flowsWorkload } from './flows.js';
 import { incastWorkload } from './incast.js';
+import { parameterServerWorkload } from './parameter-server.js';
 import type { WorkloadDefinition } from './plugin.js';
 import { poissonWorkload } from './poisson.js';
 import { queryWorkload } from './powertcp.js';
@@ -27,6 +28,7 @@ registerWorkload(incastWorkload);
 registerWorkload(flowsWorkload);
 registerWorkload(queryWorkload);
 registerWorkload(collectiveWorkload);
+registerWorkload(parameterServerWorkload);
 
 /** The definition of workload type `type`, if registered. */
 export function findWorkload(type: string): WorkloadDefinition<{ type: string }> | undefined {

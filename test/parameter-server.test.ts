@@ -1,0 +1,72 @@
+/**
+ * The parameter-server workload (src/workload/parameter-server.ts; issue 25):
+ * workers push shards to every server, a server answers every worker once all
+ * shards of the iteration arrived, a worker pushes again `compute` after its
+ * last answer; job iterations in `jobs`; spec errors; determinism.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/experiment/errors.js';
+import { simulate } from '../src/sim/simulate.js';
+import type { FctRow, SimOutput } from '../src/sim/types.js';
+
+function spec(workload: unknown[]): unknown {
+  return { name: 'ps', seed: 1, topology: { type: 'star', hosts: 8, rate: '100Gbps', delay: '1us' }, cc: { name: 'none' }, workload };
+}
+
+function run(workload: unknown[]): { out: SimOutput; rows: FctRow[] } {
+  const out = simulate(resolveSpec(parseSpec(spec(workload)), '.'));
+  assert.equal(out.unfinished.length, 0);
+  return { out, rows: [...out.fct].sort((a, b) => a.id - b.id) };
+}
+
+const ps = { type: 'parameterServer', workers: [0, 1, 2, 3], servers: [6, 7], bytes: '400KB', iterations: 3, compute: '10us' };
+
+test('parameter server: pushes, answers after all shards, next push after compute', () => {
+  const { out, rows } = run([ps]);
+  const W = 4;
+  const S = 2;
+  assert.equal(rows.length, 3 * 2 * W * S);
+  assert.ok(rows.every((r) => r.bytes === 200_000 && r.tag === 'parameterServer'));
+  const isServer = (h: number): boolean => h >= 6;
+  for (const s of [6, 7]) {
+    const pushes = rows.filter((r) => r.dst === s);
+    const answers = rows.filter((r) => r.src === s);
+    assert.equal(pushes.length, 3 * W);
+    assert.equal(answers.length, 3 * W);
+    for (let it = 0; it < 3; it++) {
+      // a server's answers of iteration `it` start when the last of its W pushes of `it` finished
+      const lastPush = Math.max(...pushes.slice(it * W, it * W + W).map((r) => r.finishPs));
+      assert.ok(answers.slice(it * W, it * W + W).every((r) => r.startPs === lastPush));
+    }
+  }
+  for (const w of [0, 1, 2, 3]) {
+    const pushes = rows.filter((r) => r.src === w);
+    const answers = rows.filter((r) => r.dst === w && isServer(r.src));
+    for (let it = 1; it < 3; it++) {
+      const lastAnswer = Math.max(...answers.slice((it - 1) * S, it * S).map((r) => r.finishPs));
+      assert.ok(pushes.slice(it * S, it * S + S).every((r) => r.startPs === lastAnswer + 10_000_000));
+    }
+  }
+  const jobs = out.jobs!;
+  assert.deepEqual(jobs.map((j) => [j.job, j.iteration, j.bytes]), [0, 1, 2].map((i) => ['parameterServer', i, 2 * W * S * 200_000]));
+  assert.equal(jobs[2]!.finishPs, out.endPs);
+  // determinism
+  assert.deepEqual(run([ps]).out.fct, out.fct);
+});
+
+test('parameter server spec errors name the field', () => {
+  const bad = (w: Record<string, unknown>): string => {
+    try {
+      resolveSpec(parseSpec(spec([w])), '.');
+    } catch (e) {
+      assert.ok(e instanceof SpecError);
+      return e.message;
+    }
+    return '';
+  };
+  assert.match(bad({ ...ps, bytes: 3 }), /workload\[0\]\.bytes: 3 .*not divisible by the 2 servers/);
+  assert.match(bad({ ...ps, servers: [3, 7] }), /workload\[0\]\.servers\[0\]: 3 .*also a worker/);
+  assert.match(bad({ ...ps, workers: [0, 9] }), /workload\[0\]\.workers\[1\]: 9 .*not a host/);
+});
