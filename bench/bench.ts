@@ -260,7 +260,7 @@ function main(): void {
   const names = args.length > 0 ? args : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2 and s)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, g and s)\n`);
     process.exitCode = 2;
     return;
   }
