@@ -94,7 +94,7 @@ function rig(cfg: NetworkConfig, idle = false) {
       pk.setPrio(p, prio);
       pk.setSeq(p, label);
       pk.setFlag(p, FLAG_ECT, true);
-      sw.receive(p, 0);
+      sw.arrivals.receive(p, 0);
       return p;
     },
     /** the labels in service order */

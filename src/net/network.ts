@@ -91,6 +91,13 @@ export class Network {
       }
     }
     for (const s of this.switches) if (s !== null) s.finish(maxHostRate);
+    // a switch with admission policies receives through its gate (Switch.arrivals)
+    for (const list of this.nodePorts) {
+      for (const p of list) {
+        const s = p.peerNode >= H ? this.switches[p.peerNode]! : null;
+        if (s !== null && s.arrivals !== s) p.peer = s.arrivals;
+      }
+    }
   }
 
   /** Egress port of node a on its link to node b, or undefined. */

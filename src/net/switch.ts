@@ -83,6 +83,8 @@ export class Switch implements PortOwner {
   trimmed = 0;
   admissionMarks = 0;
   holds = 0;
+  /** what the links deliver to: this switch, or its admission gate when it has admission policies (`Network` points the ports there) */
+  arrivals: PortOwner = this;
   /** 1 while an admission policy holds ingress (port, class) port*8+class paused (HOLD); sized with admission */
   private held: Uint8Array = new Uint8Array(0);
   /** the data queue of trimmed headers */
@@ -149,6 +151,7 @@ export class Switch implements PortOwner {
     const defs = chosen.map((c) => findAdmissionPolicy(c.name));
     this.admission = chosen.map((c, i) => defs[i]!.create(ac, c.params ?? {}));
     this.nAdmission = this.admission.length;
+    this.arrivals = new AdmissionGate(this);
     this.held = new Uint8Array(this.ports.length * 8);
     this.trimQueue = this.cfg.trimQueue ?? 7;
     if (this.queue0Control === true && this.trimQueue === 0) throw new Error('switch: trimQueue 0 is the control queue (queue0Control); choose another');
@@ -185,7 +188,7 @@ export class Switch implements PortOwner {
       this.onPfc(pkt, inPort);
       return;
     }
-    let q = metaPrio(meta);
+    const q = metaPrio(meta);
     const ri = 2 * dst;
     const cnt = this.route[ri]!;
     let e = this.route[ri + 1]!;
@@ -209,14 +212,6 @@ export class Switch implements PortOwner {
         out.transmitDq();
       } else out.enqueueEntry(pkt, 0, size, meta, dst, hash, inPort);
       return;
-    }
-    if (this.nAdmission !== 0) {
-      // before the MMU and before the straight-through test: a verdict may drop, trim or mark
-      if (this.admit(pkt, out, q, size, meta, inPort) === false) return;
-      const pk = this.pk;
-      meta = pk.meta(pkt);
-      size = pk.size(pkt);
-      q = metaPrio(meta);
     }
     let r: number;
     // (a port that is not idle stays so through the admission: a PAUSE goes out on the ingress port)
@@ -242,6 +237,62 @@ export class Switch implements PortOwner {
       this.depart(pkt, out, q, inPort, size);
       out.transmitDq();
     } else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
+  }
+
+  /**
+   * Arrival at a switch with admission policies (its `AdmissionGate` delivers
+   * here; `arrive` has no admission test, so a switch without policies pays
+   * nothing for them). The policies run after routing, before the MMU and
+   * before the straight-through test; a verdict may drop, trim or mark the
+   * packet, whose record is then read again. The packet then takes the
+   * general path: the MMU's admission and its queue's ring; an idle port takes
+   * it at once (`enqueueEntry` kicks it), with the counters and order of work
+   * of the straight-through hop. PFC frames and D-HPCC control-queue packets
+   * skip admission, as they skip the MMU.
+   */
+  arriveAdmitting(pkt: number, inPort: number, meta: number, dst: number, size: number, hash: number): void {
+    if (metaType(meta) === PKT_PFC || (this.queue0Control === true && metaPrio(meta) === 0)) {
+      this.arrive(pkt, inPort, meta, dst, size, hash);
+      return;
+    }
+    const e = this.egressPort(dst, hash);
+    if (e < 0) {
+      this.dropPacket(pkt, this.ports[inPort]!);
+      return;
+    }
+    const out = this.ports[e]!;
+    if (this.admit(pkt, out, metaPrio(meta), size, meta, inPort) === false) return;
+    const pk = this.pk;
+    const m = pk.meta(pkt);
+    const sz = pk.size(pkt);
+    const q = metaPrio(m);
+    const r = this.mmu.enqueue(inPort, q, sz - this.mmuOffset, e);
+    if (r >= 0) {
+      this.dropPacket(pkt, out);
+      return;
+    }
+    if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
+    out.enqueueEntry(pkt, q, sz, m, dst, hash, inPort);
+  }
+
+  /** `receive` for a switch with admission policies (its gate's). */
+  receiveAdmitting(pkt: number, inPort: number): void {
+    const pk = this.pk;
+    this.arriveAdmitting(pkt, inPort, pk.meta(pkt), pk.dst(pkt), pk.size(pkt), pk.hash(pkt));
+  }
+
+  /**
+   * The egress port number toward host `dst` (ECMP by the flow hash, or a
+   * sprayed draw; docs/network-model.md §11.6), or -1 without a route: the
+   * choice `arrive` makes inline on the hop, for the admission path.
+   */
+  private egressPort(dst: number, hash: number): number {
+    const cnt = this.route[2 * dst]!;
+    const first = this.route[2 * dst + 1]!;
+    if (cnt <= 1) return cnt === 0 ? -1 : first;
+    if (this.spray === true) return this.routePorts[first + this.sprayRng.int(cnt)]!;
+    const h = mix32i(hash ^ this.salt);
+    return this.routePorts[first + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : (h >>> 0) % cnt)]!;
   }
 
   /**
@@ -335,13 +386,14 @@ export class Switch implements PortOwner {
   private process(pkt: number, port: Port, q: number, size: number, resumePort: number): void {
     const marking = this.marking;
     for (let i = 0; i < marking.length; i++) marking[i]!.apply(pkt, port, q, size);
-    // (an admission policy's hold keeps the class paused: releaseHold resumes it)
-    if (resumePort >= 0 && (this.nAdmission === 0 || this.held[resumePort * 8 + q] === 0)) this.sendPfc(resumePort, q, false);
+    if (resumePort >= 0) this.sendPfc(resumePort, q, false);
     const telemetry = this.telemetry;
     for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size);
   }
 
   private sendPfc(portIdx: number, cls: number, pause: boolean): void {
+    // an admission policy's hold keeps the class paused: releaseHold resumes it
+    if (pause === false && this.nAdmission !== 0 && this.held[portIdx * 8 + cls] === 1) return;
     const port = this.ports[portIdx]!;
     const pk = this.pk;
     const f = pk.alloc(PKT_PFC);
@@ -378,5 +430,28 @@ export class Switch implements PortOwner {
       port.setPaused(cls, pause, 0);
     }
     pk.release(pkt);
+  }
+}
+
+/**
+ * The receiving side of a switch with admission policies (admission.ts): the
+ * links toward the switch deliver to it, and it runs the policies
+ * (`Switch.arriveAdmitting`). A switch without policies is its own receiving
+ * side, so its hop has no admission test at all (docs/journal.md, 2026-11-26,
+ * sixth session).
+ */
+class AdmissionGate implements PortOwner {
+  constructor(private readonly sw: Switch) {}
+  arrive(pkt: number, port: number, meta: number, dst: number, size: number, hash: number): void {
+    this.sw.arriveAdmitting(pkt, port, meta, dst, size, hash);
+  }
+  receive(pkt: number, port: number): void {
+    this.sw.receiveAdmitting(pkt, port);
+  }
+  pull(port: Port): number {
+    return this.sw.pull(port);
+  }
+  hasMore(port: Port): boolean {
+    return this.sw.hasMore(port);
   }
 }
