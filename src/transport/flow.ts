@@ -73,19 +73,12 @@ export class Flow implements CcFlow, NicFlow {
   rtoDeadline = 0;
   rtoPending = false;
   retxPackets = 0;
-  /** payload bytes of the data packets this flow resent */
-  retxBytes = 0;
   /**
    * Selective retransmission (selective.ts): payload bytes known lost and
-   * waiting to be resent (0 under go-back-N), not counted in flight; the lost
-   * packets by index (allocated at the first loss) and where `takeLost` looks first.
+   * waiting to be resent (0 under go-back-N), not counted in flight; read on
+   * every send, so it sits with the sender's words (the lost map is at the end)
    */
   lostBytes = 0;
-  lostMap: Uint8Array | null = null;
-  lostScan = 0;
-  /** receiver-driven sending (receiver-grant.ts): the sender may start packets below this byte; the receiver's initial credit */
-  grantLimit = Infinity;
-  grantWindowBytes = 0;
   timeouts = 0;
   dataPacketsSent = 0;
   readonly ccTimers = new Float64Array(CC_TIMER_SLOTS).fill(-1);
@@ -105,15 +98,26 @@ export class Flow implements CcFlow, NicFlow {
   ackFlushPending = false;
   /** retxMode none / selective: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
   rcvOoo: Uint8Array | null = null;
-  /** payload bytes held in `rcvOoo` (received beyond rcvExpected) */
-  rcvOooBytes = 0;
-  /** selective: one past the highest byte received */
-  rcvHighest = 0;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 
   // metrics
   lastSampledAcked = 0;
+
+  // the transport strategies' words, after the go-back-N sender's and receiver's (V8 lays fields
+  // out in declaration order: these stay off the lines the default path touches; docs/performance.md)
+  /** selective: the lost packets by index (allocated at the first loss) and where `takeLost` looks first */
+  lostMap: Uint8Array | null = null;
+  lostScan = 0;
+  /** payload bytes of the data packets this flow resent */
+  retxBytes = 0;
+  /** receiver-driven sending (receiver-grant.ts): the sender may start packets below this byte; the receiver's initial credit */
+  grantLimit = Infinity;
+  grantWindowBytes = 0;
+  /** payload bytes held in `rcvOoo` (received beyond rcvExpected) */
+  rcvOooBytes = 0;
+  /** selective: one past the highest byte received */
+  rcvHighest = 0;
 
   constructor(
     private readonly sys: Transport,
