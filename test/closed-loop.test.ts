@@ -10,9 +10,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { specErrorOf } from './helpers/specs.js';
 import { z } from 'zod';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
 import { durationField, hostId, posInt, sizeField } from '../src/engine/spec-fields.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { FinishedFlow, FlowInjector, WorkloadDriver } from '../src/workload/driver.js';
@@ -98,15 +98,7 @@ const rr = { type: 'requestResponse', client: 0, server: 3, request: '2KB', resp
 
 test('registering a workload type makes it a spec type with its own field checks', () => {
   assert.throws(() => registerWorkload(requestResponse), /already registered/);
-  const bad = (w: Record<string, unknown>): string => {
-    try {
-      resolveSpec(parseSpec(spec([w])), '.');
-    } catch (e) {
-      assert.ok(e instanceof SpecError);
-      return e.message;
-    }
-    return '';
-  };
+  const bad = (w: Record<string, unknown>): string => specErrorOf(() => resolveSpec(parseSpec(spec([w])), '.'));
   assert.match(bad({ ...rr, count: 0 }), /workload\[0\]\.count/);
   assert.match(bad({ ...rr, colour: 'red' }), /workload\[0\].*colour/);
   assert.match(bad({ ...rr, server: 9 }), /workload\[0\]\.server: 9 .*not a host/);

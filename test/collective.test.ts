@@ -9,11 +9,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { specErrorOf } from './helpers/specs.js';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
 import { runExperiment } from '../src/experiment/runner.js';
 import { txTimePs } from '../src/engine/units.js';
 import { simulate } from '../src/sim/simulate.js';
@@ -35,13 +35,7 @@ function run(workload: unknown[], hosts = 8): { input: SimInput; out: SimOutput;
 }
 
 function specError(workload: unknown[], hosts = 8): string {
-  try {
-    resolveSpec(parseSpec(spec(workload, hosts)), '.');
-  } catch (e) {
-    assert.ok(e instanceof SpecError, String(e));
-    return e.message;
-  }
-  assert.fail('no spec error');
+  return specErrorOf(() => resolveSpec(parseSpec(spec(workload, hosts)), '.'));
 }
 
 /**

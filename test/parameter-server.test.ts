@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { specErrorOf } from './helpers/specs.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { FctRow, SimOutput } from '../src/sim/types.js';
 
@@ -57,15 +57,7 @@ test('parameter server: pushes, answers after all shards, next push after comput
 });
 
 test('parameter server spec errors name the field', () => {
-  const bad = (w: Record<string, unknown>): string => {
-    try {
-      resolveSpec(parseSpec(spec([w])), '.');
-    } catch (e) {
-      assert.ok(e instanceof SpecError);
-      return e.message;
-    }
-    return '';
-  };
+  const bad = (w: Record<string, unknown>): string => specErrorOf(() => resolveSpec(parseSpec(spec([w])), '.'));
   assert.match(bad({ ...ps, bytes: 3 }), /workload\[0\]\.bytes: 3 .*not divisible by the 2 servers/);
   assert.match(bad({ ...ps, servers: [3, 7] }), /workload\[0\]\.servers\[0\]: 3 .*also a worker/);
   assert.match(bad({ ...ps, workers: [0, 9] }), /workload\[0\]\.workers\[1\]: 9 .*not a host/);

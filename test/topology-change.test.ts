@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { specErrorOf } from './helpers/specs.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { simulate, Simulation } from '../src/sim/simulate.js';
 import type { LinkEvent, SimInput } from '../src/sim/types.js';
@@ -175,13 +175,7 @@ function resolve(text: string): SimInput {
 }
 
 function errorText(text: string): string {
-  try {
-    resolve(text);
-  } catch (e) {
-    assert.ok(e instanceof SpecError, `expected a SpecError, got ${String(e)}`);
-    return e.message;
-  }
-  assert.fail('expected a SpecError');
+  return specErrorOf(() => resolve(text));
 }
 
 test('spec: events of kind rate, down and up, oneWay, and a schedule resolve to topology ids', () => {
