@@ -8,25 +8,12 @@
 import { circuitLinks, type CircuitSchedule, type LinkEvent } from '../net/link-changes.js';
 import { roundRobinMatchings } from '../net/topology/circuit.js';
 import type { PathSegment } from './errors.js';
+import type { Issues } from './issues.js';
+import type { TopoIndex } from './resolve-topology.js';
 import type { Spec } from './spec.js';
 
-/** What resolve.ts's issue list offers here. */
-interface IssueSink {
-  add(path: readonly PathSegment[], message: string, value?: unknown): void;
-}
-
-/** What resolve.ts's topology index offers here. */
-interface NodeIndex {
-  /** per node, peers in port order */
-  readonly peers: number[][];
-  node(id: number): number | undefined;
-  nodeRangeText(): string;
-  /** ToR switch node ids, ascending */
-  racks(): { tors: number[] };
-}
-
 /** The topology ids of spec link [a, b], or undefined after an issue (no such node, not linked). */
-function resolveLink(link: readonly [number, number], at: readonly PathSegment[], ti: NodeIndex, issues: IssueSink): [number, number] | undefined {
+function resolveLink(link: readonly [number, number], at: readonly PathSegment[], ti: TopoIndex, issues: Issues): [number, number] | undefined {
   const [a, b] = link;
   const na = ti.node(a);
   const nb = ti.node(b);
@@ -42,7 +29,7 @@ function resolveLink(link: readonly [number, number], at: readonly PathSegment[]
 }
 
 /** `schedule:` as a CircuitSchedule in topology ids, or undefined (none, or issues added). */
-export function resolveSchedule(spec: Spec, ti: NodeIndex, issues: IssueSink): CircuitSchedule | undefined {
+export function resolveSchedule(spec: Spec, ti: TopoIndex, issues: Issues): CircuitSchedule | undefined {
   const s = spec.schedule;
   if (s === undefined) return undefined;
   let matchings: [number, number][][];
@@ -76,7 +63,7 @@ export function resolveSchedule(spec: Spec, ti: NodeIndex, issues: IssueSink): C
 }
 
 /** `events:` as LinkEvents in topology ids, sorted by time (ties in spec order). */
-export function resolveLinkEvents(spec: Spec, ti: NodeIndex, issues: IssueSink, schedule: CircuitSchedule | undefined): LinkEvent[] {
+export function resolveLinkEvents(spec: Spec, ti: TopoIndex, issues: Issues, schedule: CircuitSchedule | undefined): LinkEvent[] {
   const circuits = new Set<string>();
   if (schedule !== undefined) for (const [a, b] of circuitLinks(schedule)) circuits.add(`${a},${b}`).add(`${b},${a}`);
   const out: LinkEvent[] = [];

@@ -11,13 +11,7 @@ import {
   TOPOLOGY_PRESETS,
 } from '../net/topology/index.js';
 import { durationField, posInt, rateField } from '../engine/spec-fields.js';
-import { topologyChangeSchemas } from './spec-topology-change.js';
-
-// ---------------------------------------------------------------------------------------------
-// unit-bearing values
-
-/** events, schedule and the torMesh topology: the topology over time (spec-topology-change.ts) */
-export const topologyChange = topologyChangeSchemas({ durationField, rateField });
+import { torMeshTopo } from './spec-topology-change.js';
 
 // ---------------------------------------------------------------------------------------------
 // topology
@@ -165,6 +159,6 @@ export const topologySchema = z.discriminatedUnion('type', [
   accTreeTopo,
   presetTopo,
   fileTopo,
-  topologyChange.torMeshTopo,
+  torMeshTopo,
 ]);
 

@@ -25,7 +25,8 @@ import { durationField, nodeId, posInt, sizeField } from '../engine/spec-fields.
 import { workloadDefinitions, workloadRegistryVersion } from '../workload/registry.js';
 import { specIssueMessage, zodIssuesToSpecIssues, type PathSegment } from './errors.js';
 import { networkSchema, type NetworkOverrides } from './spec-network.js';
-import { topologySchema, topologyChange } from './spec-topology.js';
+import { linkEvent, schedule } from './spec-topology-change.js';
+import { topologySchema } from './spec-topology.js';
 
 export { networkSchema, topologySchema, type NetworkOverrides };
 
@@ -270,8 +271,8 @@ export const specSchema = z
     cc: ccSchema,
     workload: z.array(z.lazy(workloadEntrySchema)).min(1),
     stop: stopSchema.default({}),
-    events: z.array(topologyChange.linkEvent).default([]),
-    schedule: topologyChange.schedule.optional(),
+    events: z.array(linkEvent).default([]),
+    schedule: schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
