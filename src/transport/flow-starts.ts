@@ -55,6 +55,11 @@ export class FlowStarts {
 
   /** Makes a flow from `spec` with the next id and starts it now. The spec's start time must be now. */
   inject(spec: FlowSpec): Flow {
+    return this.makeAndStart(spec);
+  }
+
+  /** Makes the flow of `spec` with the next id (a new row of the table) and starts it now. */
+  private makeAndStart(spec: FlowSpec): Flow {
     const flows = this.flows;
     const f = this.factory!.make(flows.length, spec);
     flows.push(f);
@@ -90,12 +95,7 @@ export class FlowStarts {
     const flows = this.flows;
     const st = this.stream;
     if (st !== null) {
-      while (st.peekStartPs() <= now) {
-        const f = this.factory!.make(flows.length, st.next());
-        flows.push(f);
-        this.fitFlowDrops(f.id);
-        this.start(f);
-      }
+      while (st.peekStartPs() <= now) this.makeAndStart(st.next());
       this.nextStart = flows.length;
       const t = st.peekStartPs();
       if (t !== Infinity) this.sched.schedule(t, this.kStart, 0, 0);
