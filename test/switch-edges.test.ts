@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Simulation } from '../src/sim/simulate.js';
 import { ADMIT, DROP, HOLD, MARK, TRIM, type AdmissionPolicyDefinition } from '../src/net/admission.js';
 import type { AdmissionChoice, NetworkConfig, ProfileName } from '../src/net/config.js';
-import { FLAG_CE, FLAG_ECT, FLAG_TRIM, NIL, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
+import { FLAG_CE, FLAG_ECT, FLAG_TRIM, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
 import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../src/net/queue-discipline.js';
 import { SWITCH_FEATURES, switchPolicyNames, unmetSwitchNeeds } from '../src/net/switch-features.js';
 import { registerAdmissionPolicy, registerDiscipline } from '../src/net/switch-registry.js';
@@ -19,6 +19,7 @@ import { findCc } from '../src/cc/registry.js';
 import { unmetNeeds } from '../src/cc/types.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
+import { serveAll } from './helpers/probe.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 
@@ -98,14 +99,7 @@ function rig(cfg: NetworkConfig, idle = false) {
       return p;
     },
     /** the labels in service order */
-    serve(): number[] {
-      const out: number[] = [];
-      for (let p = sw.pull(port); p !== NIL; p = sw.pull(port)) {
-        out.push(pk.seq(p));
-        pk.release(p);
-      }
-      return out;
-    },
+    serve: (): number[] => serveAll(sw, port, pk),
   };
 }
 

@@ -9,12 +9,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation } from '../src/sim/simulate.js';
 import type { NetworkConfig, ProfileName } from '../src/net/config.js';
-import { NIL, PKT_DATA, PKT_PFC } from '../src/net/packet.js';
+import { PKT_DATA, PKT_PFC } from '../src/net/packet.js';
 import { star } from '../src/net/topology/index.js';
 import { US } from '../src/engine/units.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
-import { recordSwitchDepartures } from './helpers/probe.js';
+import { recordSwitchDepartures, serveAll } from './helpers/probe.js';
 
 const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
 
@@ -47,14 +47,7 @@ function egress(profile: ProfileName, over: DeepPartial<NetworkConfig> = {}) {
       port.enqueueCtrl(p);
     },
     /** dequeues until nothing can go: the labels in service order (-1 = PFC frame) */
-    serve(): number[] {
-      const out: number[] = [];
-      for (let p = sw.pull(port); p !== NIL; p = sw.pull(port)) {
-        out.push(pk.seq(p));
-        pk.release(p);
-      }
-      return out;
-    },
+    serve: (): number[] => serveAll(sw, port, pk),
   };
 }
 

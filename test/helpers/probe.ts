@@ -11,6 +11,8 @@ import { FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type Pac
 import { txTimePs } from '../../src/engine/units.js';
 import type { NetworkConfig } from '../../src/net/config.js';
 import type { Flow } from '../../src/transport/flow.js';
+import type { Port } from '../../src/net/port.js';
+import type { Switch } from '../../src/net/switch.js';
 
 /** The AckInfo fields a test looks at, copied (the transport reuses one AckInfo object). */
 export interface AckRecord {
@@ -204,5 +206,15 @@ export function recordArrivals(sim: Simulation, host: number): (PacketView & { n
     out.push({ ...view(pk, pkt), nowPs: sim.nowPs });
     inner(pkt, port);
   };
+  return out;
+}
+
+/** Dequeues from a switch port until nothing can go; the packets' seq labels in service order (pool records released). */
+export function serveAll(sw: Switch, port: Port, pk: PacketStore): number[] {
+  const out: number[] = [];
+  for (let p = sw.pull(port); p !== NIL; p = sw.pull(port)) {
+    out.push(pk.seq(p));
+    pk.release(p);
+  }
   return out;
 }
