@@ -131,10 +131,10 @@ function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'g') {
     const topo = spineLeafPreset('oscar64');
     const groups = strideGroupIds(16, 4, 64);
-    const entry = { type: 'collective', op: 'allreduce', algorithm: 'ring', groups: { size: 16, stride: 4 }, bytes: 16_000_000, iterations: 1, compute: 0, start: 0, tag: 'allreduce' } as const;
+    const plan = { op: 'allreduce', chunksOf: (n: number) => new Float64Array(2 * (n - 1)).fill(16_000_000 / n), iterations: 1, compute: 0, computeFirst: false, start: 0, tag: 'allreduce' } as const;
     return {
       title: '(g) OSCAR T-SL64 spine-leaf, 4 ring all-reduce jobs of 16 hosts (one per leaf), 16 MB each, HPCC',
-      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, entry)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, plan, undefined)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);

@@ -8,7 +8,7 @@
  * order, then generator order); flow ids are positions in that order.
  * Closed-loop entries become drivers, started by the simulation.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Rng } from '../engine/rng.js';
 import { formatTime } from '../engine/units.js';
@@ -96,6 +96,24 @@ class EntryContext implements WorkloadContext {
         ? `workload file not found (relative paths are looked up in ${specDir}; built-in names: ${workloadNames().join(', ')})`
         : msg,
     );
+  }
+
+  readText(file: string, path: FieldPath): string | undefined {
+    const target = resolvePath(this.specDir, file);
+    let size: number;
+    try {
+      const st = statSync(target);
+      if (!st.isFile()) throw new Error('not a file');
+      size = st.size;
+    } catch {
+      this.issues.add([...this.at, ...path], `file not found (relative paths are looked up in ${this.specDir})`, file);
+      return undefined;
+    }
+    if (size > this.fileBytes) {
+      this.issues.add([...this.at, ...path], `file of ${size} bytes is above limits.fileBytes (${this.fileBytes})`, file);
+      return undefined;
+    }
+    return readFileSync(target, 'utf8');
   }
 }
 

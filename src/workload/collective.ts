@@ -17,7 +17,11 @@
  * later. Each iteration is a `JobRecord` (jobs.csv).
  */
 import { z } from 'zod';
+import type { Rng } from '../engine/rng.js';
 import { durationField, hostId, posInt, sizeField } from '../engine/spec-fields.js';
+import { MODEL_NAMES, gradientBuckets, loadModel, modelComputePs, type ModelName } from './collective-model.js';
+import { expertCdf, expertsSchema, moePass } from './collective-moe.js';
+import { ScheduleDriver, parseSchedule, scheduleSize, type Schedule } from './collective-schedule.js';
 import type { FinishedFlow, FlowInjector, JobRecord, WorkloadDriver } from './driver.js';
 import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
 
@@ -26,18 +30,35 @@ export type CollectiveOp = (typeof COLLECTIVE_OPS)[number];
 
 const strideGroups = z.object({ size: z.number().int().min(2), stride: posInt }).strict();
 
+/** PyTorch DDP's default gradient bucket (25 MiB) */
+export const DEFAULT_BUCKET_BYTES = 25 * 2 ** 20;
+
 const schema = z
   .object({
     type: z.literal('collective'),
-    op: z.enum(COLLECTIVE_OPS),
+    /** required unless `schedule` gives the steps */
+    op: z.enum(COLLECTIVE_OPS).optional(),
     /** ring for allreduce / allgather / reducescatter, direct for alltoall (the defaults) */
     algorithm: z.enum(['ring', 'direct']).optional(),
     hosts: z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' }).optional(),
     groups: z.union([z.array(z.array(hostId)).min(1), strideGroups], { error: 'expected a list of host lists or { size, stride }' }).optional(),
-    /** the buffer of each host per iteration */
-    bytes: sizeField(),
+    /** the buffer of each host per iteration (alltoall with experts: what each host sends per pass) */
+    bytes: sizeField().optional(),
+    /** all-reduce a model's gradients (collective-model.ts), instead of `bytes` */
+    model: z.string().min(1).optional(),
+    /** gradient bucket cap (bytes), or `layer` for one all-reduce per layer */
+    bucket: z.union([z.literal('layer'), sizeField()]).default(DEFAULT_BUCKET_BYTES),
+    /** scales the model's gradient bytes (reduced-size runs) */
+    scale: z.number().gt(0).max(1).default(1),
+    /** scales the model's compute time (0: none) */
+    computeScale: z.number().min(0).default(1),
+    /** alltoall: mixture-of-experts destinations (collective-moe.ts) */
+    experts: expertsSchema.optional(),
+    /** a schedule file (collective-schedule.ts), relative to the spec */
+    schedule: z.string().min(1).optional(),
     iterations: posInt.default(1),
-    compute: durationField().default(0),
+    /** between iterations; with `model` before each iteration, default the model's compute time */
+    compute: durationField().optional(),
     start: durationField().default(0),
     tag: z.string().min(1).default('collective'),
   })
@@ -76,58 +97,81 @@ export function strideGroupIds(size: number, stride: number, hostCount: number):
   return out;
 }
 
+/** What a collective driver runs, per entry (resolved by `prepare`). */
+export interface CollectivePlan {
+  op: CollectiveOp;
+  /** ring ops: bytes of one chunk per ring step (a model's buckets give several sizes); alltoall: [bytes per flow] */
+  readonly chunksOf: (n: number) => Float64Array;
+  /** alltoall with experts: the selection CDF per group size, bytes per pass and draws */
+  readonly moe?: { cdfOf: (n: number) => Float64Array; bytes: number; draws: number };
+  iterations: number;
+  /** ps; before every iteration when `computeFirst`, else between iterations */
+  compute: number;
+  computeFirst: boolean;
+  start: number;
+  tag: string;
+}
+
 /** One job: a group's hosts in ring order and its progress. */
 interface Job {
   readonly name: string;
   /** topology host ids, ring order */
   readonly hosts: Int32Array;
-  /** bytes of one ring chunk (the buffer / N), or of one alltoall flow */
-  readonly chunk: number;
+  /** per ring step, the chunk bytes (alltoall: one entry, the flow bytes) */
+  readonly chunks: Float64Array;
+  readonly cdf: Float64Array | undefined;
   /** per ring position: sends started, sends finished, and predecessor chunks arrived, this iteration */
   readonly started: Int32Array;
   readonly sent: Int32Array;
   readonly received: Int32Array;
   iteration: number;
   iterationStartPs: number;
-  finishedInIteration: number;
-  over: boolean;
+  /** flows of this iteration started, finished, and their bytes */
+  flowsStarted: number;
+  flowsFinished: number;
+  bytes: number;
 }
 
-/** The driver of one entry: all its groups (jobs). Deterministic: uses no randomness. */
+/**
+ * The driver of one entry: all its groups (jobs). Uses the entry's random
+ * stream only for the experts of a MoE all-to-all.
+ */
 export class CollectiveDriver implements WorkloadDriver {
   private readonly jobs: Job[];
-  private readonly steps: number[];
-  private readonly perIteration: number[];
   /** flow id -> job index * 2^20 + ring position (the flows in flight of this driver) */
   private readonly inFlight = new Map<number, number>();
   private readonly records: JobRecord[] = [];
+  private readonly pass: Float64Array;
   private active: number;
 
   constructor(
     groups: readonly (readonly number[])[],
-    private readonly e: CollectiveEntry,
+    private readonly p: CollectivePlan,
+    private readonly rng: Rng | undefined,
   ) {
     this.jobs = groups.map((g, j) => ({
-      name: groups.length === 1 ? e.tag : `${e.tag}/${j}`,
+      name: groups.length === 1 ? p.tag : `${p.tag}/${j}`,
       hosts: Int32Array.from(g),
-      chunk: e.bytes / g.length,
+      chunks: p.chunksOf(g.length),
+      cdf: p.moe?.cdfOf(g.length),
       started: new Int32Array(g.length),
       sent: new Int32Array(g.length),
       received: new Int32Array(g.length),
       iteration: 0,
       iterationStartPs: 0,
-      finishedInIteration: 0,
-      over: false,
+      flowsStarted: 0,
+      flowsFinished: 0,
+      bytes: 0,
     }));
-    this.steps = groups.map((g) => collectiveSteps(e.op, g.length));
-    this.perIteration = groups.map((g) => collectiveFlowsPerIteration(e.op, g.length));
+    this.pass = new Float64Array(Math.max(0, ...groups.map((g) => g.length)));
     this.active = groups.length;
   }
 
   begin(inj: FlowInjector): void {
+    const first = this.p.start + (this.p.computeFirst ? this.p.compute : 0);
     for (let j = 0; j < this.jobs.length; j++) {
-      if (this.e.start === 0) this.startIteration(j, inj);
-      else inj.wakeAt(this.e.start, j);
+      if (first === 0) this.startIteration(j, inj);
+      else inj.wakeAt(first, j);
     }
   }
 
@@ -135,40 +179,52 @@ export class CollectiveDriver implements WorkloadDriver {
     this.startIteration(token, inj);
   }
 
+  private flow(j: number, a: number, b: number, bytes: number, inj: FlowInjector): void {
+    const job = this.jobs[j]!;
+    const id = inj.start({ src: job.hosts[a]!, dst: job.hosts[b]!, bytes, tag: this.p.tag });
+    this.inFlight.set(id, j * 2 ** 20 + a);
+    job.flowsStarted++;
+    job.bytes += bytes;
+  }
+
   private startIteration(j: number, inj: FlowInjector): void {
     const job = this.jobs[j]!;
     job.iterationStartPs = inj.nowPs;
-    job.finishedInIteration = 0;
+    job.flowsStarted = 0;
+    job.flowsFinished = 0;
+    job.bytes = 0;
     job.started.fill(0);
     job.sent.fill(0);
     job.received.fill(0);
     const n = job.hosts.length;
-    if (this.e.op === 'alltoall') {
-      const each = job.chunk;
-      for (let a = 0; a < n; a++) {
-        for (let b = 0; b < n; b++) {
-          if (a === b) continue;
-          const id = inj.start({ src: job.hosts[a]!, dst: job.hosts[b]!, bytes: each, tag: this.e.tag });
-          this.inFlight.set(id, j * 2 ** 20 + a);
-        }
-      }
+    if (this.p.op !== 'alltoall') {
+      for (let q = 0; q < n; q++) this.trySend(j, q, inj);
       return;
     }
-    for (let p = 0; p < n; p++) this.trySend(j, p, inj);
+    const moe = this.p.moe;
+    for (let a = 0; a < n; a++) {
+      if (moe === undefined) {
+        for (let b = 0; b < n; b++) if (a !== b) this.flow(j, a, b, job.chunks[0]!, inj);
+        continue;
+      }
+      // MoE: this pass's destinations drawn from the expert-selection distribution (collective-moe.ts)
+      moePass(job.cdf!, a, moe.bytes, moe.draws, this.rng!, this.pass);
+      for (let b = 0; b < n; b++) if (this.pass[b]! > 0) this.flow(j, a, b, this.pass[b]!, inj);
+    }
+    // every draw of the pass stayed local: the pass is over as it starts
+    if (job.flowsStarted === 0) this.endIteration(j, inj);
   }
 
   /**
-   * Ring position `p` of job `j` sends its next chunk (step s) to its successor
+   * Ring position `q` of job `j` sends its next chunk (step s) to its successor
    * if it may: its step s-1 send finished and its predecessor's step s-1 chunk arrived.
    */
-  private trySend(j: number, p: number, inj: FlowInjector): void {
+  private trySend(j: number, q: number, inj: FlowInjector): void {
     const job = this.jobs[j]!;
-    const s = job.started[p]!;
-    if (s >= this.steps[j]! || job.sent[p]! < s || job.received[p]! < s) return;
-    job.started[p] = s + 1;
-    const n = job.hosts.length;
-    const id = inj.start({ src: job.hosts[p]!, dst: job.hosts[(p + 1) % n]!, bytes: job.chunk, tag: this.e.tag });
-    this.inFlight.set(id, j * 2 ** 20 + p);
+    const s = job.started[q]!;
+    if (s >= job.chunks.length || job.sent[q]! < s || job.received[q]! < s) return;
+    job.started[q] = s + 1;
+    this.flow(j, q, (q + 1) % job.hosts.length, job.chunks[s]!, inj);
   }
 
   onFlowFinished(f: FinishedFlow, inj: FlowInjector): void {
@@ -176,32 +232,29 @@ export class CollectiveDriver implements WorkloadDriver {
     if (key === undefined) return;
     this.inFlight.delete(f.id);
     const j = Math.floor(key / 2 ** 20);
-    const p = key - j * 2 ** 20;
+    const q = key - j * 2 ** 20;
     const job = this.jobs[j]!;
-    job.finishedInIteration++;
-    if (this.e.op !== 'alltoall') {
-      // p's send finished and its successor q has p's chunk: either may start its next step
-      const q = (p + 1) % job.hosts.length;
-      job.sent[p]!++;
-      job.received[q]!++;
-      this.trySend(j, p, inj);
+    job.flowsFinished++;
+    if (this.p.op !== 'alltoall') {
+      // q's send finished and its successor r has q's chunk: either may start its next step
+      const r = (q + 1) % job.hosts.length;
+      job.sent[q]!++;
+      job.received[r]!++;
       this.trySend(j, q, inj);
-    }
-    if (job.finishedInIteration < this.perIteration[j]!) return;
-    // the iteration is over (OSCAR §6.4 Fig 12: the time of one all-reduce)
-    this.records.push({
-      job: job.name,
-      iteration: job.iteration,
-      startPs: job.iterationStartPs,
-      finishPs: inj.nowPs,
-      bytes: this.perIteration[j]! * job.chunk,
-    });
+      this.trySend(j, r, inj);
+      if (job.flowsFinished < job.chunks.length * job.hosts.length) return;
+    } else if (job.flowsFinished < job.flowsStarted) return;
+    this.endIteration(j, inj);
+  }
+
+  /** The iteration is over (OSCAR §6.4 Fig 12: the time of one collective). */
+  private endIteration(j: number, inj: FlowInjector): void {
+    const job = this.jobs[j]!;
+    this.records.push({ job: job.name, iteration: job.iteration, startPs: job.iterationStartPs, finishPs: inj.nowPs, bytes: job.bytes });
     job.iteration++;
-    if (job.iteration >= this.e.iterations) {
-      job.over = true;
-      this.active--;
-    } else if (this.e.compute === 0) this.startIteration(j, inj);
-    else inj.wakeAt(inj.nowPs + this.e.compute, j);
+    if (job.iteration >= this.p.iterations) this.active--;
+    else if (this.p.compute === 0) this.startIteration(j, inj);
+    else inj.wakeAt(inj.nowPs + this.p.compute, j);
   }
 
   done(): boolean {
@@ -213,13 +266,8 @@ export class CollectiveDriver implements WorkloadDriver {
   }
 }
 
-function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWorkload {
-  const ring = e.op !== 'alltoall';
-  const algorithm = e.algorithm ?? (ring ? 'ring' : 'direct');
-  if (ring && algorithm !== 'ring') ctx.error(['algorithm'], `${e.op} runs as a ring (algorithm: ring); direct is for alltoall`);
-  if (!ring && algorithm !== 'direct') ctx.error(['algorithm'], 'alltoall runs direct (every host sends to every other at once); ring is for allreduce, allgather and reducescatter');
-
-  // the groups, as spec ids with the path of each
+/** The entry's groups as topology host lists (problems recorded through `ctx`). */
+function resolveGroups(e: CollectiveEntry, ctx: WorkloadContext): number[][] {
   let idGroups: { ids: 'all' | readonly number[]; path: (string | number)[] }[] = [];
   if ((e.hosts === undefined) === (e.groups === undefined)) {
     ctx.error(e.hosts === undefined ? [] : ['groups'], 'give hosts or groups (one of them)', e.hosts === undefined ? 'neither' : 'both');
@@ -232,7 +280,6 @@ function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWo
     if (list.length === 0) ctx.error(['groups'], `no group fits: size x stride = ${e.groups.size * e.groups.stride} exceeds the ${ctx.hostCount} hosts`, e.groups);
     idGroups = list.map((ids) => ({ ids, path: ['groups'] }));
   }
-
   const groups: number[][] = [];
   const seen = new Map<number, string>();
   for (const g of idGroups) {
@@ -246,30 +293,124 @@ function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWo
     });
     groups.push(hosts);
   }
-  const sizes = new Set(groups.map((g) => g.length));
-  for (const n of sizes) {
-    if (n >= 2 && e.bytes % n !== 0) ctx.error(['bytes'], `not divisible by the ${n} hosts of a group (the buffer is split into ${n} equal chunks)`, e.bytes);
+  return groups;
+}
+
+/** Fields that only some forms take: each present one that `allowed` leaves out is a problem. */
+function onlyWith(e: CollectiveEntry, ctx: WorkloadContext, form: string, fields: readonly (keyof CollectiveEntry)[]): void {
+  for (const f of fields) if (e[f] !== undefined) ctx.error([f], `not used with ${form}`);
+}
+
+function prepareSchedule(e: CollectiveEntry, file: string, groups: number[][], ctx: WorkloadContext): PreparedWorkload | undefined {
+  onlyWith(e, ctx, 'schedule (the file gives the steps)', ['op', 'algorithm', 'bytes', 'model', 'experts']);
+  const text = ctx.readText(file, ['schedule']);
+  if (text === undefined) return undefined;
+  const s = parseSchedule(text);
+  if ('problems' in s) {
+    for (const [at, msg] of s.problems) ctx.error(['schedule'], `${file}${at === '' ? '' : ` ${at}`}: ${msg}`, file);
+    return undefined;
+  }
+  groups.forEach((g, j) => {
+    if (g.length !== s.ranks) ctx.error(e.hosts !== undefined ? ['hosts'] : ['groups', j], `${g.length} hosts, but the schedule is written for ${s.ranks} ranks`, e.hosts ?? e.groups);
+  });
+  const size = scheduleSize(s);
+  const sched: Schedule = s;
+  const compute = e.compute ?? 0;
+  return {
+    estimate: { flows: e.iterations * groups.length * size.flows, bytes: e.iterations * groups.length * size.bytes, receivers: groups.flat() },
+    tags: [e.tag],
+    driver: () => new ScheduleDriver(sched, groups, { iterations: e.iterations, compute, start: e.start, tag: e.tag }),
+  };
+}
+
+function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWorkload {
+  const groups = resolveGroups(e, ctx);
+  const none: PreparedWorkload = { estimate: { flows: 0, bytes: 0, receivers: [] }, tags: [e.tag] };
+  if (e.schedule !== undefined) return prepareSchedule(e, e.schedule, groups, ctx) ?? none;
+  if (e.op === undefined) {
+    ctx.error(['op'], `give op (${COLLECTIVE_OPS.join(', ')}) or a schedule file`, 'missing');
+    return none;
+  }
+  const op = e.op;
+  const ring = op !== 'alltoall';
+  const algorithm = e.algorithm ?? (ring ? 'ring' : 'direct');
+  if (ring && algorithm !== 'ring') ctx.error(['algorithm'], `${op} runs as a ring (algorithm: ring); direct is for alltoall`);
+  if (!ring && algorithm !== 'direct') ctx.error(['algorithm'], 'alltoall runs direct (every host sends to every other at once); ring is for allreduce, allgather and reducescatter');
+  const sizes = [...new Set(groups.map((g) => g.length))].filter((n) => n >= 2);
+
+  let chunksOf: (n: number) => Float64Array = () => new Float64Array(0);
+  let compute = e.compute ?? 0;
+  let computeFirst = false;
+  let moe: CollectivePlan['moe'];
+  if (e.model !== undefined) {
+    if (op !== 'allreduce') ctx.error(['model'], `a model's gradients are all-reduced: use op allreduce (not ${op})`);
+    if (e.bytes !== undefined) ctx.error(['bytes'], 'not used with model (the model gives the gradient sizes)');
+    if (!(MODEL_NAMES as readonly string[]).includes(e.model)) {
+      ctx.error(['model'], `unknown model (known: ${MODEL_NAMES.join(', ')})`);
+      return none;
+    }
+    const m = loadModel(e.model as ModelName);
+    const cap = e.bucket === 'layer' ? 0 : e.bucket;
+    chunksOf = (n) => {
+      const out: number[] = [];
+      for (const b of gradientBuckets(m, cap, e.scale, n)) for (let k = 0; k < collectiveSteps(op, n); k++) out.push(b / n);
+      return Float64Array.from(out);
+    };
+    compute = e.compute ?? modelComputePs(m, e.computeScale);
+    computeFirst = true;
+  } else {
+    if (e.scale !== 1) ctx.error(['scale'], 'only with model (it scales the gradient sizes)');
+    if (e.computeScale !== 1) ctx.error(['computeScale'], 'only with model (it scales the compute time)');
+    if (e.bytes === undefined) {
+      ctx.error(['bytes'], 'give bytes (the buffer of each host) or a model', 'missing');
+      return none;
+    }
+    const bytes = e.bytes;
+    if (e.experts !== undefined) {
+      if (op !== 'alltoall') ctx.error(['experts'], `experts choose all-to-all destinations: use op alltoall (not ${op})`);
+      const x = e.experts;
+      for (const n of sizes) {
+        const c = expertCdf(x, n);
+        if (typeof c === 'string') ctx.error(['experts'], c, x);
+      }
+      moe = { cdfOf: (n) => expertCdf(x, n) as Float64Array, bytes, draws: x.draws };
+    } else {
+      for (const n of sizes) {
+        if (bytes % n !== 0) ctx.error(['bytes'], `not divisible by the ${n} hosts of a group (the buffer is split into ${n} equal chunks)`, bytes);
+      }
+    }
+    chunksOf = (n) => new Float64Array(collectiveSteps(op, n)).fill(bytes / n);
   }
 
   let flows = 0;
   let bytes = 0;
   for (const g of groups) {
     const n = g.length;
-    const per = collectiveFlowsPerIteration(e.op, n);
+    if (n < 2) continue;
+    if (moe !== undefined) {
+      flows += e.iterations * n * Math.min(moe.draws, n - 1);
+      bytes += e.iterations * n * moe.bytes;
+      continue;
+    }
+    const c = chunksOf(n);
+    const per = op === 'alltoall' ? n * (n - 1) : c.length * n;
+    let b = 0;
+    for (const x of c) b += x;
     flows += e.iterations * per;
-    bytes += e.iterations * per * Math.floor(e.bytes / Math.max(n, 1));
+    bytes += e.iterations * (op === 'alltoall' ? per * c[0]! : b * n);
   }
+  const plan: CollectivePlan = { op, chunksOf, moe, iterations: e.iterations, compute, computeFirst, start: e.start, tag: e.tag };
   return {
     estimate: { flows, bytes, receivers: groups.flat() },
     tags: [e.tag],
-    driver: () => new CollectiveDriver(groups, e),
+    driver: (rng) => new CollectiveDriver(groups, plan, moe === undefined ? undefined : rng),
   };
 }
 
 /** `type: collective`: ring all-reduce / allgather / reduce-scatter and direct all-to-all among groups of hosts. */
 export const collectiveWorkload: WorkloadDefinition<CollectiveEntry> = {
   type: 'collective',
-  summary: 'collective jobs: ring allreduce / allgather / reducescatter, direct alltoall, per group, iterations with compute gaps',
+  summary: 'collective jobs: ring allreduce / allgather / reducescatter (bytes or a model), direct or MoE alltoall, schedule files; per group, iterations with compute gaps',
   schema,
   startTimes: (e) => [[['start'], e.start] as const],
   prepare: prepareCollective,

@@ -48,6 +48,8 @@ export interface WorkloadContext {
   guard<T>(path: FieldPath, fn: () => T): T;
   /** A flow-size CDF: a built-in name or a file relative to the spec; a problem at `path` if it cannot be read. */
   cdf(nameOrPath: string, path: FieldPath): Cdf;
+  /** A text file relative to the spec (e.g. a collective schedule); a problem at `path` and undefined if it cannot be read. */
+  readText(file: string, path: FieldPath): string | undefined;
 }
 
 /** Flows and payload bytes an entry is expected to produce, for the input limits (docs/extending.md). */
