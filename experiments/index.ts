@@ -8,6 +8,7 @@
  */
 import './oscar/analysis.js';
 import './oscar/analysis-baselines.js';
+import './oscar/analysis-training.js';
 import './ccc/analysis.js';
 import './sqcc/analysis.js';
 import './powertcp/analysis.js';
