@@ -10,6 +10,7 @@ import { specErrorOf } from './helpers/specs.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { FctRow, SimOutput } from '../src/sim/types.js';
+import { loadModel, modelComputePs } from '../src/workload/collective-model.js';
 
 function spec(workload: unknown[]): unknown {
   return { name: 'ps', seed: 1, topology: { type: 'star', hosts: 8, rate: '100Gbps', delay: '1us' }, cc: { name: 'none' }, workload };
@@ -61,4 +62,33 @@ test('parameter server spec errors name the field', () => {
   assert.match(bad({ ...ps, bytes: 3 }), /workload\[0\]\.bytes: 3 .*not divisible by the 2 servers/);
   assert.match(bad({ ...ps, servers: [3, 7] }), /workload\[0\]\.servers\[0\]: 3 .*also a worker/);
   assert.match(bad({ ...ps, workers: [0, 9] }), /workload\[0\]\.workers\[1\]: 9 .*not a host/);
+});
+
+test('parameter server with a model: one push per layer and server in backward order, answered per shard', () => {
+  const e = { type: 'parameterServer', workers: [0, 1, 2], servers: [6, 7], model: 'alexnet', scale: 0.001, computeScale: 0.001, iterations: 2 };
+  const { out, rows } = run([e]);
+  const layers = loadModel('alexnet').layers;
+  const K = layers.length * 2;
+  assert.equal(rows.length, 2 * 2 * 3 * K);
+  // worker 0's first pushes: fc8 first (backward order), each layer split over the two servers
+  const pushes = rows.filter((r) => r.src === 0).slice(0, K);
+  const expected = [...layers].reverse().flatMap((l) => [6, 7].map((s) => [s, Math.ceil(Math.ceil(l.gradientBytes * 0.001) / 2)]));
+  assert.deepEqual(pushes.map((r) => [r.dst, r.bytes]), expected);
+  // compute comes first: the first push starts after the model's compute time
+  const compute = modelComputePs(loadModel('alexnet'), 0.001);
+  assert.equal(out.jobs![0]!.startPs, compute);
+  // the next iteration starts `compute` after the first worker got all its answers
+  const lastAnswer = (w: number): number => Math.max(...rows.filter((r) => r.dst === w && r.startPs < out.jobs![0]!.finishPs).map((r) => r.finishPs));
+  assert.equal(out.jobs![1]!.startPs, Math.min(lastAnswer(0), lastAnswer(1), lastAnswer(2)) + compute);
+  // a shard's answers start when its last push arrived, not when the whole model did
+  const fc8to6 = rows.filter((r) => r.dst === 6 && r.bytes === expected[0]![1] && r.startPs < out.jobs![0]!.finishPs);
+  const answers = rows.filter((r) => r.src === 6 && r.bytes === expected[0]![1] && r.startPs < out.jobs![0]!.finishPs);
+  assert.equal(answers.length, 3);
+  assert.ok(answers.every((a) => a.startPs === Math.max(...fc8to6.filter((r) => r.src !== 6).map((r) => r.finishPs))));
+  // sharding: layer gives each layer whole to one server, round robin
+  const byLayer = run([{ ...e, sharding: 'layer', iterations: 1 }]).rows.filter((r) => r.src === 0);
+  assert.deepEqual(byLayer.map((r) => r.dst), [...layers].reverse().map((_, i) => [6, 7][i % 2]));
+  const bad = (w: Record<string, unknown>): string => specErrorOf(() => resolveSpec(parseSpec(spec([w])), '.'));
+  assert.match(bad({ ...e, model: 'lenet' }), /workload\[0\]\.model: "lenet" .*unknown model/);
+  assert.match(bad({ ...e, bytes: 4000 }), /workload\[0\]\.bytes.*not used with model/);
 });
