@@ -10,6 +10,7 @@ import './oscar/analysis.js';
 import './oscar/analysis-baselines.js';
 import './oscar/analysis-training.js';
 import './ccc/analysis.js';
+import './ccc/analysis-training.js';
 import './sqcc/analysis.js';
 import './powertcp/analysis.js';
 import './acc/analysis.js';
