@@ -15,6 +15,12 @@
  * host sends bytes/N to each of the N-1 others, all at once. An iteration
  * ends when every flow of its last step finished; the next starts `compute`
  * later. Each iteration is a `JobRecord` (jobs.csv).
+ *
+ * Training forms: `model` all-reduces a shipped model's gradients in buckets
+ * (collective-model.ts: each bucket 2(N-1) ring steps, the ring rule carrying
+ * across buckets) after the model's compute time; `experts` makes alltoall a
+ * mixture-of-experts pass with seeded destinations (collective-moe.ts);
+ * `schedule` runs a schedule file instead of an op (collective-schedule.ts).
  */
 import { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
@@ -296,7 +302,7 @@ function resolveGroups(e: CollectiveEntry, ctx: WorkloadContext): number[][] {
   return groups;
 }
 
-/** Fields that only some forms take: each present one that `allowed` leaves out is a problem. */
+/** Each of `fields` that the entry gives is a problem: `form` does not use it. */
 function onlyWith(e: CollectiveEntry, ctx: WorkloadContext, form: string, fields: readonly (keyof CollectiveEntry)[]): void {
   for (const f of fields) if (e[f] !== undefined) ctx.error([f], `not used with ${form}`);
 }

@@ -218,7 +218,7 @@ function prepare(e: ParameterServerEntry, ctx: WorkloadContext): PreparedWorkloa
 /** `type: parameterServer`: workers push shards to servers, servers answer once all shards of an iteration are in. */
 export const parameterServerWorkload: WorkloadDefinition<ParameterServerEntry> = {
   type: 'parameterServer',
-  summary: 'synchronous parameter servers: workers push shards, servers answer when all shards of an iteration arrived',
+  summary: 'synchronous parameter servers (bytes or a model, per-layer shards): workers push shards, servers answer each shard once all workers pushed it',
   schema,
   startTimes: (e) => [[['start'], e.start] as const],
   prepare,
