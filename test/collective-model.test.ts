@@ -166,6 +166,7 @@ test('spec errors: unknown model, model with bytes or a non-allreduce op, expert
   assert.match(specError([{ ...base, model: 'vgg16', bytes: 4000 }]), /workload\[0\]\.bytes.*not used with model/);
   assert.match(specError([{ ...base, op: 'allgather', model: 'vgg16' }]), /workload\[0\]\.model.*use op allreduce/);
   assert.match(specError([{ ...base, bytes: 4000, scale: 0.5 }]), /workload\[0\]\.scale.*only with model/);
+  assert.match(specError([{ ...base, bytes: 4000, bucket: 'layer' }]), /workload\[0\]\.bucket.*only with model/);
   assert.match(specError([{ ...base, bytes: 4000, experts: { zipf: 1 } }]), /workload\[0\]\.experts.*use op alltoall/);
   assert.match(specError([{ ...base, op: 'alltoall', bytes: 4000, experts: { weights: [1, 1] } }]), /workload\[0\]\.experts.*2 weights for a group of 4 hosts/);
   assert.match(specError([{ ...base, op: 'alltoall', bytes: 4000, experts: { weights: [1, 1, 1, 1], zipf: 1 } }]), /workload\[0\]\.experts.*give weights or zipf/);

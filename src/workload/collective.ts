@@ -52,8 +52,8 @@ const schema = z
     bytes: sizeField().optional(),
     /** all-reduce a model's gradients (collective-model.ts), instead of `bytes` */
     model: z.string().min(1).optional(),
-    /** gradient bucket cap (bytes), or `layer` for one all-reduce per layer */
-    bucket: z.union([z.literal('layer'), sizeField()]).default(DEFAULT_BUCKET_BYTES),
+    /** gradient bucket cap (bytes, default DEFAULT_BUCKET_BYTES), or `layer` for one all-reduce per layer */
+    bucket: z.union([z.literal('layer'), sizeField()]).optional(),
     /** scales the model's gradient bytes (reduced-size runs) */
     scale: z.number().gt(0).max(1).default(1),
     /** scales the model's compute time (0: none) */
@@ -356,7 +356,7 @@ function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWo
       return none;
     }
     const m = loadModel(e.model as ModelName);
-    const cap = e.bucket === 'layer' ? 0 : e.bucket;
+    const cap = e.bucket === 'layer' ? 0 : (e.bucket ?? DEFAULT_BUCKET_BYTES);
     chunksOf = (n) => {
       const out: number[] = [];
       for (const b of gradientBuckets(m, cap, e.scale, n)) for (let k = 0; k < collectiveSteps(op, n); k++) out.push(b / n);
@@ -367,6 +367,7 @@ function prepareCollective(e: CollectiveEntry, ctx: WorkloadContext): PreparedWo
   } else {
     if (e.scale !== 1) ctx.error(['scale'], 'only with model (it scales the gradient sizes)');
     if (e.computeScale !== 1) ctx.error(['computeScale'], 'only with model (it scales the compute time)');
+    if (e.bucket !== undefined) ctx.error(['bucket'], 'only with model (it groups the gradients)');
     if (e.bytes === undefined) {
       ctx.error(['bytes'], 'give bytes (the buffer of each host) or a model', 'missing');
       return none;
