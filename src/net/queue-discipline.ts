@@ -25,6 +25,8 @@
  * test/switch-edges.test.ts for a `pick` that is not strict or rr).
  */
 
+import type { Port } from './port.js';
+
 /** strict priority: `31 - clz32(ready)` */
 export const DISC_STRICT = 0;
 /** per-packet round robin from the queue after the last served */
@@ -62,3 +64,20 @@ export interface QueueDisciplineDefinition {
 
 export const strictDiscipline: QueueDisciplineDefinition = { name: 'strict', id: DISC_STRICT };
 export const rrDiscipline: QueueDisciplineDefinition = { name: 'rr', id: DISC_RR };
+
+/**
+ * Storage for a data class split into several physical queues (BFC's per-port
+ * queues, bfc.ts; `Port.splitCls`, `Port.split`). The port hands it the
+ * class's entries; it keeps them, counts them in the port's class and port
+ * totals as the port's own rings do, chooses the physical queue at `push` and
+ * the next one at `pop`, and blocks the class (`Port.blockedMask`, in
+ * `pausedMask`) while every non-empty physical queue is paused.
+ */
+export interface SplitQueues {
+  /** `Port.enqueueEntry` for class q: stores and counts the entry, then kicks the port */
+  push(port: Port, pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void;
+  /** `Port.dequeue` of class q (the discipline chose it): the next entry into the port's dq fields; returns its packet */
+  pop(port: Port, q: number): number;
+  /** whether a queued packet arrived on `inPort` (deadlock diagnosis) */
+  holds(port: Port, inPort: number): boolean;
+}
