@@ -130,7 +130,7 @@ export interface SwitchConfig {
   /** the data queue trimmed headers go to, urgent at every port of a switch with admission policies (default 7) */
   trimQueue?: number;
   /** BFC's per-flow backpressure over physical queues at every switch port (bfc.ts); absent: none (every profile) */
-  bfc?: BfcConfig;
+  bfc?: Partial<BfcConfig>;
 }
 
 /**
