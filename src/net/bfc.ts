@@ -53,9 +53,9 @@ export function bfcConfig(given: Partial<BfcConfig>): BfcConfig {
 }
 
 // port.ts's queue block (Q_STRIDE words per class at `Port.qb`): the class's counts
-const Q_STRIDE = 8;
-const Q_BYTES = 2;
-const Q_PKTS = 3;
+const C_STRIDE = 8;
+const C_BYTES = 2;
+const C_PKTS = 3;
 
 // a queued packet's entry: the port ring's words plus a link
 const ES = 8;
@@ -66,6 +66,29 @@ const X_SIZE = 3;
 const X_HASH = 4;
 const X_IN = 5;
 const X_NEXT = 6;
+
+// a physical queue's record: its entry list, packets, bytes, flows assigned, flows the downstream
+// hop paused (the queue is paused while > 0), and the first flow-table slot of the flows it paused
+// upstream (linked by F_NEXT; -1: none)
+const QS = 8;
+const Q_HEAD = 0;
+const Q_TAIL = 1;
+const Q_PKTS = 2;
+const Q_BYTES = 3;
+const Q_FLOWS = 4;
+const Q_PAUSED = 5;
+const Q_PLIST = 6;
+
+// a flow-table entry: the flow's queue, its packets here, flags, and for a flow paused upstream its
+// ingress port, flow id, hash and the next flow the same queue paused
+const FS = 8;
+const F_QUEUE = 0;
+const F_COUNT = 1;
+const F_FLAGS = 2;
+const F_IN = 3;
+const F_FLOW = 4;
+const F_HASH = 5;
+const F_NEXT = 6;
 
 /** flow-table flags: this switch paused the flow upstream (its queue here is above the threshold) */
 const PAUSING = 1;
@@ -78,17 +101,8 @@ export class Bfc implements SplitQueues {
   private readonly words: number;
   private readonly tableSize: number;
   private readonly tableMask: number;
-  // per (port, physical queue), index port * n + queue
-  private readonly head: Int32Array;
-  private readonly tail: Int32Array;
-  private readonly pkts: Int32Array;
-  private readonly bytes: Float64Array;
-  /** flows assigned */
-  private readonly flows: Int32Array;
-  /** flows the downstream hop paused (the queue is paused while > 0) */
-  private readonly pauseCnt: Int32Array;
-  /** first flow-table slot of the flows this queue paused upstream (linked by `ftNext`), -1: none */
-  private readonly pausedList: Int32Array;
+  /** per (port, physical queue) a record of QS words (one line per packet's visit), at (port * n + queue) * QS */
+  private readonly qs: Int32Array;
   // per port: bitmaps of non-empty, paused and free (no flow) queues; round-robin pointer; thresholds
   private readonly nonEmpty: Int32Array;
   private readonly pausedBits: Int32Array;
@@ -96,14 +110,8 @@ export class Bfc implements SplitQueues {
   private readonly rr: Int32Array;
   readonly pauseBytes: Float64Array;
   readonly resumeBytes: Float64Array;
-  // the flow tables, index port * tableSize + (FID & tableMask)
-  private readonly ftQueue: Int32Array;
-  private readonly ftCount: Int32Array;
-  private readonly ftFlags: Uint8Array;
-  private readonly ftIn: Int32Array;
-  private readonly ftFlow: Int32Array;
-  private readonly ftHash: Int32Array;
-  private readonly ftNext: Int32Array;
+  /** the flow tables: a record of FS words per entry, at (port * tableSize + (FID & tableMask)) * FS */
+  private readonly ft: Int32Array;
   // pooled entries
   private ent: Int32Array;
   private entTop = 0;
@@ -126,14 +134,8 @@ export class Bfc implements SplitQueues {
     this.words = (n + 31) >> 5;
     this.tableSize = cfg.flowTableSize;
     this.tableMask = cfg.flowTableSize - 1;
-    const pq = P * n;
-    this.head = new Int32Array(pq);
-    this.tail = new Int32Array(pq);
-    this.pkts = new Int32Array(pq);
-    this.bytes = new Float64Array(pq);
-    this.flows = new Int32Array(pq);
-    this.pauseCnt = new Int32Array(pq);
-    this.pausedList = new Int32Array(pq).fill(-1);
+    this.qs = new Int32Array(P * n * QS);
+    for (let i = 0; i < P * n; i++) this.qs[i * QS + Q_PLIST] = -1;
     const pw = P * this.words;
     this.nonEmpty = new Int32Array(pw);
     this.pausedBits = new Int32Array(pw);
@@ -150,39 +152,34 @@ export class Bfc implements SplitQueues {
       this.pauseBytes[p] = cfg.pauseBytes > 0 ? cfg.pauseBytes : hop;
       this.resumeBytes[p] = cfg.resumeBytes > 0 ? cfg.resumeBytes : this.pauseBytes[p]!;
     }
-    const ft = P * cfg.flowTableSize;
-    this.ftQueue = new Int32Array(ft);
-    this.ftCount = new Int32Array(ft);
-    this.ftFlags = new Uint8Array(ft);
-    this.ftIn = new Int32Array(ft);
-    this.ftFlow = new Int32Array(ft);
-    this.ftHash = new Int32Array(ft);
-    this.ftNext = new Int32Array(ft);
+    this.ft = new Int32Array(P * cfg.flowTableSize * FS);
     this.ent = new Int32Array(1024 * ES);
   }
 
   /** The physical queue flow `hash` is assigned at `port` (-1: no entry); tests and diagnostics. */
   queueOf(port: Port, hash: number): number {
-    const slot = port.index * this.tableSize + (hash & this.tableMask);
-    return this.ftCount[slot] === 0 && this.ftFlags[slot] === 0 ? -1 : this.ftQueue[slot]!;
+    const f = (port.index * this.tableSize + (hash & this.tableMask)) * FS;
+    return this.ft[f + F_COUNT] === 0 && this.ft[f + F_FLAGS] === 0 ? -1 : this.ft[f + F_QUEUE]!;
   }
 
   /** Bytes in physical queue s of `port`. */
   queueBytes(port: Port, s: number): number {
-    return this.bytes[port.index * this.n + s]!;
+    return this.qs[(port.index * this.n + s) * QS + Q_BYTES]!;
   }
 
   /** Whether physical queue s of `port` is paused by the downstream hop. */
   isPaused(port: Port, s: number): boolean {
-    return this.pauseCnt[port.index * this.n + s]! > 0;
+    return this.qs[(port.index * this.n + s) * QS + Q_PAUSED]! > 0;
   }
 
   push(port: Port, pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     const p = port.index;
-    const slot = p * this.tableSize + (hash & this.tableMask);
-    const s = this.ftCount[slot] === 0 && this.ftFlags[slot] === 0 ? this.assign(p, slot, hash) : this.ftQueue[slot]!;
-    this.ftCount[slot]!++;
-    const qi = p * this.n + s;
+    const ft = this.ft;
+    const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
+    const s = ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0 ? this.assign(p, f, hash) : ft[f + F_QUEUE]!;
+    ft[f + F_COUNT] = ft[f + F_COUNT]! + 1;
+    const qs = this.qs;
+    const r = (p * this.n + s) * QS;
     let e = this.entFree;
     if (e >= 0) this.entFree = this.ent[e * ES + X_NEXT]!;
     else e = this.newEntry();
@@ -195,32 +192,32 @@ export class Bfc implements SplitQueues {
     ent[x + X_HASH] = hash | 0;
     ent[x + X_IN] = inPort | 0;
     ent[x + X_NEXT] = -1;
-    if (this.pkts[qi] === 0) {
-      this.head[qi] = e;
+    if (qs[r + Q_PKTS] === 0) {
+      qs[r + Q_HEAD] = e;
       this.nonEmpty[p * this.words + (s >> 5)]! |= 1 << (s & 31);
-    } else ent[this.tail[qi]! * ES + X_NEXT] = e;
-    this.tail[qi] = e;
-    this.pkts[qi]!++;
-    const qb = (this.bytes[qi] = this.bytes[qi]! + size);
+    } else ent[qs[r + Q_TAIL]! * ES + X_NEXT] = e;
+    qs[r + Q_TAIL] = e;
+    qs[r + Q_PKTS] = qs[r + Q_PKTS]! + 1;
+    const qb = (qs[r + Q_BYTES] = qs[r + Q_BYTES]! + size);
     if (qb > this.maxQueueBytes) this.maxQueueBytes = qb;
     // the class's and the port's counts, as the port's own enqueue keeps them
     const a = this.ctx.arena;
-    const b = port.qb + q * Q_STRIDE;
-    const n0 = a[b + Q_PKTS]!;
+    const b = port.qb + q * C_STRIDE;
+    const n0 = a[b + C_PKTS]!;
     if (n0 === 0) port.nonEmpty |= 1 << q;
-    a[b + Q_BYTES] = a[b + Q_BYTES]! + size;
-    a[b + Q_PKTS] = n0 + 1;
+    a[b + C_BYTES] = a[b + C_BYTES]! + size;
+    a[b + C_PKTS] = n0 + 1;
     port.totalBytes += size;
     port.totalPkts++;
     port.rxBytes += size;
     if (port.totalBytes > port.maxQueueBytes) port.maxQueueBytes = port.totalBytes;
     // the class is blocked while every non-empty queue is paused
-    if (this.pauseCnt[qi] === 0) {
+    if (qs[r + Q_PAUSED] === 0) {
       if (((port.blockedMask >> q) & 1) === 1) this.setBlocked(port, q, false, false);
     } else if (n0 === 0) this.setBlocked(port, q, true, false);
     // backpressure: the flow's queue is above the threshold, pause the flow at the upstream hop
-    if (qb > this.pauseBytes[p]! && (this.ftFlags[slot]! & PAUSING) === 0 && metaType(meta) === PKT_DATA) {
-      this.pauseUpstream(slot, qi, this.ctx.pool.flow(pkt), hash, inPort);
+    if (qb > this.pauseBytes[p]! && (ft[f + F_FLAGS]! & PAUSING) === 0 && metaType(meta) === PKT_DATA) {
+      this.pauseUpstream(f, r, this.ctx.pool.flow(pkt), hash, inPort);
     }
     port.kick();
   }
@@ -229,8 +226,9 @@ export class Bfc implements SplitQueues {
     const p = port.index;
     const s = this.nextReady(p);
     this.rr[p] = s;
-    const qi = p * this.n + s;
-    const e = this.head[qi]!;
+    const qs = this.qs;
+    const r = (p * this.n + s) * QS;
+    const e = qs[r + Q_HEAD]!;
     const ent = this.ent;
     const x = e * ES;
     const pkt = ent[x + X_PKT]!;
@@ -242,33 +240,36 @@ export class Bfc implements SplitQueues {
     port.dqSize = size;
     port.dqHash = hash;
     port.dqIn = ent[x + X_IN]!;
-    this.head[qi] = ent[x + X_NEXT]!;
+    qs[r + Q_HEAD] = ent[x + X_NEXT]!;
     ent[x + X_NEXT] = this.entFree;
     this.entFree = e;
-    const left = --this.pkts[qi]!;
-    const qb = (this.bytes[qi] = this.bytes[qi]! - size);
+    const left = qs[r + Q_PKTS]! - 1;
+    qs[r + Q_PKTS] = left;
+    const qb = (qs[r + Q_BYTES] = qs[r + Q_BYTES]! - size);
     if (left === 0) this.nonEmpty[p * this.words + (s >> 5)]! &= ~(1 << (s & 31));
     const a = this.ctx.arena;
-    const b = port.qb + q * Q_STRIDE;
-    const n = a[b + Q_PKTS]! - 1;
+    const b = port.qb + q * C_STRIDE;
+    const n = a[b + C_PKTS]! - 1;
     if (n === 0) port.nonEmpty &= ~(1 << q);
-    a[b + Q_BYTES] = a[b + Q_BYTES]! - size;
-    a[b + Q_PKTS] = n;
+    a[b + C_BYTES] = a[b + C_BYTES]! - size;
+    a[b + C_PKTS] = n;
     port.totalBytes -= size;
     port.totalPkts--;
     port.lastQueue = q;
-    const slot = p * this.tableSize + (hash & this.tableMask);
-    this.ftCount[slot]!--;
-    if (this.ftCount[slot] === 0 && this.ftFlags[slot] === 0) this.release(p, slot);
-    if (this.pausedList[qi]! >= 0 && qb <= this.resumeBytes[p]!) this.resumeAll(p, qi);
+    const ft = this.ft;
+    const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
+    const c = ft[f + F_COUNT]! - 1;
+    ft[f + F_COUNT] = c;
+    if (c === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
+    if (qs[r + Q_PLIST]! >= 0 && qb <= this.resumeBytes[p]!) this.resumeAll(p, r);
     if (left === 0 && n > 0 && this.nextReady(p) < 0) this.setBlocked(port, q, true, false);
     return pkt;
   }
 
   holds(port: Port, inPort: number): boolean {
-    const base = port.index * this.n;
     for (let s = 0; s < this.n; s++) {
-      for (let e = this.pkts[base + s]! > 0 ? this.head[base + s]! : -1; e >= 0; e = this.ent[e * ES + X_NEXT]!) {
+      const r = (port.index * this.n + s) * QS;
+      for (let e = this.qs[r + Q_PKTS]! > 0 ? this.qs[r + Q_HEAD]! : -1; e >= 0; e = this.ent[e * ES + X_NEXT]!) {
         if (this.ent[e * ES + X_IN] === inPort) return true;
       }
     }
@@ -283,52 +284,64 @@ export class Bfc implements SplitQueues {
    */
   onFrame(port: Port, hash: number, pause: boolean): void {
     const p = port.index;
-    const slot = p * this.tableSize + (hash & this.tableMask);
-    const fl = this.ftFlags[slot]!;
+    const ft = this.ft;
+    const qs = this.qs;
+    const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
+    const fl = ft[f + F_FLAGS]!;
     if (pause === true) {
       if ((fl & PAUSED) !== 0) return;
-      if (this.ftCount[slot] === 0 && fl === 0) this.assign(p, slot, hash);
-      this.ftFlags[slot] = fl | PAUSED;
-      const s = this.ftQueue[slot]!;
-      const qi = p * this.n + s;
-      if (this.pauseCnt[qi]!++ === 0) {
+      if (ft[f + F_COUNT] === 0 && fl === 0) this.assign(p, f, hash);
+      ft[f + F_FLAGS] = fl | PAUSED;
+      const s = ft[f + F_QUEUE]!;
+      const r = (p * this.n + s) * QS;
+      const was = qs[r + Q_PAUSED]!;
+      qs[r + Q_PAUSED] = was + 1;
+      if (was === 0) {
         this.pausedBits[p * this.words + (s >> 5)]! |= 1 << (s & 31);
-        if (this.pkts[qi]! > 0 && this.nextReady(p) < 0) this.setBlocked(port, this.cls, true, false);
+        if (qs[r + Q_PKTS]! > 0 && this.nextReady(p) < 0) this.setBlocked(port, this.cls, true, false);
       }
       return;
     }
     if ((fl & PAUSED) === 0) return;
-    this.ftFlags[slot] = fl & ~PAUSED;
-    const s = this.ftQueue[slot]!;
-    const qi = p * this.n + s;
-    if (--this.pauseCnt[qi]! === 0) {
+    ft[f + F_FLAGS] = fl & ~PAUSED;
+    const s = ft[f + F_QUEUE]!;
+    const r = (p * this.n + s) * QS;
+    const now = qs[r + Q_PAUSED]! - 1;
+    qs[r + Q_PAUSED] = now;
+    if (now === 0) {
       this.pausedBits[p * this.words + (s >> 5)]! &= ~(1 << (s & 31));
-      if (this.pkts[qi]! > 0 && ((port.blockedMask >> this.cls) & 1) === 1) this.setBlocked(port, this.cls, false, true);
+      if (qs[r + Q_PKTS]! > 0 && ((port.blockedMask >> this.cls) & 1) === 1) this.setBlocked(port, this.cls, false, true);
     }
-    if (this.ftCount[slot] === 0 && this.ftFlags[slot] === 0) this.release(p, slot);
+    if (ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
   }
 
-  /** A new flow's queue at port p: the lowest empty one, else its hash's. */
-  private assign(p: number, slot: number, hash: number): number {
+  /** A new flow's queue at port p (flow-table record f): the lowest empty one, else its hash's. */
+  private assign(p: number, f: number, hash: number): number {
     const base = p * this.words;
     let s = -1;
     for (let w = 0; w < this.words; w++) {
-      const f = this.freeBits[base + w]!;
-      if (f !== 0) {
-        s = (w << 5) + (31 - Math.clz32(f & -f));
+      const b = this.freeBits[base + w]!;
+      if (b !== 0) {
+        s = (w << 5) + (31 - Math.clz32(b & -b));
         break;
       }
     }
     if (s < 0) s = (hash >>> 0) % this.n;
-    this.ftQueue[slot] = s;
-    if (this.flows[p * this.n + s]!++ === 0) this.freeBits[base + (s >> 5)]! &= ~(1 << (s & 31));
+    this.ft[f + F_QUEUE] = s;
+    const r = (p * this.n + s) * QS;
+    const was = this.qs[r + Q_FLOWS]!;
+    this.qs[r + Q_FLOWS] = was + 1;
+    if (was === 0) this.freeBits[base + (s >> 5)]! &= ~(1 << (s & 31));
     return s;
   }
 
-  /** The flow of `slot` left port p's table (no packets, no pause). */
-  private release(p: number, slot: number): void {
-    const s = this.ftQueue[slot]!;
-    if (--this.flows[p * this.n + s]! === 0) this.freeBits[p * this.words + (s >> 5)]! |= 1 << (s & 31);
+  /** The flow of record f left port p's table (no packets, no pause). */
+  private release(p: number, f: number): void {
+    const s = this.ft[f + F_QUEUE]!;
+    const r = (p * this.n + s) * QS;
+    const now = this.qs[r + Q_FLOWS]! - 1;
+    this.qs[r + Q_FLOWS] = now;
+    if (now === 0) this.freeBits[p * this.words + (s >> 5)]! |= 1 << (s & 31);
   }
 
   /** The next non-empty, unpaused queue of port p after the last served (round robin), -1: none. */
@@ -362,28 +375,31 @@ export class Bfc implements SplitQueues {
     }
   }
 
-  private pauseUpstream(slot: number, qi: number, flow: number, hash: number, inPort: number): void {
-    this.ftFlags[slot] = this.ftFlags[slot]! | PAUSING;
-    this.ftFlow[slot] = flow;
-    this.ftHash[slot] = hash;
-    this.ftIn[slot] = inPort;
-    this.ftNext[slot] = this.pausedList[qi]!;
-    this.pausedList[qi] = slot;
+  /** Pauses the flow of record f upstream: queue record r is above the threshold. */
+  private pauseUpstream(f: number, r: number, flow: number, hash: number, inPort: number): void {
+    const ft = this.ft;
+    ft[f + F_FLAGS] = ft[f + F_FLAGS]! | PAUSING;
+    ft[f + F_FLOW] = flow;
+    ft[f + F_HASH] = hash;
+    ft[f + F_IN] = inPort;
+    ft[f + F_NEXT] = this.qs[r + Q_PLIST]!;
+    this.qs[r + Q_PLIST] = f;
     this.pausesSent++;
     this.send(inPort, flow, hash, true);
   }
 
-  /** Queue qi of port p drained to its resume threshold: resume every flow it paused upstream. */
-  private resumeAll(p: number, qi: number): void {
-    let sl = this.pausedList[qi]!;
-    this.pausedList[qi] = -1;
-    while (sl >= 0) {
-      const next = this.ftNext[sl]!;
-      this.ftFlags[sl] = this.ftFlags[sl]! & ~PAUSING;
+  /** Queue record r of port p drained to its resume threshold: resume every flow it paused upstream. */
+  private resumeAll(p: number, r: number): void {
+    const ft = this.ft;
+    let f = this.qs[r + Q_PLIST]!;
+    this.qs[r + Q_PLIST] = -1;
+    while (f >= 0) {
+      const next = ft[f + F_NEXT]!;
+      ft[f + F_FLAGS] = ft[f + F_FLAGS]! & ~PAUSING;
       this.resumesSent++;
-      this.send(this.ftIn[sl]!, this.ftFlow[sl]!, this.ftHash[sl]!, false);
-      if (this.ftCount[sl] === 0 && this.ftFlags[sl] === 0) this.release(p, sl);
-      sl = next;
+      this.send(ft[f + F_IN]!, ft[f + F_FLOW]!, ft[f + F_HASH]!, false);
+      if (ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
+      f = next;
     }
   }
 
