@@ -20,9 +20,10 @@
  * Per-destination VOQs fit the same interface: a VOQ discipline keeps its
  * own per-destination order inside a class (the port's 8 data queues stay the
  * PFC classes) and `pick` returns the class to serve; splitting a class into
- * per-destination rings is a storage change of the port that this interface
- * does not need to know about (not implemented; see the test discipline in
- * test/switch-edges.test.ts for a `pick` that is not strict or rr).
+ * several queues is the port's storage (`SplitQueues` below; BFC's physical
+ * queues, bfc.ts), which this interface does not need to know about (see the
+ * test discipline in test/switch-edges.test.ts for a `pick` that is not
+ * strict or rr).
  */
 
 import type { Port } from './port.js';
