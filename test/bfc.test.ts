@@ -224,5 +224,8 @@ test('BFC queue counts the port cannot hold are spec errors naming the field and
   }
   assert.match(specErrorOf(() => resolve(spec({ queues: 32, flowTableSize: 1000 }))), /flowTableSize.*1000.*power of two/s);
   assert.throws(() => bfcConfig({ queues: 129 }), /switch\.bfc\.queues: 129/);
+  const hpcc = (bfc: Record<string, unknown>): unknown => ({ ...(spec(bfc) as object), profile: 'hpcc' });
+  assert.match(specErrorOf(() => resolve(hpcc({ queues: 32, cls: 0 }))), /network\.switch\.bfc\.cls: 0 — the control queue/);
+  assert.equal(resolve(hpcc({ queues: 32 })).net.transport.dataPriority, 3, 'D-HPCC: BFC splits data class 3');
   assert.equal(resolve(spec({ queues: 128 })).net.switch.bfc!.queues, 128);
 });

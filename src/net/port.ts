@@ -114,6 +114,8 @@ export class Port {
   private rr = 0;
   /** bit q set: queue q non-empty / paused */
   nonEmpty = 0;
+  /** a data class split into physical queues (`split`; BFC, bfc.ts), -1: none; enqueue and dequeue test it */
+  splitCls = -1;
   /** queue index of the packet most recently returned by dequeue() (-1 = control) */
   lastQueue = -1;
   /**
@@ -174,8 +176,7 @@ export class Port {
   trimmed = 0;
   /** the discipline object when `disc` is DISC_CUSTOM */
   private custom: QueueDiscipline | null = null;
-  /** a class split into physical queues (BFC, bfc.ts): its number (-1: none), storage, and blocked bit (also in pausedMask) */
-  splitCls = -1;
+  /** the split class's storage (BFC, bfc.ts; `splitCls`) and its blocked bit (also in pausedMask) */
   split: SplitQueues | null = null;
   blockedMask = 0;
   /**
