@@ -40,6 +40,10 @@
  *     of 16 hosts (one per leaf: `groups: { size: 16, stride: 4 }`), each a
  *     ring all-reduce of 16 MB, HPCC under profile oscar, run until all four
  *     finish: the closed loop of 4 x 30 ring steps. Not in the default set.
+ * (bfc) BFC (issue 27; OSCAR App. C.2 Figs 17/18's setup): (b)'s fat tree,
+ *     CacheFollower at 50 % load for 1 ms of arrivals, BFC-32 at every switch
+ *     port (25 000 B pause / 22 000 B resume), no PFC, hosts at line rate
+ *     (cc none), run until every flow finishes. Not in the default set.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -61,7 +65,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'c', 'd', 'e', 'g', 'r', 's'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'r', 's'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -135,6 +139,16 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: '(g) OSCAR T-SL64 spine-leaf, 4 ring all-reduce jobs of 16 hosts (one per leaf), 16 MB each, HPCC',
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, plan, undefined)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'bfc') {
+    const topo = fatTreePreset('oscar320');
+    const hosts = Array.from({ length: 320 }, (_, i) => i);
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('cachefollower'), load: 0.5, refRateBps: 100e9, startPs: 0, durationPs: 1 * MS, rng: new Rng(1).fork('workload/0') });
+    const net = deepMerge(profileDefaults('oscar'), { switch: { pfcEnabled: false, bfc: { queues: 32, pauseBytes: 25_000, resumeBytes: 22_000 } } });
+    return {
+      title: `(bfc) OSCAR 320-host fat-tree, CacheFollower 50%, 1 ms arrivals (${flows.length} flows), BFC-32, line-rate hosts`,
+      input: { seed: 1, topology: topo, net, cc: { name: 'none', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);

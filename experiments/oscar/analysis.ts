@@ -14,6 +14,7 @@ import { cdfQuantile, loadCdf } from '../../src/workload/cdf.js';
 import { readColumns, readRunManifest, type ResultColumns } from '../../src/experiment/results.js';
 import { registerFigure, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 import { APPENDIX_FIGURES } from './analysis-appendix.js';
+import { BFC_FIGURES } from './analysis-bfc.js';
 import { SIZE_GROUPS, TAG_GROUPS, fctFigure, pointCc, r3, readFct, stats, type FctData } from './fct.js';
 
 
@@ -354,6 +355,6 @@ const fig8: FigureAnalysis = {
   },
 };
 
-export const OSCAR_FIGURES: readonly FigureAnalysis[] = [fig10a, fig10b, fig10c, fig9, fig7, fig8, fig20, ...APPENDIX_FIGURES];
+export const OSCAR_FIGURES: readonly FigureAnalysis[] = [fig10a, fig10b, fig10c, fig9, fig7, fig8, fig20, ...APPENDIX_FIGURES, ...BFC_FIGURES];
 
 registerFigure(...OSCAR_FIGURES);

@@ -141,6 +141,9 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
       issues.add(['network', 'switch', 'admission', i, 'name'], `unknown admission policy (known: ${known.length > 0 ? known.join(', ') : 'none registered'})`, a.name);
     }
   });
+  // BFC splits one data class into physical queues (net/bfc.ts): not D-HPCC's unaccounted control queue
+  const bfcCls = sw.bfc === undefined ? -1 : (sw.bfc.cls ?? -1) >= 0 ? sw.bfc.cls! : net.transport.dataPriority;
+  if (bfcCls === 0 && sw.queue0Control) issues.add(['network', 'switch', 'bfc', 'cls'], 'the control queue (queue0Control) cannot be split into BFC queues', 0);
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
   const def = findCc(spec.cc.name);
   if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);

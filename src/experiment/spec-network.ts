@@ -8,6 +8,7 @@ import {
   type AckOrder,
   type AckPriority,
   type BaseRttMode,
+  type BfcConfig,
   type CnpMode,
   type DtMode,
   type EcnComparison,
@@ -31,6 +32,7 @@ import {
   type WindowUnit,
 } from '../net/config.js';
 import { TX_QUANTIZATIONS } from '../engine/units.js';
+import { BFC_MAX_QUEUES } from '../net/bfc.js';
 import { prio, psField, rateField, sizeField } from '../engine/spec-fields.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -133,6 +135,18 @@ const switchShape = {
   admission: z.array(z.object({ name: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).strict()),
   discipline: z.string().min(1),
   trimQueue: int(0, 7),
+  // BFC (net/bfc.ts): a queue count the port cannot hold is an error naming the field and value
+  bfc: z
+    .object(
+      partialShape({
+        queues: z.number().int().min(1, 'a port holds at least 1 physical queue').max(BFC_MAX_QUEUES, `a port holds at most ${BFC_MAX_QUEUES} physical queues (BFC-32, BFC-128)`),
+        pauseBytes: sizeField({ min: 0 }),
+        resumeBytes: sizeField({ min: 0 }),
+        flowTableSize: z.number().int().min(1).max(1 << 20).refine((v) => (v & (v - 1)) === 0, 'must be a power of two'),
+        cls: int(-1, 7),
+      } satisfies Record<keyof BfcConfig, z.ZodType>),
+    )
+    .strict(),
 } satisfies Record<keyof SwitchConfig, z.ZodType>;
 
 const transportShape = {

@@ -129,6 +129,25 @@ export interface SwitchConfig {
   discipline?: string;
   /** the data queue trimmed headers go to, urgent at every port of a switch with admission policies (default 7) */
   trimQueue?: number;
+  /** BFC's per-flow backpressure over physical queues at every switch port (bfc.ts); absent: none (every profile) */
+  bfc?: Partial<BfcConfig>;
+}
+
+/**
+ * BFC, Backpressure Flow Control (Goyal et al., NSDI'22; src/net/bfc.ts,
+ * docs/network-model.md §11.9). A spec gives any subset; `bfcConfig` fills the rest.
+ */
+export interface BfcConfig {
+  /** physical queues per egress port (BFC-32, BFC-128; at most 128) */
+  queues: number;
+  /** a flow's queue above this many bytes pauses the flow upstream; 0 = one hop BDP of the port (rate x 2 x the switch's longest link delay) */
+  pauseBytes: number;
+  /** the queue's paused flows resume when it holds at most this; 0 = pauseBytes */
+  resumeBytes: number;
+  /** flow-table entries per egress port, a power of two (flows whose hashes share an entry share a queue) */
+  flowTableSize: number;
+  /** the data class split into physical queues; -1 = the transport's data class */
+  cls: number;
 }
 
 /** An admission policy of `SwitchConfig.admission`: its registry name and parameters. */

@@ -24,7 +24,7 @@ import { NicReadySet } from './nic-ready.js';
 import type { Port, PortOwner } from './port.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { FLAG_PAUSE, FLAG_TRIM, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
+const { FLAG_BFC, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
 
 /** A sending flow as the NIC sees it (a transport connection implements it). */
 export interface NicFlow {
@@ -53,6 +53,8 @@ export interface HostEndpoint {
    * the packet's payload as lost (`Host.trimmedLost`, the flow's drop count).
    */
   onTrimmed?(pkt: number): boolean;
+  /** a BFC pause or resume of one sending flow by the first switch (net/bfc.ts) */
+  onFlowPause?(flowId: number, pause: boolean): void;
 }
 
 /**
@@ -381,6 +383,10 @@ export class Host implements PortOwner {
     const pk = this.ctx.pool;
     const cls = pk.aux(pkt);
     const pause = pk.has(pkt, FLAG_PAUSE);
+    if (pk.has(pkt, FLAG_BFC) === true) {
+      this.endpoint.onFlowPause?.(pk.flow(pkt), pause);
+      return;
+    }
     if (this.pfcQuanta && pause) {
       const s = this.ctx.sched;
       const until = s.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);

@@ -51,6 +51,7 @@ export class Network {
       } else {
         const s = new Switch(ctx, node.id, net.switch, routes, rng.fork(`switch/${node.id}`), needs);
         s.kPfcRefresh = this.kPfcRefresh;
+        s.dataClass = net.transport.dataPriority;
         this.switches.push(s);
       }
     }

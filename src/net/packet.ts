@@ -63,6 +63,8 @@ export const FLAG_RETX = 1 << 9;
 export const FLAG_PAUSE = 1 << 10;
 /** a data packet an admission policy cut to its headers (admission.ts TRIM) */
 export const FLAG_TRIM = 1 << 17;
+/** a PFC-type frame that is a BFC per-flow pause or resume (bfc.ts): its flow and hash name the flow */
+export const FLAG_BFC = 1 << 30;
 const TCD_SHIFT = 11;
 const TCD_MASK = 0x3 << TCD_SHIFT;
 const INTN_SHIFT = 13;

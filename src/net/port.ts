@@ -29,7 +29,7 @@ import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { PortOwner } from './port-owner.js';
 import * as disciplines from './queue-discipline.js';
-import type { QueueDiscipline } from './queue-discipline.js';
+import type { QueueDiscipline, SplitQueues } from './queue-discipline.js';
 
 // V8 reads an imported (or exported) binding through a cell, with a check for the
 // uninitialized hole, at every use in optimized code; a module's own const is folded
@@ -106,14 +106,16 @@ export class Port {
   totalPkts = 0;
   private ctrlCount = 0;
   private ctrlHead = NIL;
-  private pausedMask = 0;
+  pausedMask = 0;
   /** bit q set: data queue q is urgent, served before the discipline's queues and never paused (queue-discipline.ts) */
   urgentMask = 0;
   /** the service discipline: DISC_STRICT, DISC_RR or DISC_CUSTOM (`custom`) */
   private disc = DISC_STRICT;
   private rr = 0;
   /** bit q set: queue q non-empty / paused */
-  private nonEmpty = 0;
+  nonEmpty = 0;
+  /** a data class split into physical queues (`split`; BFC, bfc.ts), -1: none; enqueue and dequeue test it */
+  splitCls = -1;
   /** queue index of the packet most recently returned by dequeue() (-1 = control) */
   lastQueue = -1;
   /**
@@ -121,7 +123,7 @@ export class Port {
    * head and mask, bytes, packets, ring offset): enqueue and dequeue touch half
    * a line of it. Read bytes and packets with `queueBytes` / `queuePkts`.
    */
-  private readonly qb: number = 0;
+  readonly qb: number = 0;
   /**
    * the entry of the packet the last dequeue() returned from a data queue
    * (`dqPkt` is NIL after a control frame, and once the packet is transmitted):
@@ -174,6 +176,9 @@ export class Port {
   trimmed = 0;
   /** the discipline object when `disc` is DISC_CUSTOM */
   private custom: QueueDiscipline | null = null;
+  /** the split class's storage (BFC, bfc.ts; `splitCls`) and its blocked bit (also in pausedMask) */
+  split: SplitQueues | null = null;
+  blockedMask = 0;
   /**
    * The link direction is down (`setDown`, docs/network-model.md §2.1): `ser` is null, so
    * `kick` and `idleFor` start nothing, the one check an up port already pays.
@@ -275,6 +280,7 @@ export class Port {
    * switch port it arrived on) and starts transmission if the port is idle.
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
+    if (q === this.splitCls) return this.split!.push(this, pkt, q, size, meta, dst, hash, inPort);
     const b = this.qb + q * Q_STRIDE;
     let a = this.ctx.arena;
     const n = a[b + Q_PKTS]!;
@@ -411,6 +417,7 @@ export class Port {
         this.rr = q;
       } else q = this.custom!.pick(c);
     }
+    if (q === this.splitCls) return this.split!.pop(this, q);
     const qs = this.ctx.arena;
     const b = this.qb + q * Q_STRIDE;
     const h = qs[b + Q_HEAD]!;
@@ -439,6 +446,7 @@ export class Port {
 
   /** Whether data queue q holds a packet that arrived on ingress port `inPort` (deadlock diagnosis; walks the queue). */
   queueHolds(q: number, inPort: number): boolean {
+    if (q === this.splitCls) return this.split!.holds(this, inPort);
     const a = this.ctx.arena;
     const b = this.qb + q * Q_STRIDE;
     for (let k = 0; k < a[b + Q_PKTS]!; k++) {
@@ -572,7 +580,7 @@ export class Port {
       this.resumesReceived++;
       if (this.paused[cls] === 1) this.lastOnStartPs[cls] = this.sched.now;
       this.paused[cls] = 0;
-      this.pausedMask &= ~(1 << cls);
+      this.pausedMask &= ~(1 << cls) | this.blockedMask;
       this.pausedUntil[cls] = 0;
       this.kick();
     }
@@ -583,7 +591,7 @@ export class Port {
     if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.sched.now >= this.pausedUntil[cls]!) {
       this.lastOnStartPs[cls] = this.sched.now;
       this.paused[cls] = 0;
-      this.pausedMask &= ~(1 << cls);
+      this.pausedMask &= ~(1 << cls) | this.blockedMask;
       this.pausedUntil[cls] = 0;
       this.kick();
     }

@@ -20,10 +20,13 @@
  * Per-destination VOQs fit the same interface: a VOQ discipline keeps its
  * own per-destination order inside a class (the port's 8 data queues stay the
  * PFC classes) and `pick` returns the class to serve; splitting a class into
- * per-destination rings is a storage change of the port that this interface
- * does not need to know about (not implemented; see the test discipline in
- * test/switch-edges.test.ts for a `pick` that is not strict or rr).
+ * several queues is the port's storage (`SplitQueues` below; BFC's physical
+ * queues, bfc.ts), which this interface does not need to know about (see the
+ * test discipline in test/switch-edges.test.ts for a `pick` that is not
+ * strict or rr).
  */
+
+import type { Port } from './port.js';
 
 /** strict priority: `31 - clz32(ready)` */
 export const DISC_STRICT = 0;
@@ -62,3 +65,20 @@ export interface QueueDisciplineDefinition {
 
 export const strictDiscipline: QueueDisciplineDefinition = { name: 'strict', id: DISC_STRICT };
 export const rrDiscipline: QueueDisciplineDefinition = { name: 'rr', id: DISC_RR };
+
+/**
+ * Storage for a data class split into several physical queues (BFC's per-port
+ * queues, bfc.ts; `Port.splitCls`, `Port.split`). The port hands it the
+ * class's entries; it keeps them, counts them in the port's class and port
+ * totals as the port's own rings do, chooses the physical queue at `push` and
+ * the next one at `pop`, and blocks the class (`Port.blockedMask`, in
+ * `pausedMask`) while every non-empty physical queue is paused.
+ */
+export interface SplitQueues {
+  /** `Port.enqueueEntry` for class q: stores and counts the entry, then kicks the port */
+  push(port: Port, pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void;
+  /** `Port.dequeue` of class q (the discipline chose it): the next entry into the port's dq fields; returns its packet */
+  pop(port: Port, q: number): number;
+  /** whether a queued packet arrived on `inPort` (deadlock diagnosis) */
+  holds(port: Port, inPort: number): boolean;
+}

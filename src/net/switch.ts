@@ -19,6 +19,7 @@ import { createMmu, type SwitchMmu } from './mmu.js';
 import type { DequeuePolicy, DequeuePolicyContext } from './dequeue-policies.js';
 import * as admissionModule from './admission.js';
 import type { AdmissionContext, AdmissionPolicy } from './admission.js';
+import { Bfc, bfcConfig } from './bfc.js';
 import { DISC_CUSTOM, DISC_RR, DISC_STRICT } from './queue-discipline.js';
 import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
 import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
@@ -30,7 +31,7 @@ import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
-const { FLAG_CE, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
+const { FLAG_BFC, FLAG_CE, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
 const { ADMIT, DROP, HOLD, MARK, TRIM } = admissionModule;
 
 /**
@@ -89,6 +90,9 @@ export class Switch implements PortOwner {
   private held: Uint8Array = new Uint8Array(0);
   /** the data queue of trimmed headers */
   private trimQueue = 7;
+  /** BFC's physical queues and backpressure (bfc.ts), when `cfg.bfc` is set; its class defaults to this (the transport's data class, set by `Network`) */
+  bfc: Bfc | null = null;
+  dataClass = 0;
 
   constructor(
     private readonly ctx: NetContext,
@@ -143,6 +147,20 @@ export class Switch implements PortOwner {
     this.telemetry = names.telemetry.map((name) => findDequeuePolicy(name).create(dc));
     const chosen = [...(this.cfg.admission ?? []), ...names.admission.map((name) => ({ name }))];
     if (chosen.length > 0) this.buildAdmission(chosen, rates);
+    if (this.cfg.bfc !== undefined) this.buildBfc();
+  }
+
+  /** BFC (bfc.ts): every port's class split into physical queues; arrivals take the gate's path (no straight-through hop). */
+  private buildBfc(): void {
+    const c = bfcConfig(this.cfg.bfc!);
+    const cls = c.cls >= 0 ? c.cls : this.dataClass;
+    if (this.queue0Control === true && cls === 0) throw new Error('switch.bfc.cls: 0 — the control queue (queue0Control) cannot be split');
+    this.bfc = new Bfc(this.ctx, this.ports, c, cls);
+    for (const p of this.ports) {
+      p.splitCls = cls;
+      p.split = this.bfc;
+    }
+    if (this.arrivals === this) this.arrivals = new AdmissionGate(this);
   }
 
   /** The admission policies (admission.ts), their per-(port, class) hold flags, and the header queue if one may trim. */
@@ -420,6 +438,12 @@ export class Switch implements PortOwner {
   private onPfc(pkt: number, inPort: number): void {
     const port = this.ports[inPort]!;
     const pk = this.pk;
+    if (pk.has(pkt, FLAG_BFC) === true) {
+      // a BFC pause or resume of one flow at this port (bfc.ts)
+      this.bfc?.onFrame(port, pk.hash(pkt), pk.has(pkt, FLAG_PAUSE));
+      pk.release(pkt);
+      return;
+    }
     const cls = pk.aux(pkt);
     const pause = pk.has(pkt, FLAG_PAUSE);
     if (this.quanta && pause) {

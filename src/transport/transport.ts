@@ -40,6 +40,7 @@ import { ReceiverGrant } from './receiver-grant.js';
 import { SelectiveRepeat } from './selective.js';
 import { RetransmitTimer } from './rto.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
+import { BfcPausedDriver } from './bfc-pause.js';
 import { FlowStarts } from './flow-starts.js';
 import type { FlowFactory } from './setup.js';
 
@@ -72,6 +73,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly recovery: LossRecovery;
   /** who lets a flow send (`sendDriver`) */
   readonly driver: SendDriver;
+  /** BFC's per-flow pauses at the NIC (bfc-pause.ts), when the switches run BFC */
+  readonly bfcPause: BfcPausedDriver | null;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
   private readonly quantization: TxTimeQuantization;
@@ -147,8 +150,9 @@ export class Transport implements HostEndpoint, RecoveryHost {
       : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
     const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     const windowPackets = c.windowUnit === 'packets';
-    this.driver =
-      c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
+    const own = c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
+    this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
+    this.driver = this.bfcPause ?? own;
     this.grants = this.driver.carriesGrants;
     this.ack = newAckInfo();
     this.send = newSendInfo();
@@ -561,6 +565,14 @@ export class Transport implements HostEndpoint, RecoveryHost {
   /** Something that decides whether f may send, or when, changed: tell its NIC. */
   touch(f: Flow): void {
     if (f.started && !f.finished) this.hosts[f.src]!.touch(f);
+  }
+
+  /** The first switch paused or resumed flow `id` (BFC, net/bfc.ts). */
+  onFlowPause(id: number, pause: boolean): void {
+    const f = this.flows[id];
+    if (f === null || f === undefined || this.bfcPause === null || !this.bfcPause.set(f, pause)) return;
+    this.touch(f);
+    if (!pause && f.started && !f.finished) this.onWindowGrew(f);
   }
 
   /** A CC opened the window of f. */

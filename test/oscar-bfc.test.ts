@@ -1,0 +1,101 @@
+/**
+ * OSCAR Figs 17/18 (OSCAR App. C.2; experiments/oscar/fig17-18.yaml): the spec
+ * plans the paper's three workloads under its four fabrics at full and quick
+ * size, and the figure analysis turns hand-written result folders into the
+ * gains the published claims name (data/published/oscar.yaml). BFC's own
+ * behaviour is tested in test/bfc.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { planSweep } from '../src/experiment/sweep.js';
+import { findFigure, type PointResult } from '../src/experiment/analysis.js';
+import { fabricOf, workloadOf } from '../experiments/oscar/analysis-bfc.js';
+import { loadPublished } from '../src/report/published.js';
+import '../experiments/index.js';
+import { tempDir } from './helpers/tmp.js';
+
+const EXP = fileURLToPath(new URL('../../experiments/oscar/', import.meta.url));
+const PUBLISHED = fileURLToPath(new URL('../../data/published/oscar.yaml', import.meta.url));
+
+test('fig17-18 plans 3 workloads x {OSCAR+PFC, BFC-32, BFC-128, OSCAR+BFC-32} at full and quick size', () => {
+  const full = planSweep(`${EXP}fig17-18.yaml`);
+  const quick = planSweep(`${EXP}fig17-18.yaml`, { quick: true });
+  for (const plan of [full, quick]) {
+    assert.equal(plan.figure, 'oscar-fig17-18');
+    assert.ok(findFigure('oscar-fig17-18') !== undefined);
+    assert.equal(plan.points.length, 12);
+    const seen = plan.points.map((p) => `${workloadOf(p as unknown as PointResult)}/${fabricOf(p as unknown as PointResult)}`).sort();
+    const want: string[] = [];
+    for (const w of ['cachefollower', 'websearch', 'hadoop']) for (const f of ['oscar+pfc', 'bfc-32', 'bfc-128', 'oscar+bfc-32']) want.push(`${w}/${f}`);
+    assert.deepEqual(seen, want.sort());
+  }
+  for (const p of full.points) {
+    const sw = p.spec.network!.switch!;
+    if (sw.bfc === undefined) {
+      // PFC with BFC's Xon/Xoff: a static 25 000 B Xoff, Xon 3 000 B below
+      assert.equal(sw.pfcEnabled, true);
+      assert.equal(sw.dtMode, 'static');
+      assert.equal(sw.staticThresholdBytes, 25_000);
+      assert.equal(25_000 - sw.resumeOffsetBytes!, 22_000);
+    } else {
+      assert.equal(sw.pfcEnabled, false, 'BFC runs without PFC');
+      assert.equal(sw.bfc.pauseBytes, 25_000);
+      assert.equal(sw.bfc.resumeBytes, 22_000);
+    }
+    const hadoop = p.spec.workload.some((w) => w.type === 'incast');
+    assert.deepEqual(
+      p.spec.workload.map((w) => ('load' in w ? w.load : null)),
+      hadoop ? [0.3, 0.15] : [0.5],
+    );
+  }
+  quick.points.forEach((p, i) => {
+    const dur = (q: typeof p) => q.spec.workload.map((w) => ('duration' in w ? w.duration : null));
+    assert.notDeepEqual(dur(p), dur(full.points[i]!), 'quick shortens the arrivals');
+  });
+});
+
+test('fig17-18 analysis: per-workload gains of the compared fabrics, named as the published claims', () => {
+  const dir = tempDir('oscar-bfc');
+  // (workload, fabric) -> slowdown of a small (10 KB) and a large (1 MB) flow, and for Hadoop one incast flow
+  const sd: Record<string, Record<string, [number, number]>> = {
+    cachefollower: { 'oscar+pfc': [2, 8], 'bfc-32': [4, 4], 'bfc-128': [3, 4], 'oscar+bfc-32': [1.5, 4] },
+    websearch: { 'oscar+pfc': [2, 8], 'bfc-32': [4, 4], 'bfc-128': [3, 4], 'oscar+bfc-32': [1.5, 4] },
+    hadoop: { 'oscar+pfc': [2, 10], 'bfc-32': [2, 5], 'bfc-128': [2, 5], 'oscar+bfc-32': [2, 4] },
+  };
+  const vars = (w: string, f: string): Record<string, unknown> => {
+    const workload = w === 'hadoop' ? [{ cdf: 'hadoop' }, { type: 'incast' }] : [{ cdf: w }];
+    const bfc = f.includes('bfc') ? { bfc: { queues: f.endsWith('128') ? 128 : 32 } } : {};
+    return { workload, cc: f.startsWith('oscar') ? 'oscar' : 'none', 'network.switch': { pfcEnabled: !f.includes('bfc'), ...bfc } };
+  };
+  const points: PointResult[] = [];
+  for (const [w, fabrics] of Object.entries(sd)) {
+    for (const [f, [small, large]] of Object.entries(fabrics)) {
+      const d = join(dir, `${w}-${f}`);
+      mkdirSync(d);
+      const rows = ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,10000,0,1,1,1,${small},`, `1,0,1,1000000,0,1,1,1,${large},`];
+      if (w === 'hadoop') rows.push('2,0,1,450000,0,1,1,1,100,incast');
+      writeFileSync(join(d, 'fct.csv'), `${rows.join('\n')}\n`);
+      points.push({ dir: d, vars: vars(w, f), label: `${w} ${f}` });
+    }
+  }
+  const res = findFigure('oscar-fig17-18')!.analyze(points);
+  const claim = (id: string): number => {
+    const c = res.claims.find((x) => x.id === id);
+    assert.ok(c !== undefined, `${id} missing (have ${res.claims.map((x) => x.id).join(' ')})`);
+    return c.value;
+  };
+  assert.equal(claim('fig17-18.cachefollower.oscar+pfc-vs-bfc-32.small.mean'), 50, '(4 - 2) / 4');
+  assert.equal(claim('fig17-18.cachefollower.oscar+pfc-vs-bfc-32.large.mean'), -100, '(4 - 8) / 4');
+  assert.equal(claim('fig17-18.websearch.oscar+pfc-vs-bfc-32.all.mean'), -25, 'means 5 and 4: (4 - 5) / 4');
+  // Hadoop: the Hadoop flows only (the incast flow's slowdown 100 is left out)
+  assert.equal(claim('fig17-18.hadoop.oscar+pfc-vs-bfc-32.hadoop.mean'), ((3.5 - 6) / 3.5) * 100);
+  assert.equal(claim('fig17-18.hadoop.oscar+bfc-32-vs-oscar+pfc.hadoop.mean'), ((6 - 3) / 6) * 100);
+  // every published Fig 17/18 claim is measured by the analysis
+  const published = loadPublished(PUBLISHED)!.claims.filter((c) => c.experiment === 'fig17-18');
+  assert.ok(published.length >= 10);
+  for (const c of published) claim(c.id);
+  assert.equal(res.tables.length, 3);
+});
