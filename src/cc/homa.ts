@@ -157,6 +157,7 @@ export const homaCc: CcDefinition<typeof params> = {
       value: true,
       why: 'PowerTCP ran Homa on its lossless set-up (§4.1, PFC on every class) and this model has no RESEND (Homa §3.7)',
     },
+    { path: ['switch', 'pfcMode'], value: 'onOff', why: 'the send driver holds a flow whose next level is paused and looks again at each resume frame' },
     { path: ['transport', 'retxMode'], value: 'none', why: 'priority levels reorder a message on a lossless fabric; nothing to resend' },
   ],
   dataHeaderBytes: () => 0,

@@ -131,6 +131,8 @@ export class Flow implements CcFlow, NicFlow {
   homaLeft = 0;
   homaRxPrio = 0;
   homaIdx = -1;
+  /** Homa sender: held back for a paused class, waiting for the NIC's next resume */
+  homaBlocked = false;
 
   constructor(
     private readonly sys: Transport,

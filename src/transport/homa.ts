@@ -60,11 +60,34 @@ export class HomaDriver implements SendDriver {
   /** per receiving host: its messages that need grants, SRPT order (made at the host's first) */
   private readonly lists: (Flow[] | undefined)[] = [];
 
+  /** per sending host: flows held back because their next packet's class is paused */
+  private readonly blocked: Flow[][];
+
   constructor(
     private readonly t: HomaHost,
     /** the class grants travel in (the transport's high-priority ACK class) */
     private readonly grantClass: number,
-  ) {}
+  ) {
+    const hosts = t.hosts;
+    this.blocked = hosts.map(() => []);
+    // a NIC honours PFC by the flow's class; Homa's packets take other classes, so the driver
+    // holds a flow whose next packet's class is paused and looks again at each resume
+    for (let h = 0; h < hosts.length; h++) hosts[h]!.onResume = () => this.resume(h);
+  }
+
+  /** A PFC resume at host h: the flows held back there may send again. */
+  private resume(h: number): void {
+    const list = this.blocked[h]!;
+    if (list.length === 0) return;
+    const host = this.t.hosts[h]!;
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      f.homaBlocked = false;
+      if (!f.finished) host.touch(f);
+    }
+    list.length = 0;
+    host.port.kick();
+  }
 
   /** The run's parameters and its messages' sizes (the workload's size distribution, for the priority plan). */
   configure(params: HomaParams, sizes: ArrayLike<number>): void {
@@ -107,7 +130,18 @@ export class HomaDriver implements SendDriver {
   }
 
   mayPut(f: Flow): boolean {
-    return f.sndNxt < f.grantLimit;
+    const seq = f.sndNxt;
+    if (seq >= f.grantLimit) return false;
+    // PFC by the class this packet will take (Homa §3.4 levels), not the flow's
+    const cls = seq < f.homaUnsched ? f.homaUnschedPrio : f.homaSchedPrio;
+    if (this.t.hosts[f.src]!.port.paused[cls] !== 0) {
+      if (!f.homaBlocked) {
+        f.homaBlocked = true;
+        this.blocked[f.src]!.push(f);
+      }
+      return false;
+    }
+    return true;
   }
 
   packetPrio(f: Flow, seq: number): number {
