@@ -192,6 +192,7 @@ test('choosing homa turns on its network settings; a spec that contradicts one i
   assert.match(msg, /cc\.name: homa/);
   assert.match(specErrorOf(() => resolveSpec(spec({ switch: { discipline: 'rr' } }), '.')), /network\.switch\.discipline.*cc\.name: homa/s);
   assert.match(specErrorOf(() => resolveSpec(spec({ transport: { sendDriver: 'receiverGrant' } }), '.')), /network\.transport\.sendDriver.*contradicts cc\.name: homa/s);
+  assert.match(specErrorOf(() => resolveSpec(spec({ transport: { sendDriver: 'homa' } }, 'hpcc'), '.')), /sendDriver.*needs cc\.name: homa/s);
   // bad parameters name the field
   assert.match(specErrorOf(() => parseSpec({ ...spec(), cc: { name: 'homa', params: { overcommitment: 9 } } })), /overcommitment/);
   assert.match(specErrorOf(() => parseSpec({ ...spec(), cc: { name: 'homa', params: { unscheduledCutoffsBytes: [5000, 1000] } } })), /unscheduledCutoffsBytes/);

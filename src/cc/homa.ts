@@ -28,7 +28,8 @@ import type { CcDefinition, CcInstance } from './types.js';
 
 const params = z
   .object({
-    rttBytes: sizeField({ min: 0 })
+    // grants carry credit x 8 + level in a 32-bit word (transport/homa.ts): at most 2^27 bytes
+    rttBytes: sizeField({ min: 0, max: 2 ** 27 })
       .default(0)
       .describe('RTTbytes (Homa §3.2): bytes a sender sends unscheduled, and the bytes each granted message keeps outstanding; 0 = max base RTT x host link rate (PowerTCP §4.1)'),
     overcommitment: z

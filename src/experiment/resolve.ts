@@ -123,6 +123,9 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   // what the CC turns on (cc/network-settings.ts); a spec field that contradicts it names both
   const def = findCc(spec.cc.name);
   if (def !== undefined) for (const c of applyCcNetwork(def, net, spec.network)) issues.add(c.path, c.message, c.value);
+  if (net.transport.sendDriver === 'homa' && spec.cc.name !== 'homa') {
+    issues.add(['network', 'transport', 'sendDriver'], `needs cc.name: homa (its parameters and priority levels), got cc.name: ${spec.cc.name}`, 'homa');
+  }
   if (net.switch.pfcEnabled && net.switch.bufferBytes === 0) {
     issues.add(
       ['network', 'switch', 'bufferBytes'],

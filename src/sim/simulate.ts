@@ -113,7 +113,10 @@ export class Simulation {
     for (const [tag, p] of Object.entries(input.cc.byTag ?? {})) byTag.set(tag, def.params.parse(p));
     transport.setCcParams(params, byTag);
     // Homa's priority plan comes from the run's message sizes (cc/homa.ts)
-    if (transport.driver instanceof HomaDriver) transport.driver.configure(params as HomaParams, input.flows.map((f) => f.bytes));
+    if (transport.driver instanceof HomaDriver) {
+      if (def.name !== 'homa') throw new Error(`network.transport.sendDriver: homa needs cc homa, got ${def.name}`);
+      transport.driver.configure(params as HomaParams, input.flows.map((f) => f.bytes));
+    }
     for (const h of network.hosts) h.endpoint = transport;
 
     // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs
