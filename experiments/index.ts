@@ -13,4 +13,5 @@ import './ccc/analysis.js';
 import './ccc/analysis-training.js';
 import './sqcc/analysis.js';
 import './powertcp/analysis.js';
+import './powertcp/analysis-homa.js';
 import './acc/analysis.js';

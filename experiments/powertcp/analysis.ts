@@ -146,6 +146,8 @@ const fig4: FigureAnalysis = {
     const pt = by.get('powertcp');
     const hp = by.get('hpcc');
     if (pt !== undefined && hp !== undefined) pushClaim(claims, `${row}.hpcc-vs-powertcp.peak-ratio`, hp.peakBytes / pt.peakBytes);
+    const ho = by.get('homa');
+    if (pt !== undefined && ho !== undefined) pushClaim(claims, `${row}.homa-minus-powertcp.peak-kb`, (ho.peakBytes - pt.peakBytes) / 1000, 'KB');
     return {
       tables: [
         {
@@ -160,7 +162,7 @@ const fig4: FigureAnalysis = {
   },
 };
 
-function readDrops(dir: string): number | null {
+export function readDrops(dir: string): number | null {
   const s = readRunSummary(dir);
   return s?.totals?.drops ?? null;
 }
@@ -176,7 +178,7 @@ function hasIncastEntry(dir: string): boolean {
 }
 
 /** With infinite flows nothing finishes: the incast instant comes from the spec's flows. */
-function incastTimeFromSpec(dir: string): number {
+export function incastTimeFromSpec(dir: string): number {
   const m = readRunManifest(dir);
   let best = Infinity;
   for (const w of m?.spec?.workload ?? []) {
@@ -254,7 +256,7 @@ export function measureFairness(run: RunSeries, starts: ReadonlyMap<number, numb
   return phases;
 }
 
-function flowStarts(dir: string): Map<number, number> {
+export function flowStarts(dir: string): Map<number, number> {
   const m = readRunManifest(dir);
   const starts = new Map<number, number>();
   // flow ids are start-time order, ties in listing order (resolve.ts)
@@ -417,7 +419,7 @@ function bufferGain(pts: readonly TailPoint[], cc: string, other: string, x: num
 }
 
 const CCS = ['powertcp', 'theta-powertcp'] as const;
-const OTHERS = ['hpcc', 'timely', 'dcqcn'] as const;
+const OTHERS = ['hpcc', 'timely', 'dcqcn', 'homa'] as const;
 
 function gainTable(title: string, xName: string, pts: readonly TailPoint[]): FigureTable {
   const xs = [...new Set(pts.map((t) => t.x))].sort((a, b) => a - b);

@@ -262,6 +262,13 @@ export interface CcInstance {
   traceState?(out: Float64Array): void;
 }
 
+/** One network setting a CC needs (`CcDefinition.network`): a `NetworkConfig` field by path, its value, why. */
+export interface CcNetworkSetting {
+  readonly path: readonly ['switch' | 'transport', string];
+  readonly value: string | number | boolean;
+  readonly why: string;
+}
+
 export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** one line for `ccsim list` */
@@ -292,6 +299,13 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
    * parsed params (schema defaults applied) are the values used.
    */
   resolvedParams?(params: z.infer<S>, net: NetworkConfig, lineRateBps: number): Record<string, unknown>;
+  /**
+   * Network settings the CC cannot run without (e.g. Homa's strict-priority
+   * levels and grant-driven sending), applied over the profile when the spec
+   * is resolved; a spec that sets one of them otherwise is a spec error
+   * naming both fields (cc/network-settings.ts). Absent: none.
+   */
+  network?: readonly CcNetworkSetting[];
 }
 
 /**

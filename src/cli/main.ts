@@ -185,6 +185,7 @@ function listCcs(): void {
   for (const cc of CC_REGISTRY) {
     out(`  ${cc.name}: ${cc.description}`);
     out(`    reference: ${cc.reference}`);
+    for (const n of cc.network ?? []) out(`    sets network.${n.path.join('.')}: ${String(n.value)}  (${n.why})`);
     const params = describeParams(cc.params);
     if (params.length === 0) continue;
     out('    params:');

@@ -9,6 +9,7 @@ import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
+import { applyCcNetwork } from '../cc/network-settings.js';
 import { readTextFileCapped } from '../engine/io.js';
 import { admissionPolicyNames, disciplineNames } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
@@ -119,6 +120,12 @@ export interface ResolveOverrides {
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   const net = deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {});
+  // what the CC turns on (cc/network-settings.ts); a spec field that contradicts it names both
+  const def = findCc(spec.cc.name);
+  if (def !== undefined) for (const c of applyCcNetwork(def, net, spec.network)) issues.add(c.path, c.message, c.value);
+  if (net.transport.sendDriver === 'homa' && spec.cc.name !== 'homa') {
+    issues.add(['network', 'transport', 'sendDriver'], `needs cc.name: homa (its parameters and priority levels), got cc.name: ${spec.cc.name}`, 'homa');
+  }
   if (net.switch.pfcEnabled && net.switch.bufferBytes === 0) {
     issues.add(
       ['network', 'switch', 'bufferBytes'],
@@ -145,7 +152,6 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   const bfcCls = sw.bfc === undefined ? -1 : (sw.bfc.cls ?? -1) >= 0 ? sw.bfc.cls! : net.transport.dataPriority;
   if (bfcCls === 0 && sw.queue0Control) issues.add(['network', 'switch', 'bfc', 'cls'], 'the control queue (queue0Control) cannot be split into BFC queues', 0);
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
-  const def = findCc(spec.cc.name);
   if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
   return net;
 }

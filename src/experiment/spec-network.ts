@@ -66,7 +66,7 @@ const NETWORK_ENUMS = {
   txTimeQuantization: TX_QUANTIZATIONS,
   nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
   retxMode: allOf<RetxMode>()(['gbn', 'none', 'selective']),
-  sendDriver: allOf<SendDriverMode>()(['sender', 'receiverGrant']),
+  sendDriver: allOf<SendDriverMode>()(['sender', 'receiverGrant', 'homa']),
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
   idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),

@@ -175,9 +175,11 @@ export type RetxMode = 'gbn' | 'none' | 'selective';
 /**
  * Who lets a flow send (src/transport/send-driver.ts): the sender's CC window
  * (`sender`), or also credit the receiver grants on its ACKs (`receiverGrant`,
- * NDP-like: one packet per packet received after an initial window; OSCAR §6).
+ * NDP-like: one packet per packet received after an initial window; OSCAR §6),
+ * or Homa's grants (`homa`: SRPT over a receiver's incoming messages, set by
+ * the `homa` CC; src/transport/homa.ts).
  */
-export type SendDriverMode = 'sender' | 'receiverGrant';
+export type SendDriverMode = 'sender' | 'receiverGrant' | 'homa';
 export type PortRule = 'hpcc' | 'sequential';
 export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
 export type IdealFctMode = 'hpcc' | 'oscar';

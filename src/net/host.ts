@@ -104,6 +104,12 @@ export class Host implements PortOwner {
   private readonly fifo: boolean;
   kWake = -1;
   endpoint!: HostEndpoint;
+  /**
+   * Called after a PFC resume at this NIC (null: none): a send driver whose
+   * packets' classes are not their flow's (Homa's levels) re-checks the flows
+   * it held back for a paused class (transport/homa.ts).
+   */
+  onResume: (() => void) | null = null;
   /** trimmed data packets received without an endpoint that takes them (their payload lost) */
   trimmedLost = 0;
 
@@ -394,6 +400,7 @@ export class Host implements PortOwner {
       s.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
     } else {
       port.setPaused(cls, pause, 0);
+      if (pause === false && this.onResume !== null) this.onResume();
     }
   }
 }

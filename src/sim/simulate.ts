@@ -6,6 +6,8 @@
  */
 import { findCc, ccNames } from '../cc/registry.js';
 import { unmetNeeds, type CcDefinition } from '../cc/types.js';
+import type { HomaParams } from '../cc/homa.js';
+import { unmetCcNetwork } from '../cc/network-settings.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
@@ -19,6 +21,7 @@ import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing
 import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
+import { HomaDriver } from '../transport/homa.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { Drivers } from './drivers.js';
 import type { SimInput, SimOutput } from './types.js';
@@ -89,7 +92,7 @@ export class Simulation {
     const def = cc ?? findCc(input.cc.name);
     if (def === undefined) throw new Error(`unknown congestion control "${input.cc.name}" (known: ${ccNames().join(', ')})`);
     const params: unknown = def.params.parse(input.cc.params ?? {});
-    const unmet = unmetNeeds(def, net);
+    const unmet = [...unmetNeeds(def, net), ...unmetCcNetwork(def, net)];
     if (unmet.length > 0) throw new Error(unmet.join('; '));
 
     const sched = new Scheduler(4096);
@@ -109,6 +112,11 @@ export class Simulation {
     const byTag = new Map<string, unknown>();
     for (const [tag, p] of Object.entries(input.cc.byTag ?? {})) byTag.set(tag, def.params.parse(p));
     transport.setCcParams(params, byTag);
+    // Homa's priority plan comes from the run's message sizes (cc/homa.ts)
+    if (transport.driver instanceof HomaDriver) {
+      if (def.name !== 'homa') throw new Error(`network.transport.sendDriver: homa needs cc homa, got ${def.name}`);
+      transport.driver.configure(params as HomaParams, input.flows.map((f) => f.bytes));
+    }
     for (const h of network.hosts) h.endpoint = transport;
 
     // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs

@@ -11,6 +11,7 @@ import type { SendDriver } from './send-driver.js';
 export class BfcPausedDriver implements SendDriver {
   readonly name: SendDriver['name'];
   readonly carriesGrants: boolean;
+  packetPrio?: (f: Flow, seq: number) => number;
   /** by flow id: 1 while paused */
   private paused = new Uint8Array(1024);
   /** by flow id: pauses received (tests, diagnostics) */
@@ -21,6 +22,8 @@ export class BfcPausedDriver implements SendDriver {
   constructor(private readonly inner: SendDriver) {
     this.name = inner.name;
     this.carriesGrants = inner.carriesGrants;
+    // a driver that sets each packet's class (Homa's levels) keeps doing so under BFC
+    if (inner.packetPrio !== undefined) this.packetPrio = (f: Flow, seq: number): number => inner.packetPrio!(f, seq);
   }
 
   /** Pauses or resumes f; true when its state changed. */

@@ -118,6 +118,21 @@ export class Flow implements CcFlow, NicFlow {
   rcvOooBytes = 0;
   /** selective: one past the highest byte received */
   rcvHighest = 0;
+  /**
+   * Homa (homa.ts). Sender: the unscheduled bytes, their level, the scheduled
+   * level of the latest grant. Receiver: the offset granted so far, the bytes
+   * left to receive, the level of the message's rank, its place in the host's
+   * SRPT list (-1: not listed yet, -2: needs no more grants).
+   */
+  homaUnsched = 0;
+  homaUnschedPrio = 0;
+  homaSchedPrio = 0;
+  homaGranted = 0;
+  homaLeft = 0;
+  homaRxPrio = 0;
+  homaIdx = -1;
+  /** Homa sender: held back for a paused class, waiting for the NIC's next resume */
+  homaBlocked = false;
 
   constructor(
     private readonly sys: Transport,

@@ -15,7 +15,7 @@ import type { Flow } from './flow.js';
 
 export interface SendDriver {
   /** `sendDriver` value */
-  readonly name: 'sender' | 'receiverGrant';
+  readonly name: 'sender' | 'receiverGrant' | 'homa';
   /** ACKs carry the receiver's credit (the transport then calls `grant` and `onGrant`) */
   readonly carriesGrants: boolean;
   /** Sender: f starts (before its first packet). */
@@ -32,6 +32,12 @@ export interface SendDriver {
   grant(f: Flow): number;
   /** Sender: an ACK of f arrived with cumulative sequence `seq` and credit `creditBytes` beyond it. */
   onGrant(f: Flow, seq: number, creditBytes: number): void;
+  /**
+   * Sender: the priority class of f's data packet starting at `seq` (Homa's
+   * levels, homa.ts). Absent: the flow's class. The transport calls it only
+   * for a driver that has it, decided once per run.
+   */
+  packetPrio?(f: Flow, seq: number): number;
 }
 
 /**

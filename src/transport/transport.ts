@@ -37,6 +37,7 @@ import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
 import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
 import { ReceiverGrant } from './receiver-grant.js';
+import { HomaDriver } from './homa.js';
 import { SelectiveRepeat } from './selective.js';
 import { RetransmitTimer } from './rto.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
@@ -77,6 +78,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly bfcPause: BfcPausedDriver | null;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
+  /** the send driver sets each data packet's class (Homa's levels), not the flow */
+  private readonly driverPrio: boolean;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
@@ -150,10 +153,14 @@ export class Transport implements HostEndpoint, RecoveryHost {
       : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
     const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     const windowPackets = c.windowUnit === 'packets';
-    const own = c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes) : new SenderDriven(scaleWindow, windowPackets);
+    const own =
+      c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes)
+      : c.sendDriver === 'homa' ? new HomaDriver(this, this.ackHighClass >= 0 ? this.ackHighClass : 7)
+      : new SenderDriven(scaleWindow, windowPackets);
     this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
     this.driver = this.bfcPause ?? own;
     this.grants = this.driver.carriesGrants;
+    this.driverPrio = this.driver.packetPrio !== undefined;
     this.ack = newAckInfo();
     this.send = newSendInfo();
     const hook = cc.receiverEcho;
@@ -258,7 +265,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     pk.setSeq(p, seq);
     pk.setAux(p, payload);
     pk.setSize(p, wire);
-    pk.setPrio(p, f.prio);
+    pk.setPrio(p, this.driverPrio === true ? this.driver.packetPrio!(f, seq) : f.prio);
     pk.setFlag(p, FLAG_ECT, true);
     pk.setSendTs(p, now);
     pk.setHash(p, f.hash);
