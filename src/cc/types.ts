@@ -61,6 +61,17 @@ export interface CcNeeds {
   ecnMarking?: CcEcnMarking;
 }
 
+/** One network setting a CC requires (`CcDefinition.network`). */
+export interface CcNetworkSetting {
+  /** the field under the spec's `network:` (e.g. ['switch', 'pfcEnabled']) */
+  readonly path: readonly string[];
+  readonly value: unknown;
+  /** why the CC needs it, for the error a contradicting spec gets */
+  readonly why: string;
+  /** the value is one entry (with a `name`) added to the list at `path` unless one of that name is there */
+  readonly append?: boolean;
+}
+
 // Packet-level constants and the RED-threshold type belong to the network layer; CCs import them from here.
 export type { CcEcnMarking } from '../net/config.js';
 export { INT_MAX_HOPS, TCD_CE, TCD_NO, TCD_UE } from '../net/packet.js';
@@ -285,6 +296,14 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   receiverEcho?(rx: ReceiverInfo): number;
   /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */
   traceFields?: readonly string[];
+  /**
+   * Network settings the CC cannot run without (NDP: trimming, spraying, no
+   * PFC; cc/network-settings.ts): applied over the profile when a spec is
+   * resolved and when a simulation is built, recorded in the manifest with
+   * the network; a spec that sets one of these fields to another value is a
+   * spec error naming both.
+   */
+  network?(params: z.infer<S>, net: NetworkConfig): CcNetworkSetting[];
   /**
    * The value every parameter takes for a flow of line rate `lineRateBps` under `net`, when the
    * parsed params leave some to a preset or the profile (e.g. DCQCN's parameter columns); keys

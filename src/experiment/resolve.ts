@@ -9,6 +9,7 @@ import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
+import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../cc/network-settings.js';
 import { readTextFileCapped } from '../engine/io.js';
 import { admissionPolicyNames, disciplineNames } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
@@ -118,7 +119,7 @@ export interface ResolveOverrides {
 }
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
-  const net = deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {});
+  const net = withCcNetwork(spec, deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {}), issues);
   if (net.switch.pfcEnabled && net.switch.bufferBytes === 0) {
     issues.add(
       ['network', 'switch', 'bufferBytes'],
@@ -141,10 +142,34 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
       issues.add(['network', 'switch', 'admission', i, 'name'], `unknown admission policy (known: ${known.length > 0 ? known.join(', ') : 'none registered'})`, a.name);
     }
   });
+  if (net.transport.sendDriver === 'ndpPull' && net.transport.retxMode !== 'trim') {
+    issues.add(['network', 'transport', 'sendDriver'], `ndpPull needs network.transport.retxMode: trim (PULLs are asked for by the receiver's recovery), got retxMode ${net.transport.retxMode}`, 'ndpPull');
+  }
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
   const def = findCc(spec.cc.name);
   if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
   return net;
+}
+
+/**
+ * The network settings the spec's CC turns on (cc/network-settings.ts: NDP's
+ * trimming, spraying, no PFC) applied over `net`; a field the spec sets to
+ * another value is an error naming it and `cc.name`.
+ */
+function withCcNetwork(spec: Spec, net: NetworkConfig, issues: Issues): NetworkConfig {
+  const def = findCc(spec.cc.name);
+  if (def?.network === undefined) return net;
+  const parsed = def.params.safeParse(spec.cc.params ?? {});
+  if (!parsed.success) return net; // reported where cc.params are checked
+  const settings = ccNetworkSettings(def, parsed.data, net);
+  for (const { setting, value } of contradictedSettings(spec.network, settings)) {
+    issues.add(
+      ['network', ...setting.path],
+      `contradicts cc.name: ${def.name}, which needs network.${setting.path.join('.')}: ${JSON.stringify(setting.value)} (${setting.why})`,
+      value,
+    );
+  }
+  return applyCcNetwork(net, settings);
 }
 
 export interface ResolveContext {

@@ -63,6 +63,8 @@ export const FLAG_RETX = 1 << 9;
 export const FLAG_PAUSE = 1 << 10;
 /** a data packet an admission policy cut to its headers (admission.ts TRIM) */
 export const FLAG_TRIM = 1 << 17;
+/** a trimmed header a switch returned toward its sender (admission.ts RETURN, NDP's return-to-sender) */
+export const FLAG_RTS = 1 << 18;
 const TCD_SHIFT = 11;
 const TCD_MASK = 0x3 << TCD_SHIFT;
 const INTN_SHIFT = 13;
