@@ -229,3 +229,14 @@ test('a spec that forces PFC on (or ECMP, or go-back-N) with ndp is a spec error
     (e: unknown) => e instanceof SpecError && /network\.transport\.sendDriver: "ndpPull" — ndpPull needs network\.transport\.retxMode: trim/.test(e.message),
   );
 });
+
+test('the trim policy\'s parameters are checked when a spec is resolved: a spec error names the field', () => {
+  assert.throws(
+    () => resolveSpec(parseSpec(spec({ cc: 'none', network: { switch: { admission: [{ name: 'trim', params: { thresholdBytes: -1, headerBytes: 5 } }] } } })), '.'),
+    (e: unknown) =>
+      e instanceof SpecError &&
+      /network\.switch\.admission\[0\]\.params\.thresholdBytes: -1 — must be a number of bytes > 0/.test(e.message) &&
+      /network\.switch\.admission\[0\]\.params\.headerQueueBytes: \(missing\)|network\.switch\.admission\[0\]\.params\.headerQueueBytes/.test(e.message) &&
+      /network\.switch\.admission\[0\]\.params\.headerBytes: 5 — unknown parameter/.test(e.message),
+  );
+});

@@ -98,7 +98,10 @@ function printRunSummary(r: RunResult, cc: string): void {
   const secs = output.wallMs / 1000;
   out(
     `  drops ${fmtInt(t.drops)}, PFC pauses ${fmtInt(t.pausesSent)}, timeouts ${fmtInt(t.timeouts)}, ` +
-      `retransmitted packets ${fmtInt(t.retransmittedPackets)}`,
+      `retransmitted packets ${fmtInt(t.retransmittedPackets)}` +
+      (t.trimmedPackets !== undefined
+        ? `, trimmed ${fmtInt(t.trimmedPackets)}, header drops ${fmtInt(t.headerDrops ?? 0)}, returned headers ${fmtInt(t.returnedHeaders ?? 0)}`
+        : ''),
   );
   out(
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +

@@ -11,7 +11,7 @@ import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
 import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../cc/network-settings.js';
 import { readTextFileCapped } from '../engine/io.js';
-import { admissionPolicyNames, disciplineNames } from '../net/switch-registry.js';
+import { admissionPolicyNames, disciplineNames, findAdmissionPolicy } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import type { SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
@@ -140,7 +140,10 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
     if (!admissionPolicyNames().includes(a.name)) {
       const known = admissionPolicyNames();
       issues.add(['network', 'switch', 'admission', i, 'name'], `unknown admission policy (known: ${known.length > 0 ? known.join(', ') : 'none registered'})`, a.name);
+      return;
     }
+    const params = a.params ?? {};
+    for (const p of findAdmissionPolicy(a.name).check?.(params) ?? []) issues.add(['network', 'switch', 'admission', i, 'params', p.key], p.message, params[p.key]);
   });
   if (net.transport.sendDriver === 'ndpPull' && net.transport.retxMode !== 'trim') {
     issues.add(['network', 'transport', 'sendDriver'], `ndpPull needs network.transport.retxMode: trim (PULLs are asked for by the receiver's recovery), got retxMode ${net.transport.retxMode}`, 'ndpPull');

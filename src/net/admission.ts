@@ -79,6 +79,8 @@ export interface AdmissionPolicyDefinition {
   readonly name: string;
   /** the policy may return TRIM: a switch running it makes its header queue (`trimQueue`) urgent at every port */
   readonly trims?: boolean;
+  /** problems with `params` (the key and what is wrong), checked when a spec is resolved so they are spec errors */
+  check?(params: Readonly<Record<string, unknown>>): { key: string; message: string }[];
   /** a fresh policy for one switch; `params` come from the spec (validate them here) */
   create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy;
 }

@@ -30,12 +30,22 @@ export interface TrimParams {
   headerQueueBytes: number;
 }
 
-function positive(params: Readonly<Record<string, unknown>>, key: keyof TrimParams): number {
-  const v = params[key];
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new Error(`admission policy trim: params.${key} must be a number of bytes > 0, got ${JSON.stringify(v)}`);
+const KEYS: readonly (keyof TrimParams)[] = ['thresholdBytes', 'headerQueueBytes'];
+
+function problems(params: Readonly<Record<string, unknown>>): { key: string; message: string }[] {
+  const out: { key: string; message: string }[] = [];
+  for (const key of KEYS) {
+    const v = params[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) out.push({ key, message: 'must be a number of bytes > 0' });
   }
-  return v;
+  for (const key of Object.keys(params)) if (!(KEYS as readonly string[]).includes(key)) out.push({ key, message: `unknown parameter (known: ${KEYS.join(', ')})` });
+  return out;
+}
+
+function positive(params: Readonly<Record<string, unknown>>, key: keyof TrimParams): number {
+  const bad = problems(params).find((p) => p.key === key);
+  if (bad !== undefined) throw new Error(`admission policy trim: params.${key} ${bad.message}, got ${JSON.stringify(params[key])}`);
+  return params[key] as number;
 }
 
 export class TrimAdmission implements AdmissionPolicy {
@@ -65,6 +75,7 @@ export class TrimAdmission implements AdmissionPolicy {
 export const trimAdmission: AdmissionPolicyDefinition = {
   name: 'trim',
   trims: true,
+  check: problems,
   create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy {
     return new TrimAdmission(ctx.pk, positive(params, 'thresholdBytes'), positive(params, 'headerQueueBytes'), ctx.cfg.trimQueue ?? 7);
   },
