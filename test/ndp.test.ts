@@ -21,9 +21,9 @@ import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { findFigure, type PointResult } from '../src/experiment/analysis.js';
 import '../experiments/index.js';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './helpers/tmp.js';
 
 // ------------------------------------------------------------------ the trim policy by hand
 
@@ -249,27 +249,23 @@ test('the trim policy\'s parameters are checked when a spec is resolved: a spec 
 // ------------------------------------------------------------------ Fig 24's NDP claims (hand-written result folders)
 
 test('OSCAR Fig 24 analysis: OSCAR w/ spraying vs NDP, as a gain in % per size group and as a ratio', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ccsim-ndp-fig24-'));
-  try {
-    const point = (name: string, cc: string, lb: string, small: number, large: number): PointResult => {
-      const dir = join(root, name);
-      mkdirSync(dir);
-      const rows = ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,10000,0,1,1,1,${small},`, `1,0,1,1000000,0,1,1,1,${large},`];
-      writeFileSync(join(dir, 'fct.csv'), rows.join('\n') + '\n');
-      return { dir, label: name, vars: { 'topology.fabricRate': '400Gbps', 'topology.aggCoreRate': '100Gbps', cc, 'network.switch.loadBalancing': lb } };
-    };
-    const r = findFigure('oscar-fig24')!.analyze([point('a', 'oscar', 'spray', 1, 2), point('b', 'ndp', 'spray', 4, 4)]);
-    const claim = (id: string): number => r.claims.find((c) => c.id === id)!.value;
-    // NDP 4 / 4 against OSCAR w/ spraying 1 / 2: small (4-1)/4, large (4-2)/4, all (4-1.5)/4
-    assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.small.mean'), 75);
-    assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.large.mean'), 50);
-    assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.all.ratio'), 4 / 1.5);
-    // the published claims name these ids
-    const yaml = readFileSync(new URL('../../data/published/oscar.yaml', import.meta.url), 'utf8');
-    for (const id of ['fig24.2to1-aggcore.oscar-spray-vs-ndp.small.mean', 'fig24.2to1-aggcore.oscar-spray-vs-ndp.large.mean', 'fig24.4to1-aggcore.oscar-spray-vs-ndp.all.ratio']) {
-      assert.ok(yaml.includes(`id: ${id},`), id);
-    }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+  const root = tempDir('ndp-fig24');
+  const point = (name: string, cc: string, lb: string, small: number, large: number): PointResult => {
+    const dir = join(root, name);
+    mkdirSync(dir);
+    const rows = ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,10000,0,1,1,1,${small},`, `1,0,1,1000000,0,1,1,1,${large},`];
+    writeFileSync(join(dir, 'fct.csv'), rows.join('\n') + '\n');
+    return { dir, label: name, vars: { 'topology.fabricRate': '400Gbps', 'topology.aggCoreRate': '100Gbps', cc, 'network.switch.loadBalancing': lb } };
+  };
+  const r = findFigure('oscar-fig24')!.analyze([point('a', 'oscar', 'spray', 1, 2), point('b', 'ndp', 'spray', 4, 4)]);
+  const claim = (id: string): number => r.claims.find((c) => c.id === id)!.value;
+  // NDP 4 / 4 against OSCAR w/ spraying 1 / 2: small (4-1)/4, large (4-2)/4, all (4-1.5)/4
+  assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.small.mean'), 75);
+  assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.large.mean'), 50);
+  assert.equal(claim('fig24.4to1-aggcore.oscar-spray-vs-ndp.all.ratio'), 4 / 1.5);
+  // the published claims name these ids
+  const yaml = readFileSync(new URL('../../data/published/oscar.yaml', import.meta.url), 'utf8');
+  for (const id of ['fig24.2to1-aggcore.oscar-spray-vs-ndp.small.mean', 'fig24.2to1-aggcore.oscar-spray-vs-ndp.large.mean', 'fig24.4to1-aggcore.oscar-spray-vs-ndp.all.ratio']) {
+    assert.ok(yaml.includes(`id: ${id},`), id);
   }
 });

@@ -133,8 +133,9 @@ export class NdpPull implements SendDriver {
       const f = this.flows[id];
       if (f === null || f === undefined || f.rcvExpected >= f.sizeBytes) continue;
       this.sendPull(f);
-      const host = this.hosts[h]!;
-      const gap = host.port.serPs(f.dataWireBytes);
+      const port = this.hosts[h]!.port;
+      // (a host link that is down has no serialization table: its rate when it comes back up)
+      const gap = port.isDown === false ? port.serPs(f.dataWireBytes) : this.ctx.txTime(f.dataWireBytes, port.rateBps > 0 ? port.rateBps : f.lineRateBps);
       this.nextAt[h] = this.sched.now + gap;
       if (this.count[h]! > 0) {
         this.pending[h] = 1;
