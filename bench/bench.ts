@@ -44,6 +44,12 @@
  *     CacheFollower at 50 % load for 1 ms of arrivals, BFC-32 at every switch
  *     port (25 000 B pause / 22 000 B resume), no PFC, hosts at line rate
  *     (cc none), run until every flow finishes. Not in the default set.
+ * (n) NDP (issue 26; OSCAR App. C.6 Fig 24's setup): the 320-host fat tree
+ *     with its agg-core links at 200 G (2:1, `oscar320-oversub2`), WebSearch
+ *     at 80 % load for 0.5 ms of arrivals (fig24's --quick size), `ndp`:
+ *     trimming switches (the `trim` admission policy on every switch), PULLs,
+ *     per-packet spraying, no PFC; run until every flow finishes. Not in the
+ *     default set.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -65,7 +71,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'r', 's'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -149,6 +155,15 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: `(bfc) OSCAR 320-host fat-tree, CacheFollower 50%, 1 ms arrivals (${flows.length} flows), BFC-32, line-rate hosts`,
       input: { seed: 1, topology: topo, net, cc: { name: 'none', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'n') {
+    const topo = fatTreePreset('oscar320', { name: 'oscar320-oversub2', aggCoreRateBps: 200e9 });
+    const hosts = Array.from({ length: 320 }, (_, i) => i);
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch'), load: 0.8, refRateBps: 100e9, startPs: 0, durationPs: 0.5 * MS, rng: new Rng(1).fork('workload/0') });
+    return {
+      title: `(n) OSCAR 320-host fat tree, agg-core 2:1, WebSearch 80%, 0.5 ms arrivals (${flows.length} flows), NDP (trimming, PULLs, spraying, no PFC)`,
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'ndp', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);
@@ -274,7 +289,7 @@ function main(): void {
   const names = args.length > 0 ? args : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, g and s)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, g, n and s)\n`);
     process.exitCode = 2;
     return;
   }

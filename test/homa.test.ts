@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { homaCc, homaPriorityPlan, homaScheduledLevel, homaUnscheduledLevel, type HomaParams } from '../src/cc/homa.js';
-import { applyCcNetwork } from '../src/cc/network-settings.js';
+import { applyCcNetwork, ccNetworkSettings } from '../src/cc/network-settings.js';
 import { resolveSpec, parseSpec } from '../src/experiment/resolve.js';
 import { US } from '../src/engine/units.js';
 import { star } from '../src/net/topology/index.js';
@@ -60,7 +60,8 @@ const HOST_RATE = 25e9;
 
 function homaRun(n: number, flows: FlowSpec[], p: Record<string, unknown>, stopPs: number | null, metrics = {}): { sim: Simulation; out: SimOutput } {
   const cfg = net('hpcc');
-  assert.deepEqual(applyCcNetwork(homaCc, cfg, undefined), []);
+  // the run applies what homa turns on (simulate.ts, cc/network-settings.ts)
+  assert.equal(applyCcNetwork(cfg, ccNetworkSettings(homaCc, homaCc.params.parse(p ?? {}), cfg)).transport.sendDriver, 'homa');
   const sim = new Simulation(
     input(star({ hosts: n, rateBps: HOST_RATE, delayPs: 1 * US }), flows, { net: cfg, cc: 'homa', params: p, stopAtPs: stopPs, metrics }),
   );
@@ -151,7 +152,7 @@ test('PFC by packet level: a host NIC paused for one of Homa\'s levels holds the
   const flows: FlowSpec[] = [];
   for (let i = 0; i < N; i++) flows.push({ src: i, dst: N, bytes: 2_000_000, startPs: i * 3 * US });
   const cfg = net('hpcc', { switch: { bufferBytes: 100_000 } });
-  assert.deepEqual(applyCcNetwork(homaCc, cfg, undefined), []);
+  assert.equal(applyCcNetwork(cfg, ccNetworkSettings(homaCc, homaCc.params.parse({ overcommitment: 6 }), cfg)).transport.sendDriver, 'homa');
   const sim = new Simulation(input(star({ hosts: N + 1, rateBps: HOST_RATE, delayPs: 1 * US }), flows, { net: cfg, cc: 'homa', params: { overcommitment: 6 } }));
   sim.runUntil(Infinity);
   const out = sim.finish();
@@ -196,6 +197,10 @@ test('choosing homa turns on its network settings; a spec that contradicts one i
   // bad parameters name the field
   assert.match(specErrorOf(() => parseSpec({ ...spec(), cc: { name: 'homa', params: { overcommitment: 9 } } })), /overcommitment/);
   assert.match(specErrorOf(() => parseSpec({ ...spec(), cc: { name: 'homa', params: { unscheduledCutoffsBytes: [5000, 1000] } } })), /unscheduledCutoffsBytes/);
-  // a run built without resolution is refused when its network lacks them
-  assert.throws(() => new Simulation(input(star({ hosts: 2, rateBps: HOST_RATE, delayPs: US }), [], { net: net('hpcc'), cc: 'homa' })), /needs network\.transport\.sendDriver: homa/);
+  // a run built without resolution gets them applied (simulate.ts), as NDP's do
+  const bare = new Simulation(input(star({ hosts: 2, rateBps: HOST_RATE, delayPs: US }), [{ src: 0, dst: 1, bytes: 50_000, startPs: 0 }], { net: net('hpcc'), cc: 'homa' }));
+  bare.runUntil(Infinity);
+  const o = bare.finish();
+  assert.equal(o.fct.length, 1);
+  assert.equal(o.totals.drops, 0);
 });

@@ -44,7 +44,7 @@ test('appendix specs plan at full and quick size, with their figure analysis and
     fig23a: { points: 8, ccs: FIG10_CCS },
     fig23b: { points: 8, ccs: FIG10_CCS },
     fig23c: { points: 8, ccs: FIG10_CCS },
-    fig24: { points: 12, ccs: ['oscar', 'hpcc'] },
+    fig24: { points: 16, ccs: ['oscar', 'hpcc', 'ndp'] },
     fig25: { points: 8, ccs: ['oscar'] },
   };
   for (const [f, e] of Object.entries(expect)) {
@@ -86,6 +86,16 @@ test('appendix specs plan at full and quick size, with their figure analysis and
     rates.add([...new Set(fabric.map((l) => l.rateBps / 1e9))].sort((a, b) => a - b).join('/'));
   }
   assert.deepEqual([...rates].sort(), ['100', '100/400', '200', '200/400']);
+  // NDP's points: trimming switches, PULLs, spraying, no PFC (what cc ndp turns on; docs/algorithms.md §9.8)
+  const ndp = f24.points.filter((p) => ccName(p) === 'ndp');
+  assert.equal(ndp.length, 4);
+  for (const p of ndp) {
+    const n = resolveSpec(p.spec, f24.specDir).net;
+    assert.equal(n.switch.pfcEnabled, false);
+    assert.equal(n.switch.loadBalancing, 'spray');
+    assert.deepEqual(n.switch.admission?.map((a) => a.name), ['trim']);
+    assert.equal(n.transport.sendDriver, 'ndpPull');
+  }
   // Fig 25: OSCAR, OSCAR-OWD, OSCAR-ACKC (three-point BLS) and real ACK coalescing on both workloads
   const f25 = planSweep(`${EXP}fig25.yaml`, { quick: true }).points;
   assert.equal(f25.filter((p) => ccParams(p)['signal'] === 'owd').length, 2);

@@ -297,6 +297,6 @@ test('a spec names switch policies and disciplines by registered name; an unknow
     (e: unknown) =>
       e instanceof SpecError &&
       /network\.switch\.discipline: "fifo" — unknown queue discipline \(known: strict, rr, /.test(e.message) &&
-      /network\.switch\.admission\[0\]\.name: "nope" — unknown admission policy \(known: test-drop-every/.test(e.message),
+      /network\.switch\.admission\[0\]\.name: "nope" — unknown admission policy \(known: trim, test-drop-every/.test(e.message),
   );
 });

@@ -148,7 +148,7 @@ export const homaCc: CcDefinition<typeof params> = {
   params,
   // grants (ACKs) travel at the highest level (Homa §3.4: control packets at the top priority)
   needs: { highPriorityAcks: true },
-  network: [
+  network: () => [
     { path: ['transport', 'sendDriver'], value: 'homa', why: 'the receiver schedules the sender by grants (Homa §3.3)' },
     { path: ['switch', 'service'], value: 'strict', why: "Homa's priority levels need strict priority at every port (Homa §3.4)" },
     { path: ['switch', 'discipline'], value: 'strict', why: "Homa's priority levels need strict priority at every port (Homa §3.4)" },

@@ -1,63 +1,67 @@
 /**
- * The network settings a CC turns on (`CcDefinition.network`, e.g. Homa's
- * strict priority levels and grant-driven sending, docs/algorithms.md
- * "Homa"): applied over the profile when a spec is resolved, so choosing the
- * CC is enough and manifest.json's `resolved.net` shows what it set. A spec
- * that sets one of those fields to something else contradicts the CC: that
- * is a spec error naming both fields, never a silent override.
+ * What a CC turns on in the network (`CcDefinition.network`, e.g. NDP's
+ * trimming, spraying and lossy fabric): the settings are applied over the
+ * profile (and the spec's own network fields) once, before the network is
+ * built, and a spec field that contradicts one is reported with both names.
  */
 import type { NetworkConfig } from '../net/config.js';
 import type { CcDefinition, CcNetworkSetting } from './types.js';
 
-/** A contradiction between the spec's network and the CC: the network field (path under `network`), its value, the message. */
-export interface CcSettingConflict {
-  path: ['network', string, string];
-  value: unknown;
-  message: string;
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function fieldOf(net: NetworkConfig, s: CcNetworkSetting): unknown {
-  return (net[s.path[0]] as unknown as Record<string, unknown>)[s.path[1]];
+function at(root: unknown, path: readonly string[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (!isObj(v)) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+function named(v: unknown): string | undefined {
+  return isObj(v) && typeof v.name === 'string' ? v.name : undefined;
+}
+
+/** The settings CC `def` with parsed `params` requires of `net` (none for most CCs). */
+export function ccNetworkSettings(def: CcDefinition, params: unknown, net: NetworkConfig): CcNetworkSetting[] {
+  return def.network === undefined ? [] : def.network(params as never, net);
+}
+
+/** `net` with the settings applied (a copy; `net` is not changed). Applying twice changes nothing more. */
+export function applyCcNetwork(net: NetworkConfig, settings: readonly CcNetworkSetting[]): NetworkConfig {
+  if (settings.length === 0) return net;
+  const out = structuredClone(net) as unknown as Obj;
+  for (const s of settings) {
+    let o: Obj = out;
+    for (const k of s.path.slice(0, -1)) {
+      if (!isObj(o[k])) o[k] = {};
+      o = o[k] as Obj;
+    }
+    const last = s.path[s.path.length - 1]!;
+    if (s.append === true) {
+      const list = Array.isArray(o[last]) ? (o[last] as unknown[]) : [];
+      if (!list.some((e) => named(e) === named(s.value))) list.push(structuredClone(s.value));
+      o[last] = list;
+    } else o[last] = structuredClone(s.value);
+  }
+  return out as unknown as NetworkConfig;
 }
 
 /**
- * Applies `def`'s settings to `net` (in place). `explicit` is the spec's own
- * `network` block (before the profile was merged in): a field it sets to
- * another value is a conflict, and the field keeps the spec's value.
+ * The settings a spec's own `network:` block (as written, before the profile)
+ * contradicts, with the value it gives. A list setting (`append`) is never
+ * contradicted: an entry of the same name the spec lists keeps its parameters.
  */
-export function applyCcNetwork(def: CcDefinition, net: NetworkConfig, explicit: unknown): CcSettingConflict[] {
-  const out: CcSettingConflict[] = [];
-  for (const s of def.network ?? []) {
-    const [section, key] = s.path;
-    const block = isRecord(explicit) ? explicit[section] : undefined;
-    const given = isRecord(block) ? block[key] : undefined;
-    if (given !== undefined && given !== s.value) {
-      out.push({
-        path: ['network', section, key],
-        value: given,
-        message: `contradicts cc.name: ${def.name}, which needs network.${section}.${key}: ${String(s.value)} (${s.why})`,
-      });
-      continue;
-    }
-    (net[section] as unknown as Record<string, unknown>)[key] = s.value;
+export function contradictedSettings(specNetwork: unknown, settings: readonly CcNetworkSetting[]): { setting: CcNetworkSetting; value: unknown }[] {
+  const out: { setting: CcNetworkSetting; value: unknown }[] = [];
+  for (const s of settings) {
+    if (s.append === true) continue;
+    const v = at(specNetwork, s.path);
+    if (v !== undefined && JSON.stringify(v) !== JSON.stringify(s.value)) out.push({ setting: s, value: v });
   }
   return out;
-}
-
-/** The settings of `def` that `net` does not have, one message each (a run built without spec resolution). */
-export function unmetCcNetwork(def: CcDefinition, net: NetworkConfig): string[] {
-  const out: string[] = [];
-  for (const s of def.network ?? []) {
-    const v = fieldOf(net, s);
-    // an unset optional field (switch.discipline) is met by the setting its sibling gives (switch.service)
-    if (v === undefined && s.path[1] === 'discipline') continue;
-    if (v !== s.value) {
-      out.push(`congestion control "${def.name}" needs network.${s.path[0]}.${s.path[1]}: ${String(s.value)} (${s.why}), got ${String(v)}`);
-    }
-  }
-  return out;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -20,6 +20,7 @@ import { accCc, accNoHaltCc } from './acc.js';
 import { dcqcnTcdCc } from './dcqcn-tcd.js';
 import { timelyTcdCc } from './timely-tcd.js';
 import { homaCc } from './homa.js';
+import { ndpCc } from './ndp.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -42,6 +43,7 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   dcqcnTcdCc,
   timelyTcdCc,
   homaCc,
+  ndpCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {

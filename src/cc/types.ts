@@ -61,6 +61,17 @@ export interface CcNeeds {
   ecnMarking?: CcEcnMarking;
 }
 
+/** One network setting a CC requires (`CcDefinition.network`). */
+export interface CcNetworkSetting {
+  /** the field under the spec's `network:` (e.g. ['switch', 'pfcEnabled']) */
+  readonly path: readonly string[];
+  readonly value: unknown;
+  /** why the CC needs it, for the error a contradicting spec gets */
+  readonly why: string;
+  /** the value is one entry (with a `name`) added to the list at `path` unless one of that name is there */
+  readonly append?: boolean;
+}
+
 // Packet-level constants and the RED-threshold type belong to the network layer; CCs import them from here.
 export type { CcEcnMarking } from '../net/config.js';
 export { INT_MAX_HOPS, TCD_CE, TCD_NO, TCD_UE } from '../net/packet.js';
@@ -262,13 +273,6 @@ export interface CcInstance {
   traceState?(out: Float64Array): void;
 }
 
-/** One network setting a CC needs (`CcDefinition.network`): a `NetworkConfig` field by path, its value, why. */
-export interface CcNetworkSetting {
-  readonly path: readonly ['switch' | 'transport', string];
-  readonly value: string | number | boolean;
-  readonly why: string;
-}
-
 export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** one line for `ccsim list` */
@@ -293,19 +297,20 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */
   traceFields?: readonly string[];
   /**
+   * Network settings the CC cannot run without (NDP: trimming, spraying, no
+   * PFC; cc/network-settings.ts): applied over the profile when a spec is
+   * resolved and when a simulation is built, recorded in the manifest with
+   * the network; a spec that sets one of these fields to another value is a
+   * spec error naming both.
+   */
+  network?(params: z.infer<S>, net: NetworkConfig): CcNetworkSetting[];
+  /**
    * The value every parameter takes for a flow of line rate `lineRateBps` under `net`, when the
    * parsed params leave some to a preset or the profile (e.g. DCQCN's parameter columns); keys
    * are the param names. Shown by `ccsim list` and recorded in manifest.json. Absent: the
    * parsed params (schema defaults applied) are the values used.
    */
   resolvedParams?(params: z.infer<S>, net: NetworkConfig, lineRateBps: number): Record<string, unknown>;
-  /**
-   * Network settings the CC cannot run without (e.g. Homa's strict-priority
-   * levels and grant-driven sending), applied over the profile when the spec
-   * is resolved; a spec that sets one of them otherwise is a spec error
-   * naming both fields (cc/network-settings.ts). Absent: none.
-   */
-  network?: readonly CcNetworkSetting[];
 }
 
 /**

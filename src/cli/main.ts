@@ -98,7 +98,10 @@ function printRunSummary(r: RunResult, cc: string): void {
   const secs = output.wallMs / 1000;
   out(
     `  drops ${fmtInt(t.drops)}, PFC pauses ${fmtInt(t.pausesSent)}, timeouts ${fmtInt(t.timeouts)}, ` +
-      `retransmitted packets ${fmtInt(t.retransmittedPackets)}`,
+      `retransmitted packets ${fmtInt(t.retransmittedPackets)}` +
+      (t.trimmedPackets !== undefined
+        ? `, trimmed ${fmtInt(t.trimmedPackets)}, header drops ${fmtInt(t.headerDrops ?? 0)}, returned headers ${fmtInt(t.returnedHeaders ?? 0)}`
+        : ''),
   );
   out(
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
@@ -185,7 +188,11 @@ function listCcs(): void {
   for (const cc of CC_REGISTRY) {
     out(`  ${cc.name}: ${cc.description}`);
     out(`    reference: ${cc.reference}`);
-    for (const n of cc.network ?? []) out(`    sets network.${n.path.join('.')}: ${String(n.value)}  (${n.why})`);
+    // what choosing the CC turns on (cc/network-settings.ts), with default params under profile hpcc
+    const defaults = cc.network === undefined ? undefined : cc.params.safeParse({});
+    if (cc.network !== undefined && defaults?.success === true) {
+      for (const n of cc.network(defaults.data, profileDefaults('hpcc'))) out(`    sets network.${n.path.join('.')}: ${JSON.stringify(n.value)}  (${n.why})`);
+    }
     const params = describeParams(cc.params);
     if (params.length === 0) continue;
     out('    params:');

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../metrics/summary.js';
 import { findCc } from '../cc/registry.js';
+import { ccNetworkSettings } from '../cc/network-settings.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
 import { commitResultFiles, type OutDirPlan } from './outdir.js';
@@ -373,6 +374,14 @@ export function resolvedCcParams(input: SimInput): Record<string, unknown> {
   return { ...parsed, byHostLineRateBps: Object.fromEntries(list.map((r) => [String(r), def.resolvedParams!(parsed as never, input.net, r)])) };
 }
 
+/** The network settings the run's CC turned on (cc/network-settings.ts), for the manifest; {} when none. */
+function ccNetworkRecord(input: SimInput): { ccNetwork?: { field: string; value: unknown; why: string }[] } {
+  const def = findCc(input.cc.name);
+  if (def?.network === undefined) return {};
+  const settings = ccNetworkSettings(def, def.params.parse(input.cc.params ?? {}), input.net);
+  return settings.length === 0 ? {} : { ccNetwork: settings.map((x) => ({ field: `network.${x.path.join('.')}`, value: x.value, why: x.why })) };
+}
+
 /**
  * manifest.json of a run folder, as buildManifest writes it (non-finite
  * numbers are written as null). The one manifest type: analyses read it
@@ -397,6 +406,8 @@ export interface RunManifest {
     maxTimePs: number;
     linkEvents: SimInput['linkEvents'];
     metrics: SimInput['metrics'];
+    /** what the CC turned on in the network (`CcDefinition.network`, e.g. ndp's trimming), already in `net`; absent for most CCs */
+    ccNetwork?: { field: string; value: unknown; why: string }[];
   };
   sweep?: Record<string, unknown>;
   spec: Spec;
@@ -438,6 +449,7 @@ export function buildManifest(d: ResultData, files: readonly string[]): RunManif
       maxTimePs: input.maxTimePs,
       linkEvents: input.linkEvents,
       metrics: input.metrics,
+      ...ccNetworkRecord(input),
     },
     ...(d.info.sweep !== undefined ? { sweep: d.info.sweep } : {}),
     spec: { ...d.spec, seed: input.seed },

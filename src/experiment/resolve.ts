@@ -9,9 +9,9 @@ import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
-import { applyCcNetwork } from '../cc/network-settings.js';
+import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../cc/network-settings.js';
 import { readTextFileCapped } from '../engine/io.js';
-import { admissionPolicyNames, disciplineNames } from '../net/switch-registry.js';
+import { admissionPolicyNames, disciplineNames, findAdmissionPolicy } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import type { SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
@@ -119,10 +119,7 @@ export interface ResolveOverrides {
 }
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
-  const net = deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {});
-  // what the CC turns on (cc/network-settings.ts); a spec field that contradicts it names both
-  const def = findCc(spec.cc.name);
-  if (def !== undefined) for (const c of applyCcNetwork(def, net, spec.network)) issues.add(c.path, c.message, c.value);
+  const net = withCcNetwork(spec, deepMerge(profileDefaults(spec.profile as ProfileName), spec.network ?? {}), issues);
   if (net.transport.sendDriver === 'homa' && spec.cc.name !== 'homa') {
     issues.add(['network', 'transport', 'sendDriver'], `needs cc.name: homa (its parameters and priority levels), got cc.name: ${spec.cc.name}`, 'homa');
   }
@@ -146,14 +143,42 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
     if (!admissionPolicyNames().includes(a.name)) {
       const known = admissionPolicyNames();
       issues.add(['network', 'switch', 'admission', i, 'name'], `unknown admission policy (known: ${known.length > 0 ? known.join(', ') : 'none registered'})`, a.name);
+      return;
     }
+    const params = a.params ?? {};
+    for (const p of findAdmissionPolicy(a.name).check?.(params) ?? []) issues.add(['network', 'switch', 'admission', i, 'params', p.key], p.message, params[p.key]);
   });
   // BFC splits one data class into physical queues (net/bfc.ts): not D-HPCC's unaccounted control queue
   const bfcCls = sw.bfc === undefined ? -1 : (sw.bfc.cls ?? -1) >= 0 ? sw.bfc.cls! : net.transport.dataPriority;
   if (bfcCls === 0 && sw.queue0Control) issues.add(['network', 'switch', 'bfc', 'cls'], 'the control queue (queue0Control) cannot be split into BFC queues', 0);
+  if (net.transport.sendDriver === 'ndpPull' && net.transport.retxMode !== 'trim') {
+    issues.add(['network', 'transport', 'sendDriver'], `ndpPull needs network.transport.retxMode: trim (PULLs are asked for by the receiver's recovery), got retxMode ${net.transport.retxMode}`, 'ndpPull');
+  }
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
+  const def = findCc(spec.cc.name);
   if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
   return net;
+}
+
+/**
+ * The network settings the spec's CC turns on (cc/network-settings.ts: NDP's
+ * trimming, spraying, no PFC) applied over `net`; a field the spec sets to
+ * another value is an error naming it and `cc.name`.
+ */
+function withCcNetwork(spec: Spec, net: NetworkConfig, issues: Issues): NetworkConfig {
+  const def = findCc(spec.cc.name);
+  if (def?.network === undefined) return net;
+  const parsed = def.params.safeParse(spec.cc.params ?? {});
+  if (!parsed.success) return net; // reported where cc.params are checked
+  const settings = ccNetworkSettings(def, parsed.data, net);
+  for (const { setting, value } of contradictedSettings(spec.network, settings)) {
+    issues.add(
+      ['network', ...setting.path],
+      `contradicts cc.name: ${def.name}, which needs network.${setting.path.join('.')}: ${JSON.stringify(setting.value)} (${setting.why})`,
+      value,
+    );
+  }
+  return applyCcNetwork(net, settings);
 }
 
 export interface ResolveContext {

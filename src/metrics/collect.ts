@@ -6,9 +6,26 @@
 import type { FctColumns, FctRow, NodeCounters, PortCounters, SimOutput, UnfinishedFlow } from './types.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import type { Network } from '../net/network.js';
+import type { Switch } from '../net/switch.js';
 import type { Topology } from '../net/topology/types.js';
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
+
+/** The trimming counters of the run's switches, when any trims (absent otherwise: outputs without trimming keep their shape). */
+function trimTotals(switches: readonly (Switch | null)[]): { trimmedPackets: number; headerDrops: number; returnedHeaders: number } | Record<string, never> {
+  let trims = false;
+  let trimmedPackets = 0;
+  let headerDrops = 0;
+  let returnedHeaders = 0;
+  for (const sw of switches) {
+    if (sw === null || sw.trims === false) continue;
+    trims = true;
+    trimmedPackets += sw.trimmed;
+    headerDrops += sw.headerDrops;
+    returnedHeaders += sw.returned;
+  }
+  return trims ? { trimmedPackets, headerDrops, returnedHeaders } : {};
+}
 
 export type CollectedResults = Pick<SimOutput, 'fct' | 'fctColumns' | 'unfinished' | 'nodes' | 'ports' | 'totals' | 'heldFlows'>;
 
@@ -251,6 +268,6 @@ export function collectResults(transport: Transport, recorder: FctRecorder, topo
     nodes,
     ports,
     heldFlows: held,
-    totals: { flows: count, finished: transport.finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent },
+    totals: { flows: count, finished: transport.finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent, ...trimTotals(network.switches) },
   };
 }

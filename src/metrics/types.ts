@@ -178,6 +178,14 @@ export interface SimOutput {
     retransmittedPackets: number;
     timeouts: number;
     dataPacketsSent: number;
+    /**
+     * only when some switch trims (admission.ts TRIM, e.g. NDP): data packets
+     * cut to their header, packets of the header queue lost (no room, or
+     * returned twice), and headers returned to their sender
+     */
+    trimmedPackets?: number;
+    headerDrops?: number;
+    returnedHeaders?: number;
   };
   /** simulated time reached, ps */
   endPs: number;

@@ -22,7 +22,12 @@
  *   with a PFC PAUSE until the policy calls `Switch.releaseHold` (hop-by-hop
  *   backpressure as in BFC; a first form: the MMU's own PFC runs beside it and
  *   its resume waits for the hold to be released).
- * DROP and TRIM end the list (a trimmed packet is not asked again); MARK and
+ * - `RETURN`: return-to-sender (NDP §3.1): a data packet (or its header)
+ *   that finds the header queue full is cut to its header, flagged
+ *   `FLAG_RTS` and sent back toward its flow's source host in the header
+ *   queue, so the sender learns of the loss at once; a packet that is not
+ *   data, or was returned already, is dropped instead (a header drop).
+ * DROP, TRIM and RETURN end the list (a trimmed packet is not asked again); MARK and
  * HOLD take effect and the list goes on.
  *
  * Policies keep per-port state in typed arrays sized at build time, read the
@@ -40,8 +45,9 @@ export const DROP = 1;
 export const TRIM = 2;
 export const MARK = 3;
 export const HOLD = 4;
+export const RETURN = 5;
 /** Verdict names, indexed by the verdict (diagnostics). */
-export const VERDICT_NAMES = ['admit', 'drop', 'trim', 'mark', 'hold'] as const;
+export const VERDICT_NAMES = ['admit', 'drop', 'trim', 'mark', 'hold', 'return'] as const;
 
 /** One step of a switch's admission, run for every data packet headed for a (non-control) egress queue. */
 export interface AdmissionPolicy {
@@ -52,7 +58,7 @@ export interface AdmissionPolicy {
    * ingress port `inPort` and is headed for data queue `q` of egress port
    * `out`, which does not hold it yet (its `queueBytes(q)` and `totalBytes`
    * are what is ahead of it). Returns a verdict (ADMIT, DROP, TRIM, MARK,
-   * HOLD). A policy that needs the time reads `sched.now` itself.
+   * HOLD, RETURN). A policy that needs the time reads `sched.now` itself.
    */
   admit(pkt: number, out: Port, q: number, size: number, meta: number, inPort: number): number;
 }
@@ -73,6 +79,8 @@ export interface AdmissionPolicyDefinition {
   readonly name: string;
   /** the policy may return TRIM: a switch running it makes its header queue (`trimQueue`) urgent at every port */
   readonly trims?: boolean;
+  /** problems with `params` (the key and what is wrong), checked when a spec is resolved so they are spec errors */
+  check?(params: Readonly<Record<string, unknown>>): { key: string; message: string }[];
   /** a fresh policy for one switch; `params` come from the spec (validate them here) */
   create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy;
 }

@@ -169,17 +169,21 @@ export type NackRule = 'timer' | 'rearmOnInOrder';
  * out-of-order packets into a reorder buffer, ACKs every packet with the
  * cumulative expected sequence, and there are no NACKs or RTO actions), or
  * selective (a reorder buffer, one NACK per missing packet, only those
- * resent; OSCAR §6 NDP baseline; src/transport/selective.ts).
+ * resent; OSCAR §6 NDP baseline; src/transport/selective.ts), or trim (a
+ * reorder buffer; losses are learnt only from trimmed headers, NACKed one by
+ * one, and from headers a switch returned: NDP §3; src/transport/trim-recovery.ts).
  */
-export type RetxMode = 'gbn' | 'none' | 'selective';
+export type RetxMode = 'gbn' | 'none' | 'selective' | 'trim';
 /**
  * Who lets a flow send (src/transport/send-driver.ts): the sender's CC window
  * (`sender`), or also credit the receiver grants on its ACKs (`receiverGrant`,
  * NDP-like: one packet per packet received after an initial window; OSCAR §6),
  * or Homa's grants (`homa`: SRPT over a receiver's incoming messages, set by
- * the `homa` CC; src/transport/homa.ts).
+ * the `homa` CC; src/transport/homa.ts), or NDP's PULLs (`ndpPull`: an
+ * initial window, then one packet per PULL the receiver paces at its link
+ * rate; src/transport/ndp-pull.ts; needs retxMode trim).
  */
-export type SendDriverMode = 'sender' | 'receiverGrant' | 'homa';
+export type SendDriverMode = 'sender' | 'receiverGrant' | 'homa' | 'ndpPull';
 export type PortRule = 'hpcc' | 'sequential';
 export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
 export type IdealFctMode = 'hpcc' | 'oscar';
@@ -237,7 +241,7 @@ export interface TransportConfig {
   rateScaledWindow: boolean;
   /** who lets a flow send: the CC's window (`sender`, the references) or receiver credit too (`receiverGrant`) */
   sendDriver: SendDriverMode;
-  /** `receiverGrant`: the receiver's initial credit per flow, bytes, rounded up to whole packets; 0 = the flow's base BDP */
+  /** `receiverGrant`, `ndpPull`: the receiver's initial credit per flow, bytes, rounded up to whole packets; 0 = the flow's base BDP */
   grantWindowBytes: number;
 }
 

@@ -24,6 +24,13 @@ export class NetContext {
   /** packets (data, ACK, NACK, CNP) of each flow dropped anywhere, by flow id (sized when flows exist) */
   flowDrops: Int32Array = new Int32Array(0);
 
+  /**
+   * The source host of flow `id`, or -1: the transport sets it (a switch
+   * that returns a trimmed header to its sender asks it, admission.ts RETURN;
+   * rare, never on a packet's ordinary hop).
+   */
+  sourceOf: (id: number) => number = () => -1;
+
   kPortTx = -1;
   kLinkArrive = -1;
   kPauseExpiry = -1;

@@ -65,6 +65,8 @@ export const FLAG_PAUSE = 1 << 10;
 export const FLAG_TRIM = 1 << 17;
 /** a PFC-type frame that is a BFC per-flow pause or resume (bfc.ts): its flow and hash name the flow */
 export const FLAG_BFC = 1 << 30;
+/** a trimmed header a switch returned toward its sender (admission.ts RETURN, NDP's return-to-sender) */
+export const FLAG_RTS = 1 << 18;
 const TCD_SHIFT = 11;
 const TCD_MASK = 0x3 << TCD_SHIFT;
 const INTN_SHIFT = 13;

@@ -12,11 +12,11 @@
 import type { AdmissionPolicyDefinition } from './admission.js';
 import { intDequeue, mpdDequeue, redDequeue, tcdDequeue, type DequeuePolicyDefinition } from './dequeue-policies.js';
 import { rrDiscipline, strictDiscipline, type QueueDisciplineDefinition } from './queue-discipline.js';
+import { trimAdmission } from './trim.js';
 
 const DEQUEUE_POLICIES: DequeuePolicyDefinition[] = [redDequeue, tcdDequeue, intDequeue, mpdDequeue];
 
-/** (none built in yet: trimming for NDP / Homa and BFC's backpressure will go here) */
-const ADMISSION_POLICIES: AdmissionPolicyDefinition[] = [];
+const ADMISSION_POLICIES: AdmissionPolicyDefinition[] = [trimAdmission];
 
 const DISCIPLINES: QueueDisciplineDefinition[] = [strictDiscipline, rrDiscipline];
 

@@ -31,8 +31,8 @@ import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
-const { FLAG_BFC, FLAG_CE, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
-const { ADMIT, DROP, HOLD, MARK, TRIM } = admissionModule;
+const { FLAG_BFC, FLAG_CE, FLAG_PAUSE, FLAG_RTS, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
+const { ADMIT, DROP, HOLD, MARK, RETURN, TRIM } = admissionModule;
 
 /**
  * `mix32` as a signed int32 (the same bits). For the per-packet ECMP hash: a
@@ -84,6 +84,9 @@ export class Switch implements PortOwner {
   trimmed = 0;
   admissionMarks = 0;
   holds = 0;
+  /** packets of the header queue lost here (no room, or returned twice; admission.ts), and headers returned to their sender (RETURN) */
+  headerDrops = 0;
+  returned = 0;
   /** what the links deliver to: this switch, or its admission gate when it has admission policies (`Network` points the ports there) */
   arrivals: PortOwner = this;
   /** 1 while an admission policy holds ingress (port, class) port*8+class paused (HOLD); sized with admission */
@@ -93,6 +96,8 @@ export class Switch implements PortOwner {
   /** BFC's physical queues and backpressure (bfc.ts), when `cfg.bfc` is set; its class defaults to this (the transport's data class, set by `Network`) */
   bfc: Bfc | null = null;
   dataClass = 0;
+  /** an admission policy of this switch may trim (admission.ts `trims`): it has a header queue */
+  trims = false;
 
   constructor(
     private readonly ctx: NetContext,
@@ -173,7 +178,8 @@ export class Switch implements PortOwner {
     this.held = new Uint8Array(this.ports.length * 8);
     this.trimQueue = this.cfg.trimQueue ?? 7;
     if (this.queue0Control === true && this.trimQueue === 0) throw new Error('switch: trimQueue 0 is the control queue (queue0Control); choose another');
-    if (defs.some((d) => d.trims === true)) for (const p of this.ports) p.urgentMask |= 1 << this.trimQueue;
+    this.trims = defs.some((d) => d.trims === true);
+    if (this.trims) for (const p of this.ports) p.urgentMask |= 1 << this.trimQueue;
   }
 
   /** Sets the service discipline of port `index` by registry name (queue-discipline.ts, switch-registry.ts). */
@@ -286,6 +292,7 @@ export class Switch implements PortOwner {
     const q = metaPrio(m);
     const r = this.mmu.enqueue(inPort, q, sz - this.mmuOffset, e);
     if (r >= 0) {
+      if ((m & FLAG_TRIM) !== 0) this.headerDrops++;
       this.dropPacket(pkt, out);
       return;
     }
@@ -324,8 +331,13 @@ export class Switch implements PortOwner {
     for (let i = 0; i < list.length; i++) {
       const v = list[i]!.admit(pkt, out, q, size, meta, inPort);
       if (v === ADMIT) continue;
+      if (v === RETURN) {
+        this.returnToSender(pkt, inPort, size, meta);
+        return false;
+      }
       if (v === DROP || (v === TRIM && metaType(meta) !== PKT_DATA)) {
         this.admissionDrops++;
+        if ((meta & FLAG_TRIM) !== 0 || metaPrio(meta) === this.trimQueue) this.headerDrops++;
         this.dropPacket(pkt, out);
         return false;
       }
@@ -348,6 +360,47 @@ export class Switch implements PortOwner {
       else throw new Error(`admission policy ${list[i]!.name}: unknown verdict ${v}`);
     }
     return true;
+  }
+
+  /**
+   * RETURN (admission.ts; NDP §3.1 return-to-sender): the packet, cut to its
+   * header if it is not yet, turns back toward its flow's source host in the
+   * header queue. A packet that is not data, was returned already, or whose
+   * source is unknown (`NetContext.sourceOf`) is dropped as a header drop.
+   * Rare (the header queue is full), so it may read the packet's record.
+   */
+  private returnToSender(pkt: number, inPort: number, size: number, meta: number): void {
+    const pk = this.pk;
+    const src = metaType(meta) === PKT_DATA && (meta & FLAG_RTS) === 0 ? this.ctx.sourceOf(pk.flow(pkt)) : -1;
+    const e = src >= 0 ? this.egressPort(src, pk.hash(pkt)) : -1;
+    if (e < 0) {
+      this.admissionDrops++;
+      this.headerDrops++;
+      this.dropPacket(pkt, this.ports[inPort]!);
+      return;
+    }
+    const out = this.ports[e]!;
+    if ((meta & FLAG_TRIM) === 0) {
+      const hdr = size - pk.aux(pkt);
+      pk.setSize(pkt, hdr > 0 ? hdr : 1);
+      pk.setFlag(pkt, FLAG_TRIM, true);
+      this.trimmed++;
+      out.trimmed++;
+    }
+    pk.setFlag(pkt, FLAG_RTS, true);
+    pk.setPrio(pkt, this.trimQueue);
+    pk.setDst(pkt, src);
+    this.returned++;
+    const q = this.trimQueue;
+    const sz = pk.size(pkt);
+    const r = this.mmu.enqueue(inPort, q, sz - this.mmuOffset, e);
+    if (r >= 0) {
+      this.headerDrops++;
+      this.dropPacket(pkt, out);
+      return;
+    }
+    if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
+    out.enqueueEntry(pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
   }
 
   /** HOLD: ingress (port, class) pauses its upstream until `releaseHold` (admission.ts). */

@@ -7,7 +7,7 @@
 import { findCc, ccNames } from '../cc/registry.js';
 import { unmetNeeds, type CcDefinition } from '../cc/types.js';
 import type { HomaParams } from '../cc/homa.js';
-import { unmetCcNetwork } from '../cc/network-settings.js';
+import { applyCcNetwork, ccNetworkSettings } from '../cc/network-settings.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
@@ -87,12 +87,13 @@ export class Simulation {
   constructor(input: SimInput, cc?: CcDefinition) {
     this.wallStart = performance.now();
     this.input = input;
-    const net = input.net;
-    const tc = net.transport;
     const def = cc ?? findCc(input.cc.name);
     if (def === undefined) throw new Error(`unknown congestion control "${input.cc.name}" (known: ${ccNames().join(', ')})`);
     const params: unknown = def.params.parse(input.cc.params ?? {});
-    const unmet = [...unmetNeeds(def, net), ...unmetCcNetwork(def, net)];
+    // what the CC turns on in the network (NDP: trimming, spraying, no PFC); a resolved spec has it already
+    const net = applyCcNetwork(input.net, ccNetworkSettings(def, params, input.net));
+    const tc = net.transport;
+    const unmet = unmetNeeds(def, net);
     if (unmet.length > 0) throw new Error(unmet.join('; '));
 
     const sched = new Scheduler(4096);

@@ -133,6 +133,15 @@ export class Flow implements CcFlow, NicFlow {
   homaIdx = -1;
   /** Homa sender: held back for a paused class, waiting for the NIC's next resume */
   homaBlocked = false;
+  /**
+   * `ndpPull` (ndp-pull.ts). Sender: the data packets (resent ones too) it may
+   * have sent in all, and the part of that not from PULLs (initial window,
+   * returned headers, timeouts). Receiver: the PULLs sent for this flow (the
+   * PULL counter).
+   */
+  pullCredit = 0;
+  pullBase = 0;
+  pullsSent = 0;
 
   constructor(
     private readonly sys: Transport,

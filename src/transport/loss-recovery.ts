@@ -44,7 +44,7 @@ export interface RecoveryHost {
 /** Loss recovery: the receiver's and the sender's side of one strategy. */
 export interface LossRecovery {
   /** `retxMode` value */
-  readonly name: 'gbn' | 'none' | 'selective';
+  readonly name: 'gbn' | 'none' | 'selective' | 'trim';
   /**
    * Receiver: data packet `pkt` of f arrived (first byte `seq`, `payload`
    * bytes, CE-marked or not). Returns true when the transport keeps the

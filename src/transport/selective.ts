@@ -26,9 +26,9 @@ import { acceptReordered, type LossRecovery, type RecoveryHost } from './loss-re
 import type { Flow } from './flow.js';
 
 export class SelectiveRepeat implements LossRecovery {
-  readonly name = 'selective';
+  readonly name: LossRecovery['name'] = 'selective';
 
-  constructor(private readonly t: RecoveryHost) {}
+  constructor(protected readonly t: RecoveryHost) {}
 
   onData(f: Flow, pkt: number, seq: number, payload: number, ce: boolean): boolean {
     const t = this.t;
@@ -57,7 +57,7 @@ export class SelectiveRepeat implements LossRecovery {
   }
 
   /** Marks packet k of f lost (once). */
-  private mark(f: Flow, k: number): void {
+  mark(f: Flow, k: number): void {
     const mtu = f.mtuBytes;
     let m = f.lostMap;
     if (m === null) {

@@ -15,7 +15,7 @@ import type { Flow } from './flow.js';
 
 export interface SendDriver {
   /** `sendDriver` value */
-  readonly name: 'sender' | 'receiverGrant' | 'homa';
+  readonly name: 'sender' | 'receiverGrant' | 'homa' | 'ndpPull';
   /** ACKs carry the receiver's credit (the transport then calls `grant` and `onGrant`) */
   readonly carriesGrants: boolean;
   /** Sender: f starts (before its first packet). */

@@ -36,12 +36,14 @@ import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
 import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
+import { NdpPull } from './ndp-pull.js';
 import { ReceiverGrant } from './receiver-grant.js';
 import { HomaDriver } from './homa.js';
 import { SelectiveRepeat } from './selective.js';
 import { RetransmitTimer } from './rto.js';
 import { SenderDriven, type SendDriver } from './send-driver.js';
 import { BfcPausedDriver } from './bfc-pause.js';
+import { TrimRecovery } from './trim-recovery.js';
 import { FlowStarts } from './flow-starts.js';
 import type { FlowFactory } from './setup.js';
 
@@ -76,6 +78,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly driver: SendDriver;
   /** BFC's per-flow pauses at the NIC (bfc-pause.ts), when the switches run BFC */
   readonly bfcPause: BfcPausedDriver | null;
+  /** retxMode trim only: trimmed headers to the recovery (HostEndpoint; without it the host counts them lost) */
+  readonly onTrimmed?: (pkt: number) => boolean;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
   /** the send driver sets each data packet's class (Homa's levels), not the flow */
@@ -147,18 +151,27 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
     // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
     const ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
-    this.recovery =
-      noRetx ? new NoRetransmission(this)
-      : c.retxMode === 'selective' ? new SelectiveRepeat(this)
-      : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates);
     const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     const windowPackets = c.windowUnit === 'packets';
+    const flows = this.flows;
+    // NDP (ndp-pull.ts, trim-recovery.ts): PULLs travel in the header class, the recovery asks for them
+    const pull = c.sendDriver === 'ndpPull' ? new NdpPull(ctx, flows, hosts, c.grantWindowBytes, this.ackHighClass >= 0 ? this.ackHighClass : (net.switch.trimQueue ?? 7)) : null;
     const own =
-      c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes)
+      pull ??
+      (c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes)
       : c.sendDriver === 'homa' ? new HomaDriver(this, this.ackHighClass >= 0 ? this.ackHighClass : 7)
-      : new SenderDriven(scaleWindow, windowPackets);
+      : new SenderDriven(scaleWindow, windowPackets));
     this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
     this.driver = this.bfcPause ?? own;
+    const trim = c.retxMode === 'trim' ? new TrimRecovery(this, flows, pull, (f) => {
+      this.touch(f);
+      this.onWindowGrew(f);
+    }) : null;
+    if (trim !== null) this.onTrimmed = (pkt) => trim.onTrimmed(pkt);
+    this.recovery =
+      noRetx ? new NoRetransmission(this)
+      : trim ?? (c.retxMode === 'selective' ? new SelectiveRepeat(this) : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates));
+    ctx.sourceOf = (id) => flows[id]?.src ?? -1;
     this.grants = this.driver.carriesGrants;
     this.driverPrio = this.driver.packetPrio !== undefined;
     this.ack = newAckInfo();
@@ -168,7 +181,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
     this.rxInfo = { flowId: 0, host: 0, activeFlowsAtHost: 0, nowPs: 0 };
     this.rxActive = new Int32Array(hook === undefined ? 0 : hosts.length);
     this.countsReceiving = hook !== undefined;
-    const flows = this.flows;
     const s = this.sched;
     this.kCcTimer = s.register({
       fire: (id, tag) => {
