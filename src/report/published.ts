@@ -281,7 +281,7 @@ export function aggregateSeeds(values: readonly { value: number; bound?: 'lower'
 export function rowOf(data: PublishedData, c: PublishedClaim, m: Measurement | undefined, recorded?: string): ClaimRow {
   const value = m === undefined ? null : m.value;
   const verdict = verdictOf(c, value, m?.bound, m?.ci95);
-  const cause = verdict === 'deviates' || verdict === 'inconclusive' ? causeOf(data, c) : undefined;
+  const cause = verdict === 'deviates' || verdict === 'inconclusive' || verdict === 'undecided' ? causeOf(data, c) : undefined;
   return {
     ...c,
     measured: value,
