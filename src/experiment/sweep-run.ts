@@ -379,7 +379,9 @@ export function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<n
   if (fig === undefined) return { id, error: `unknown figure analysis ${id}` };
   const done = plan.points.filter((p) => states.get(p.index)?.status === 'done');
   const seeds = plan.meta.seeds;
-  const of = (pts: typeof done): PointResult[] => pts.map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: p.label }));
+  // every seed's points carry the labels of the first seed's (planSweep appends ` seed=<n>`), so claim ids match across seeds
+  const labelOf = (p: (typeof done)[number]): string => (seeds === undefined ? p.label : p.label.replace(new RegExp(`(^| )seed=${p.seed}$`), '') || 'single point');
+  const of = (pts: typeof done): PointResult[] => pts.map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: labelOf(p) }));
   const points = of(seeds === undefined ? done : done.filter((p) => p.seed === seeds[0]));
   if (points.length === 0) return { id, error: seeds === undefined ? 'no finished points to analyze' : `no finished points of seed ${seeds[0]} to analyze` };
   try {
