@@ -103,7 +103,7 @@ export function writeSweepIndex(dir: string, plan: SweepPlan): void {
     quick: plan.quick,
     figure: plan.figure ?? null,
     fields: plan.fields.map((f) => f.path),
-    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows })),
+    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows, ...(plan.meta.seeds !== undefined ? { seed: p.seed } : {}) })),
   };
   writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
 }
