@@ -79,7 +79,7 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   assert.ok(r.report !== undefined);
   const html = readFileSync(r.report, 'utf8');
   assert.match(html, /4 claims: 1 hold, 1 deviate, 2 not run \(quick run/);
-  assert.match(html, /<tr class="verdict-holds"><td>cc=hpcc\.mean<\/td><td>a<\/td><td>mean slowdown of HPCC<\/td><td class="num">2x<\/td><td>±100x<\/td>/);
+  assert.match(html, /<tr class="verdict-holds"><td>cc=hpcc\.mean<\/td><td>a<\/td><td>mean slowdown of HPCC<\/td><td class="num">2x<\/td><td>within ±100x<\/td><td class="num">[\d.]+x \(n=1\) \[quick: workload\[0\]\.size 64KB\]<\/td>/);
   assert.match(html, /<tr class="verdict-deviates"><td>cc=dcqcn\.p99<\/td>.*?<td>&gt;= 999<\/td>/);
   assert.match(html, /names experiments without a spec: zzz/);
   // figure tables and charts of each experiment, with chart ids unique across experiments
@@ -88,8 +88,8 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   assert.ok(ids.includes('a-slowdown-mean') && ids.includes('b-slowdown-mean'), ids.join(' '));
   assert.equal(new Set(ids).size, ids.length);
   const csv = readFileSync(join(out, 'reproduce-oscar-quick', 'claims.csv'), 'utf8').split('\n');
-  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,bound,verdict,source');
-  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,,holds,§1$/);
+  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,bound,n,ci95,verdict,variantOf,variant,cause,source');
+  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,,1,,holds,,,,§1$/);
 
   // the second run reuses every finished point
   const again = await reproduce('oscar', { quick: true, out, experiments: exp, published, jobs: 2, quiet: true });
@@ -108,7 +108,7 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   const md = readFileSync(readme, 'utf8');
   assert.match(md, /^# Test experiments\n\nHand-written text stays\.\n\n## Published vs measured\n\n<!-- ccsim:claims:begin -->/);
   assert.equal(md.split('<!-- ccsim:claims:begin -->').length, 2, 'one generated block');
-  assert.match(md, /\| cc=hpcc\.mean \| a \| mean slowdown of HPCC \| 2x \| ±100x \| [\d.]+x \| holds \| §1 \|/);
+  assert.match(md, /\| cc=hpcc\.mean \| a \| mean slowdown of HPCC \| 2x \| within ±100x \| [\d.]+x \(n=1\) \[quick: workload\[0\]\.size 64KB\] \| holds \|  \| §1 \|/);
   assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1\./);
 });
 
@@ -149,7 +149,7 @@ test('claims: values missing on disk come from the committed record, marked; fre
   const md = readFileSync(join(exp, 'README.md'), 'utf8');
   assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1 \(and 1\/1 recorded\)\./);
   assert.match(md, /1 of the measured values are marked "recorded"/);
-  assert.match(md, /\| never\.measured \| b \| not measured by b \| 1 \| ±1 \| 5 \(recorded, 1\/1 points\) \| deviates \| §3 \|/);
+  assert.match(md, /\| never\.measured \| b \| not measured by b \| 1 \| within ±1 \| 5 \(n=1\) \(recorded, 1\/1 points\) \| deviates \|  \| §3 \|/);
   const saved = JSON.parse(readFileSync(record, 'utf8')) as { paper: string; claims: Record<string, { value: number; points: string }> };
   assert.deepEqual(Object.keys(saved.claims).sort(), ['a/cc=dcqcn.p99', 'a/cc=hpcc.mean', 'b/never.measured']);
   assert.equal(saved.claims['a/cc=hpcc.mean']!.value, mean.measured);

@@ -18,8 +18,8 @@ import { defaultJobs, runSweep, type SweepOutcome } from '../experiment/sweep-ru
 import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
 import { writeReport } from '../report/html.js';
-import { PAPERS } from '../report/published.js';
-import { claimsView, formatMeasured, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
+import { PAPERS, comparisonText, displayOrder } from '../report/published.js';
+import { claimsView, formatCause, formatMeasured, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { runExperiment, type RunResult } from '../experiment/runner.js';
 import { lossWarnings, type FctStats } from '../metrics/summary.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
@@ -27,6 +27,7 @@ import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
 import { ccsimVersion } from '../experiment/output.js';
 import '../../experiments/index.js';
+import { addCompareCommands } from './compare-commands.js';
 
 // ---------------------------------------------------------------------------------------------
 // output helpers
@@ -288,8 +289,19 @@ function printSweepOutcome(r: SweepOutcome): void {
 
 function printClaims(view: ClaimsView): void {
   if (view.rows.length === 0) return;
-  const rows = view.rows.map((r) => [r.id, r.experiment, `${r.published}${r.unit ?? ''}`, formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : ''), r.verdict]);
-  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'measured', 'verdict'], rows })) out(l);
+  const quick = new Map(view.experiments.map((e) => [e.name, quickLabel(e.plan)]));
+  const rows = displayOrder(view.rows).map((r) => [
+    r.variantOf !== undefined ? `  sensitivity (${r.variant ?? 'variant'}): ${r.id}` : r.id,
+    r.experiment,
+    `${r.published}${r.unit ?? ''}`,
+    comparisonText(r),
+    formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : '') + (view.quick && r.measured !== null ? ` [quick: ${quick.get(r.experiment) ?? '?'}]` : ''),
+    r.variantOf !== undefined ? `(${r.verdict}; not counted)` : r.verdict,
+    formatCause(r),
+  ]);
+  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause'], rows })) out(l);
+  out(verdictCounts(view.rows));
+  if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
   if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
 }
@@ -487,6 +499,7 @@ function buildProgram(): Command {
       if (all || what === 'ccs') listCcs();
     });
 
+  addCompareCommands(program);
   return program;
 }
 

@@ -283,7 +283,7 @@ export const specSchema = z
 // experiment keys around a run spec: sweep, figure, quick (see experiment/sweep.ts)
 
 /** Top-level keys of an experiment file that are not part of one run's spec. */
-export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick'] as const;
+export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick', 'seeds'] as const;
 
 const sweepValues = z.array(z.unknown(), { error: 'expected a list of values' }).min(1, { message: 'must list at least one value' });
 const zipGroup = z.record(z.string(), sweepValues, { error: 'expected a mapping from field path to a list of values' });
@@ -304,6 +304,16 @@ export const experimentMetaSchema = z.object({
   figure: z.string().min(1).optional(),
   /** partial spec merged over the file with --quick (reduced sizes) */
   quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
+  /**
+   * seeds each point runs with (`sweep`, `reproduce`): claims of the figure analysis are then
+   * computed per seed and reported as mean ± 95 % CI. The spec's own `seed` keeps its point
+   * folders (no `seed=` in their names), so adding seeds reuses finished single-seed results.
+   */
+  seeds: z
+    .array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+    .min(1)
+    .refine((xs) => new Set(xs).size === xs.length, { message: 'lists a seed twice' })
+    .optional(),
 });
 export type SweepBlock = z.output<typeof sweepSchema>;
 export type ExperimentMeta = z.output<typeof experimentMetaSchema>;

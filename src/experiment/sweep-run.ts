@@ -103,7 +103,7 @@ export function writeSweepIndex(dir: string, plan: SweepPlan): void {
     quick: plan.quick,
     figure: plan.figure ?? null,
     fields: plan.fields.map((f) => f.path),
-    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows })),
+    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows, ...(plan.meta.seeds !== undefined ? { seed: p.seed } : {}) })),
   };
   writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
 }
@@ -360,18 +360,41 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
 }
 
 /** Runs the sweep's figure analysis on its finished points and writes figure.json. */
-export function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): { id: string; result?: FigureResult; error?: string } {
+export interface SweepAnalysis {
+  id: string;
+  result?: FigureResult;
+  error?: string;
+  /** with `seeds:`: the claims of each seed's points analysed on their own (seeds without finished points left out) */
+  perSeed?: { seed: number; claims: FigureResult['claims'] }[];
+}
+
+/**
+ * Runs the plan's figure analysis on its finished points and writes figure.json. With
+ * `seeds:` the tables come from the first listed seed's points, and the analysis runs
+ * once more per seed for the claims (`perSeed`), which the claims view aggregates.
+ */
+export function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): SweepAnalysis {
   const id = plan.figure!;
   const fig = findFigure(id);
   if (fig === undefined) return { id, error: `unknown figure analysis ${id}` };
-  const points: PointResult[] = plan.points
-    .filter((p) => states.get(p.index)?.status === 'done')
-    .map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: p.label }));
-  if (points.length === 0) return { id, error: 'no finished points to analyze' };
+  const done = plan.points.filter((p) => states.get(p.index)?.status === 'done');
+  const seeds = plan.meta.seeds;
+  // every seed's points carry the labels of the first seed's (planSweep appends ` seed=<n>`), so claim ids match across seeds
+  const labelOf = (p: (typeof done)[number]): string => (seeds === undefined ? p.label : p.label.replace(new RegExp(`(^| )seed=${p.seed}$`), '') || 'single point');
+  const of = (pts: typeof done): PointResult[] => pts.map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: labelOf(p) }));
+  const points = of(seeds === undefined ? done : done.filter((p) => p.seed === seeds[0]));
+  if (points.length === 0) return { id, error: seeds === undefined ? 'no finished points to analyze' : `no finished points of seed ${seeds[0]} to analyze` };
   try {
     const result = fig.analyze(points);
-    writeFileAtomic(join(dir, 'figure.json'), JSON.stringify({ id, title: fig.title, paper: fig.paper, ...result }, null, 2) + '\n');
-    return { id, result };
+    const out: SweepAnalysis = { id, result };
+    if (seeds !== undefined) {
+      out.perSeed = seeds
+        .map((seed) => ({ seed, pts: done.filter((p) => p.seed === seed) }))
+        .filter((x) => x.pts.length > 0)
+        .map((x) => ({ seed: x.seed, claims: x.seed === seeds[0] ? result.claims : fig.analyze(of(x.pts)).claims }));
+    }
+    writeFileAtomic(join(dir, 'figure.json'), JSON.stringify({ id, title: fig.title, paper: fig.paper, ...result, ...(out.perSeed ? { perSeed: out.perSeed } : {}) }, null, 2) + '\n');
+    return out;
   } catch (e) {
     return { id, error: errorMessage(e) };
   }

@@ -55,6 +55,8 @@ export interface SweepPoint {
   hash: string;
   /** flows the point generates (known from validation; used for the ETA) */
   flows: number;
+  /** the point's seed (spec `seed`, or one of the experiment's `seeds`) */
+  seed: number;
 }
 
 export interface SweepPlan {
@@ -210,6 +212,9 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
       issues.push({ path: 'sweep', value: sweep, message: 'an empty sweep: vary at least one field (e.g. `cc: [hpcc, dcqcn]`)' });
     }
   }
+  if (meta.seeds !== undefined && fields.some((f) => formatPath(f.segments) === 'seed')) {
+    issues.push({ path: 'seeds', value: meta.seeds, message: 'the sweep varies `seed` as well: use one of the two' });
+  }
   if (issues.length > 0) fail();
 
   const allFields = axes.flatMap((a) => a.fields);
@@ -257,8 +262,12 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
   const resolved = new Map<string, number | SpecError>();
 
-  combos.forEach((combo, index) => {
-    let pointRaw: unknown = base;
+  // the spec's own seed keeps the point's raw spec, folder and hash; other `seeds:` add `seed=` points
+  const baseSeed = typeof base['seed'] === 'number' ? base['seed'] : 1;
+  const seedList = meta.seeds ?? [baseSeed];
+  const runs = combos.flatMap((combo) => seedList.map((seed) => [combo, seed] as const));
+  runs.forEach(([combo, seed], index) => {
+    let pointRaw: unknown = seed === baseSeed ? base : { ...base, seed };
     const vars: Record<string, unknown> = {};
     axes.forEach((axis, ai) => {
       axis.fields.forEach((f, fi) => {
@@ -276,6 +285,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
       pointRaw = set.value;
     }
     const parts = allFields.map((f) => `${f.key}=${showVar(vars[f.path])}`);
+    if (seed !== baseSeed) parts.push(`seed=${seed}`);
     const label = parts.join(' ') || 'single point';
     let id = folderSafe(parts.join(',')) || 'point';
     if (id.length > 100) id = `${id.slice(0, 80)}~${hashOf(vars).slice(0, 8)}`;
@@ -307,11 +317,11 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
       for (const i of r.issues) addPointIssue(ref, i);
       return;
     }
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash: hashOf(pointRaw), flows: r });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash: hashOf(pointRaw), flows: r, seed });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {
-    const where = refs.length === 1 ? refs[0]! : refs.length === combos.length ? `all ${refs.length} points, e.g. ${refs[0]}` : `${refs.length} points, e.g. ${refs[0]}`;
+    const where = refs.length === 1 ? refs[0]! : refs.length === runs.length ? `all ${refs.length} points, e.g. ${refs[0]}` : `${refs.length} points, e.g. ${refs[0]}`;
     issues.push({ ...issue, path: `${where}: ${issue.path === '' ? '(spec)' : issue.path}` });
   }
   if (issues.length > 0) fail();

@@ -86,3 +86,24 @@ export function sortedCopy(xs: ArrayLike<number>): Float64Array {
   a.sort();
   return a;
 }
+
+/** Two-sided 95 % quantiles t(0.975, df) of Student's t-distribution for df = 1..30. */
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/** t(0.975, df): the table up to 30, then 40 / 60 / 120 steps, 1.96 beyond. */
+export function tQuantile975(df: number): number {
+  if (!(df >= 1)) return NaN;
+  if (df <= 30) return T975[Math.floor(df) - 1]!;
+  return df < 40 ? 2.042 : df < 60 ? 2.021 : df < 120 ? 2.0 : df < 1000 ? 1.98 : 1.96;
+}
+
+/** Mean and the half-width of its 95 % confidence interval (t-distribution, sample sd); half-width NaN for n < 2. */
+export function meanCi95(xs: readonly number[]): { n: number; mean: number; sd: number; half: number } {
+  const n = xs.length;
+  const m = mean(xs);
+  if (n < 2) return { n, mean: m, sd: NaN, half: NaN };
+  let ss = 0;
+  for (const x of xs) ss += (x - m) * (x - m);
+  const sd = Math.sqrt(ss / (n - 1));
+  return { n, mean: m, sd, half: (tQuantile975(n - 1) * sd) / Math.sqrt(n) };
+}

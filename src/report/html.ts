@@ -157,7 +157,7 @@ figcaption{font-size:12px;color:#666;text-align:right} figcaption button{font-si
 table{border-collapse:collapse;margin:12px 0;font-size:13px} caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px} th{background:#f5f5f5} td.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{color:#666;font-size:12px} .error{color:#b00}
-.verdict-holds{background:#e6f4ea} .verdict-deviates{background:#fce8e6} .verdict-not-run{background:#f1f3f4} .verdict-undecided{background:#fef7e0}
+.verdict-holds{background:#e6f4ea} .verdict-deviates{background:#fce8e6} .verdict-not-run{background:#f1f3f4} .verdict-undecided{background:#fef7e0} .verdict-inconclusive{background:#fef7e0} .sensitivity td{color:#555;font-style:italic}
 `;
 
 const SCRIPT = `

@@ -8,8 +8,21 @@
  * and where the paper states it. The verdict per claim is
  * - holds:    measured within the tolerance (or on the right side, for at-least / at-most claims),
  * - deviates: measured, outside the tolerance,
+ * - inconclusive: measured over several seeds (`seeds:`), and the 95 % confidence interval of
+ *   the mean straddles the tolerance band's edge,
  * - undecided: only a lower bound was measured and it does not decide the claim,
  * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value).
+ * Over n >= 2 seeds the claim holds when the whole interval is inside the band and deviates
+ * when it is wholly outside; a single seed (n = 1, every record made before `seeds:`) is
+ * judged on its value.
+ *
+ * One model per claim: a claim with `variantOf` measures a published claim again under a
+ * labelled variant of the model (`variant`, e.g. SQCC's segment bursts); it is shown as a
+ * sensitivity row under the claim it varies and is not counted as a verdict of its own.
+ *
+ * A deviating or inconclusive claim carries a `cause` (category, parameter, explanation):
+ * on the claim itself or from the file's `causes:` list, whose entries name claim ids (a
+ * trailing `*` matches a prefix).
  * A lower-bound measurement (MeasuredClaim.bound, "had not happened by the run's end")
  * deviates when the bound alone is already above the band, holds for an at-least claim
  * it satisfies, and is otherwise undecided (a longer run would tell).
@@ -23,10 +36,25 @@ import { readSpecFile } from '../experiment/resolve.js';
 import { specErrorMap } from '../experiment/spec.js';
 import { zodToSpecError } from '../experiment/errors.js';
 import type { MeasuredClaim } from '../experiment/analysis.js';
+import { meanCi95 } from '../metrics/stats.js';
 
 /** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
 export type Paper = (typeof PAPERS)[number];
+
+/** Why a claim deviates (or is inconclusive). */
+export const CAUSE_CATEGORIES = ['reconstruction choice', 'reduced scale', 'model gap', 'paper inconsistency', 'unexplained'] as const;
+export type CauseCategory = (typeof CAUSE_CATEGORIES)[number];
+
+const causeShape = {
+  category: z.enum(CAUSE_CATEGORIES),
+  /** the parameter or feature involved, e.g. `pacing`, `workload[0].duration` */
+  parameter: z.string().min(1),
+  /** one line */
+  explanation: z.string().min(1),
+};
+const causeSchema = z.object(causeShape).strict();
+export type Cause = z.output<typeof causeSchema>;
 
 const claimSchema = z
   .object({
@@ -45,6 +73,12 @@ const claimSchema = z
     /** section / figure of the paper */
     source: z.string().min(1),
     note: z.string().optional(),
+    /** why the claim deviates (or is inconclusive), when it does */
+    cause: causeSchema.optional(),
+    /** a sensitivity row: the id of the published claim this one re-measures under `variant` */
+    variantOf: z.string().min(1).optional(),
+    /** what differs from the default model, e.g. "segment bursts" */
+    variant: z.string().min(1).optional(),
   })
   .strict();
 
@@ -52,7 +86,11 @@ export const publishedSchema = z
   .object({
     paper: z.enum(PAPERS as unknown as [string, ...string[]]),
     title: z.string().min(1),
+    /** which model the claims are checked against, and why (shown above the table) */
+    defaultModel: z.string().min(1).optional(),
     claims: z.array(claimSchema),
+    /** causes shared by several claims: `claims` lists ids, a trailing `*` matches an id prefix */
+    causes: z.array(z.object({ claims: z.array(z.string().min(1)).min(1), ...causeShape }).strict()).optional(),
   })
   .strict()
   .superRefine((d, ctx) => {
@@ -61,6 +99,17 @@ export const publishedSchema = z
       if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['claims', i, 'id'], message: 'duplicate claim id' });
       seen.add(c.id);
     });
+    d.claims.forEach((c, i) => {
+      if (c.variantOf !== undefined && !seen.has(c.variantOf)) ctx.addIssue({ code: 'custom', path: ['claims', i, 'variantOf'], message: `no claim with id "${c.variantOf}"` });
+      if (c.variantOf === c.id) ctx.addIssue({ code: 'custom', path: ['claims', i, 'variantOf'], message: 'a claim cannot be a variant of itself' });
+      if ((c.variantOf === undefined) !== (c.variant === undefined)) ctx.addIssue({ code: 'custom', path: ['claims', i, c.variant === undefined ? 'variant' : 'variantOf'], message: 'variantOf and variant go together' });
+    });
+    (d.causes ?? []).forEach((g, i) =>
+      g.claims.forEach((id, j) => {
+        const hit = id.endsWith('*') ? d.claims.some((c) => c.id.startsWith(id.slice(0, -1))) : seen.has(id);
+        if (!hit) ctx.addIssue({ code: 'custom', path: ['causes', i, 'claims', j], message: `matches no claim id` });
+      }),
+    );
   });
 
 export type PublishedClaim = z.output<typeof claimSchema>;
@@ -103,6 +152,10 @@ const recordedClaimSchema = z
     bound: z.literal('lower').optional(),
     /** the experiment's finished / total points when the value was measured, e.g. "15/30" */
     points: z.string().min(1),
+    /** seeds the value is the mean over (absent: 1) */
+    n: z.number().int().min(1).optional(),
+    /** half-width of the mean's 95 % confidence interval (n >= 2) */
+    ci95: z.number().min(0).optional(),
   })
   .strict();
 
@@ -149,36 +202,123 @@ export function experimentName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.(ya?ml|json)$/i, '');
 }
 
-export type Verdict = 'holds' | 'deviates' | 'undecided' | 'not run';
+export type Verdict = 'holds' | 'deviates' | 'inconclusive' | 'undecided' | 'not run';
+
+/** A measured claim over one or more seeds. */
+export interface Measurement {
+  value: number;
+  bound?: 'lower';
+  /** seeds (1 when unknown) */
+  n: number;
+  /** half-width of the 95 % confidence interval, n >= 2 */
+  ci95?: number;
+}
 
 export interface ClaimRow extends PublishedClaim {
+  /** the mean over the seeds measured */
   measured: number | null;
   /** 'lower' when measured is only a lower bound (the true value is above it) */
   bound?: 'lower';
+  /** seeds behind `measured` (absent when not measured) */
+  n?: number;
+  /** half-width of the 95 % confidence interval of the mean (n >= 2) */
+  ci95?: number;
   verdict: Verdict;
   /** set when `measured` is not from the results on disk but from the paper's record of earlier runs: the points finished then, e.g. "15/30" */
   recorded?: string;
+  /** the cause shown with a deviating or inconclusive verdict (the claim's own, else the file's `causes:`) */
+  cause?: Cause;
 }
 
-export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'lower'): Verdict {
+/** Verdict of a claim from a value (n = 1) or a mean with its 95 % interval (n >= 2). */
+export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'lower', ci95?: number): Verdict {
   if (measured === null || !Number.isFinite(measured)) return 'not run';
   const d = measured - c.published;
   if (bound === 'lower') {
     if (c.compare === 'atLeast') return d >= -c.tolerance ? 'holds' : 'undecided';
     return d > c.tolerance ? 'deviates' : 'undecided';
   }
-  const ok = c.compare === 'atLeast' ? d >= -c.tolerance : c.compare === 'atMost' ? d <= c.tolerance : Math.abs(d) <= c.tolerance;
-  return ok ? 'holds' : 'deviates';
+  const h = ci95 !== undefined && Number.isFinite(ci95) ? ci95 : 0;
+  const lo = d - h;
+  const hi = d + h;
+  // the band of d that satisfies the claim
+  const [bLo, bHi] = c.compare === 'atLeast' ? [-c.tolerance, Infinity] : c.compare === 'atMost' ? [-Infinity, c.tolerance] : [-c.tolerance, c.tolerance];
+  if (lo >= bLo && hi <= bHi) return 'holds';
+  if (hi < bLo || lo > bHi) return 'deviates';
+  return h > 0 ? 'inconclusive' : 'deviates';
 }
 
-/** Joins published claims with measured ones (by experiment, then claim id). */
-export function compareClaims(data: PublishedData, measured: ReadonlyMap<string, readonly MeasuredClaim[]>): ClaimRow[] {
+/** The comparison a claim makes, as `claims` prints it: `within ±10 %`, `>= 0 %`, `<= 25 pkt`. */
+export function comparisonText(c: Pick<PublishedClaim, 'published' | 'tolerance' | 'compare' | 'unit'>): string {
+  const u = c.unit === undefined || c.unit === 'x' ? (c.unit ?? '') : ` ${c.unit}`;
+  const n = (x: number): string => String(Math.round(x * 1e9) / 1e9);
+  if (c.compare === 'atLeast') return `>= ${n(c.published - c.tolerance)}${u}`;
+  if (c.compare === 'atMost') return `<= ${n(c.published + c.tolerance)}${u}`;
+  return `within ±${n(c.tolerance)}${u}`;
+}
+
+/** A claim's cause: its own, else the first `causes:` entry naming it. */
+export function causeOf(data: PublishedData, c: PublishedClaim): Cause | undefined {
+  if (c.cause !== undefined) return c.cause;
+  for (const g of data.causes ?? []) {
+    if (g.claims.some((id) => (id.endsWith('*') ? c.id.startsWith(id.slice(0, -1)) : id === c.id))) {
+      return { category: g.category, parameter: g.parameter, explanation: g.explanation };
+    }
+  }
+  return undefined;
+}
+
+/** Mean ± 95 % CI of per-seed values of one claim (a bound on any seed makes the result a bound). */
+export function aggregateSeeds(values: readonly { value: number; bound?: 'lower' }[]): Measurement | undefined {
+  const xs = values.filter((v) => Number.isFinite(v.value));
+  if (xs.length === 0) return undefined;
+  const s = meanCi95(xs.map((v) => v.value));
+  const bound = xs.some((v) => v.bound === 'lower') ? ('lower' as const) : undefined;
+  return { value: s.mean, n: s.n, ...(s.n >= 2 ? { ci95: s.half } : {}), ...(bound ? { bound } : {}) };
+}
+
+/** A row with its measurement, verdict and (when deviating or inconclusive) cause. */
+export function rowOf(data: PublishedData, c: PublishedClaim, m: Measurement | undefined, recorded?: string): ClaimRow {
+  const value = m === undefined ? null : m.value;
+  const verdict = verdictOf(c, value, m?.bound, m?.ci95);
+  const cause = verdict === 'deviates' || verdict === 'inconclusive' || verdict === 'undecided' ? causeOf(data, c) : undefined;
+  return {
+    ...c,
+    measured: value,
+    ...(m?.bound !== undefined ? { bound: m.bound } : {}),
+    ...(m !== undefined ? { n: m.n } : {}),
+    ...(m?.ci95 !== undefined ? { ci95: m.ci95 } : {}),
+    verdict,
+    ...(recorded !== undefined ? { recorded } : {}),
+    ...(cause !== undefined ? { cause } : {}),
+  };
+}
+
+/**
+ * Joins published claims with measured ones (by experiment, then claim id). `perSeed`
+ * holds, for experiments run with `seeds:`, one claim list per seed analysed; their
+ * claims are the mean ± CI over the seeds (`measured` is then not consulted).
+ */
+export function compareClaims(
+  data: PublishedData,
+  measured: ReadonlyMap<string, readonly MeasuredClaim[]>,
+  perSeed: ReadonlyMap<string, readonly (readonly MeasuredClaim[])[]> = new Map(),
+): ClaimRow[] {
   return data.claims.map((c) => {
-    const m = measured.get(c.experiment)?.find((x) => x.id === c.id);
-    const value = m === undefined ? null : m.value;
-    const bound = m?.bound;
-    return { ...c, measured: value, ...(bound !== undefined ? { bound } : {}), verdict: verdictOf(c, value, bound) };
+    const lists = perSeed.get(c.experiment) ?? [measured.get(c.experiment) ?? []];
+    const found = lists.map((list) => list.find((x) => x.id === c.id)).filter((x): x is MeasuredClaim => x !== undefined);
+    return rowOf(data, c, aggregateSeeds(found));
   });
+}
+
+/** Rows in display order: each claim followed by its sensitivity rows (`variantOf`). */
+export function displayOrder(rows: readonly ClaimRow[]): ClaimRow[] {
+  const out: ClaimRow[] = [];
+  for (const r of rows) {
+    if (r.variantOf !== undefined && rows.some((x) => x.id === r.variantOf)) continue;
+    out.push(r, ...rows.filter((x) => x.variantOf === r.id));
+  }
+  return out;
 }
 
 /** Claims the data file names for experiments that do not exist (a typo or a missing spec). */

@@ -17,21 +17,23 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
 import { planSweep, type SweepPlan } from '../experiment/sweep.js';
-import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepOptions } from '../experiment/sweep-run.js';
+import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepAnalysis, type SweepOptions } from '../experiment/sweep-run.js';
 import { pointState, writeFileAtomic } from '../experiment/sweep-point.js';
-import type { FigureResult, MeasuredClaim } from '../experiment/analysis.js';
+import type { MeasuredClaim } from '../experiment/analysis.js';
 import { esc, renderPage, standardSections, type ReportSection } from './html.js';
 import { loadResults } from '../experiment/results.js';
 import {
   checkPaper,
   compareClaims,
+  comparisonText,
+  displayOrder,
   experimentFiles,
   experimentName,
   loadClaimRecord,
   loadPublished,
   packageRoot,
+  rowOf,
   unknownExperiments,
-  verdictOf,
   type ClaimRecord,
   type ClaimRow,
   type RecordedClaim,
@@ -68,7 +70,7 @@ export interface ExperimentState {
   dir: string;
   finished: number;
   total: number;
-  figure?: { id: string; result?: FigureResult; error?: string };
+  figure?: SweepAnalysis;
   failed: FailedPoint[];
 }
 
@@ -86,15 +88,16 @@ export interface ClaimsView {
 
 const recordKey = (experiment: string, id: string): string => `${experiment}/${id}`;
 
-/** Rows without a measurement on disk take the recorded one, if any. */
-function withRecorded(rows: ClaimRow[], record: ClaimRecord | undefined): ClaimRow[] {
-  if (record === undefined) return rows;
+/** Rows without a measurement on disk take the recorded one, if any (n = 1 when the record predates seeds). */
+function withRecorded(data: PublishedData | undefined, rows: ClaimRow[], record: ClaimRecord | undefined): ClaimRow[] {
+  if (record === undefined || data === undefined) return rows;
   return rows.map((r) => {
     if (r.measured !== null) return r;
     const rec = record.claims[recordKey(r.experiment, r.id)];
     if (rec === undefined) return r;
-    // a row without a measurement has no bound either (compareClaims)
-    return { ...r, measured: rec.value, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), verdict: verdictOf(r, rec.value, rec.bound), recorded: rec.points };
+    const m = { value: rec.value, n: rec.n ?? 1, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), ...(rec.ci95 !== undefined ? { ci95: rec.ci95 } : {}) };
+    const { measured: _m, bound: _b, n: _n, ci95: _c, verdict: _v, recorded: _r, cause: _k, ...claim } = r;
+    return rowOf(data, claim, m, rec.points);
   });
 }
 
@@ -108,6 +111,8 @@ function recordOf(view: ClaimsView): ClaimRecord {
       value: r.measured,
       ...(r.bound !== undefined ? { bound: r.bound } : {}),
       points: r.recorded ?? finished.get(r.experiment) ?? '?',
+      ...(r.n !== undefined && r.n > 1 ? { n: r.n } : {}),
+      ...(r.ci95 !== undefined ? { ci95: r.ci95 } : {}),
     };
   }
   return { paper: view.paper, claims };
@@ -155,6 +160,13 @@ function measuredMap(exps: readonly ExperimentState[]): Map<string, MeasuredClai
   return new Map(exps.map((e) => [e.name, e.figure?.result?.claims ?? []]));
 }
 
+/** Experiments run with `seeds:`: their claims per seed. */
+function perSeedMap(exps: readonly ExperimentState[]): Map<string, MeasuredClaim[][]> {
+  const m = new Map<string, MeasuredClaim[][]>();
+  for (const e of exps) if (e.figure?.perSeed !== undefined) m.set(e.name, e.figure.perSeed.map((x) => x.claims));
+  return m;
+}
+
 /** The published-vs-measured view from the latest results on disk (runs nothing). */
 export function claimsView(paperName: string, opts: ReproduceOptions = {}): ClaimsView {
   const paper = checkPaper(paperName);
@@ -164,10 +176,10 @@ export function claimsView(paperName: string, opts: ReproduceOptions = {}): Clai
   const files = experimentFiles(expDir);
   const plans = planAll(files, quick);
   const experiments = plans.map((plan, i) => experimentState(files[i]!, plan, sweepDirOf(plan, root)));
-  const fresh = data ? compareClaims(data, measuredMap(experiments)) : [];
+  const fresh = data ? compareClaims(data, measuredMap(experiments), perSeedMap(experiments)) : [];
   const recordFile = opts.record ?? (opts.experiments === undefined && opts.published === undefined ? join(packageRoot(), 'data', 'measured', `${paper}.json`) : undefined);
   const useRecord = opts.recorded === true && !quick && recordFile !== undefined;
-  const rows = useRecord ? withRecorded(fresh, loadClaimRecord(recordFile!)) : fresh;
+  const rows = useRecord ? withRecorded(data, fresh, loadClaimRecord(recordFile!)) : fresh;
   return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick, ...(useRecord ? { recordFile } : {}) };
 }
 
@@ -208,56 +220,82 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   }
   const outcomes = await executeSweeps(targets, sweepOpts);
   const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
-  const rows = data ? compareClaims(data, measuredMap(experiments)) : [];
+  const rows = data ? compareClaims(data, measuredMap(experiments), perSeedMap(experiments)) : [];
   const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick };
   const notes = data ? [] : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
   const report = writeReproduceReport(view, reportDir, notes);
   return { view, report, failed: outcomes.reduce((s, o) => s + o.failed.length, 0), ran: outcomes.reduce((s, o) => s + o.ran, 0) };
 }
 
-/** A claim's measured value as shown in tables: '-' when none, '> x<unit>' for a lower bound. */
-export function formatMeasured(r: Pick<ClaimRow, 'measured' | 'bound' | 'unit'>): string {
+/** A claim's measured value as shown in tables: '-' when none, '> x<unit>' for a lower bound, 'm ± h' over seeds. */
+export function formatMeasured(r: Pick<ClaimRow, 'measured' | 'bound' | 'unit' | 'n' | 'ci95'>): string {
   if (r.measured === null) return '-';
-  return `${r.bound === 'lower' ? '> ' : ''}${formatCell(Math.round(r.measured * 1000) / 1000)}${r.unit ?? ''}`;
+  const v = (x: number): string => formatCell(Math.round(x * 1000) / 1000);
+  const ci = r.ci95 !== undefined && Number.isFinite(r.ci95) ? ` ± ${v(r.ci95)}` : '';
+  return `${r.bound === 'lower' ? '> ' : ''}${v(r.measured)}${ci}${r.unit ?? ''} (n=${r.n ?? 1})`;
 }
 
-function band(r: ClaimRow): string {
-  const u = r.unit ?? '';
-  // published values and tolerances are shown as written in the data file
-  const n = (x: number): string => String(Math.round(x * 1e9) / 1e9);
-  if (r.compare === 'atLeast') return `>= ${n(r.published - r.tolerance)}${u}`;
-  if (r.compare === 'atMost') return `<= ${n(r.published + r.tolerance)}${u}`;
-  return `±${n(r.tolerance)}${u}`;
+/** A cause as one cell: `category (parameter): explanation`. */
+export function formatCause(r: Pick<ClaimRow, 'cause'>): string {
+  return r.cause === undefined ? '' : `${r.cause.category} (${r.cause.parameter}): ${r.cause.explanation}`;
 }
 
-const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'tolerance', 'measured', 'verdict', 'source'];
-
-function claimCells(r: ClaimRow): string[] {
-  const measured = formatMeasured(r) + (r.recorded !== undefined ? ` (recorded, ${r.recorded} points)` : '');
-  return [r.id, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, band(r), measured, r.verdict, r.source];
+/** What an experiment's `quick:` block changes, in short (`--quick` rows are labelled with it). */
+export function quickLabel(plan: SweepPlan): string {
+  const parts: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) parts.push(`${path} ${v.map((x) => (typeof x === 'object' && x !== null ? '{..}' : String(x))).join('/')}`);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path === '' ? k : `${path}.${k}`);
+    else parts.push(`${path} ${String(v)}`);
+  };
+  walk(plan.meta.quick ?? {}, '');
+  const text = parts.filter((p) => !/^sweep\.cc\b/.test(p)).join(', ');
+  return text.length > 90 ? `${text.slice(0, 89)}…` : text === '' ? 'as full size' : text;
 }
 
-function claimsTableHtml(rows: readonly ClaimRow[], title: string): string {
+const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'comparison', 'measured', 'verdict', 'cause', 'source'];
+
+function claimCells(r: ClaimRow, view: Pick<ClaimsView, 'quick' | 'experiments'>): string[] {
+  let measured = formatMeasured(r) + (r.recorded !== undefined ? ` (recorded, ${r.recorded} points)` : '');
+  if (view.quick && r.measured !== null) {
+    const plan = view.experiments.find((e) => e.name === r.experiment)?.plan;
+    if (plan !== undefined) measured += ` [quick: ${quickLabel(plan)}]`;
+  }
+  const sens = r.variantOf !== undefined;
+  const claim = sens ? `sensitivity (${r.variant ?? 'variant'}) of ${r.variantOf}: ${r.id}` : r.id;
+  return [claim, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, comparisonText(r), measured, sens ? `(${r.verdict}; not counted)` : r.verdict, formatCause(r), r.source];
+}
+
+function claimsTableHtml(view: ClaimsView, rows: readonly ClaimRow[], title: string): string {
   const head = `<thead><tr>${CLAIM_COLUMNS.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead>`;
-  const body = rows
+  const body = displayOrder(rows)
     .map((r) => {
-      const cells = claimCells(r);
-      return `<tr class="verdict-${r.verdict.replace(' ', '-')}">${cells.map((c, i) => `<td${i === 3 || i === 5 ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
+      const cells = claimCells(r, view);
+      const cls = `verdict-${r.verdict.replace(' ', '-')}${r.variantOf !== undefined ? ' sensitivity' : ''}`;
+      return `<tr class="${cls}">${cells.map((c, i) => `<td${i === 3 || i === 5 ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
     })
     .join('');
   return `<table class="claims-table" data-claims="${rows.length}"><caption>${esc(title)}</caption>${head}<tbody>${body}</tbody></table>`;
 }
 
-function verdictCounts(rows: readonly ClaimRow[]): string {
+/** Verdict counts over the published claims (sensitivity rows are listed apart). */
+export function verdictCounts(all: readonly ClaimRow[]): string {
+  const rows = all.filter((r) => r.variantOf === undefined);
   const n = (v: string): number => rows.filter((r) => r.verdict === v).length;
   const undecided = n('undecided');
-  return `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${undecided > 0 ? `${undecided} undecided (run too short for a lower bound to decide), ` : ''}${n('not run')} not run`;
+  const inconclusive = n('inconclusive');
+  const sens = all.length - rows.length;
+  return (
+    `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${inconclusive > 0 ? `${inconclusive} inconclusive (95 % CI over seeds straddles the tolerance), ` : ''}` +
+    `${undecided > 0 ? `${undecided} undecided (run too short for a lower bound to decide), ` : ''}${n('not run')} not run` +
+    (sens > 0 ? `; ${sens} sensitivity row${sens === 1 ? '' : 's'} (a variant of the model, not counted)` : '')
+  );
 }
 
 function writeClaimFiles(dir: string, view: ClaimsView): void {
-  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'bound', 'verdict', 'source'];
+  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'bound', 'n', 'ci95', 'verdict', 'variantOf', 'variant', 'cause', 'source'];
   const cell = (v: unknown): string => {
-    const s = v === null || v === undefined ? '' : String(v);
+    const s = v === null || v === undefined ? '' : typeof v === 'object' ? formatCause({ cause: v as ClaimRow['cause'] }) : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   const lines = [cols.join(','), ...view.rows.map((r) => cols.map((c) => cell((r as unknown as Record<string, unknown>)[c])).join(','))];
@@ -275,7 +313,7 @@ export function writeReproduceReport(view: ClaimsView, dir: string, notes: reado
     sections.push({
       id: 'claims',
       title: 'Published vs measured',
-      html: `<div><p>${esc(verdictCounts(view.rows))}${view.quick ? ' (quick run: reduced sizes, verdicts are indicative only)' : ''}</p>${unknown}${claimsTableHtml(view.rows, `${title}: published numbers (data/published/${view.paper}.yaml) and this run`)}</div>`,
+      html: `<div><p>${esc(verdictCounts(view.rows))}${view.quick ? ' (quick run: reduced sizes, verdicts are indicative only)' : ''}</p>${view.data.defaultModel !== undefined ? `<p>${esc(`Default model: ${view.data.defaultModel}`)}</p>` : ''}${unknown}${claimsTableHtml(view, view.rows, `${title}: published numbers (data/published/${view.paper}.yaml) and this run`)}</div>`,
     });
   }
   for (const e of view.experiments) {
@@ -283,7 +321,7 @@ export function writeReproduceReport(view: ClaimsView, dir: string, notes: reado
     const parts: string[] = [`<p class="meta">${esc(`${relative(process.cwd(), e.file)}: ${e.finished}/${e.total} points finished${e.failed.length > 0 ? `, ${e.failed.length} failed` : ''}; results in ${e.dir}`)}</p>`];
     for (const f of e.failed) parts.push(`<p class="error">${esc(`point ${f.index} (${f.label}) failed: ${f.error}`)}</p>`);
     const mine = view.rows.filter((r) => r.experiment === e.name);
-    if (mine.length > 0) parts.push(claimsTableHtml(mine, `${e.name}: published vs measured`));
+    if (mine.length > 0) parts.push(claimsTableHtml(view, mine, `${e.name}: published vs measured`));
     let inner = '';
     if (e.finished > 0) {
       const set = loadResults(e.dir);
@@ -318,10 +356,13 @@ export function claimsMarkdown(view: ClaimsView): string {
     `Published numbers vs the latest ${view.quick ? '`--quick` (reduced-size)' : 'full-size'} results: ${verdictCounts(view.rows)}.`,
     `Points finished per experiment: ${run === '' ? 'no experiments yet' : run}.`,
     ...recordedNote(view),
+    ...(view.data?.defaultModel !== undefined ? ['', `Default model: ${view.data.defaultModel}`] : []),
+    '',
+    'Measured values are the mean over n seeds, with the 95 % confidence interval (t-distribution) when n >= 2; the verdict judges the interval against the comparison (inconclusive when it straddles the edge). Sensitivity rows re-measure a claim under a variant of the model and are not counted.',
     '',
     `| ${CLAIM_COLUMNS.join(' | ')} |`,
     `|${CLAIM_COLUMNS.map(() => '---').join('|')}|`,
-    ...view.rows.map((r) => `| ${claimCells(r).map(md).join(' | ')} |`),
+    ...displayOrder(view.rows).map((r) => `| ${claimCells(r, view).map(md).join(' | ')} |`),
     '',
     END,
   ];
