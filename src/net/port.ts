@@ -179,13 +179,20 @@ export class Port {
    * `kick` and `idleFor` start nothing, the one check an up port already pays.
    */
   private down = false;
+  /**
+   * The port that serves this port's queues while this link direction is down: the packet
+   * network beside a circuit at a reconfigurable ToR (net/rdcn.ts). `kick` on a down port
+   * kicks it; null everywhere else, where a down port waits for its link.
+   */
+  spill: Port | null = null;
 
   constructor(
     private readonly ctx: NetContext,
     gid: number,
     node: number,
     index: number,
-    readonly owner: PortOwner,
+    /** the node that feeds this port (`pull`); a reconfigurable fabric may wrap it (net/rdcn.ts) */
+    public owner: PortOwner,
     rateBps: number,
     delayPs: number,
   ) {
@@ -373,6 +380,11 @@ export class Port {
     this.kick();
   }
 
+  /** Whether PFC frames wait in the control FIFO. */
+  get hasCtrl(): boolean {
+    return this.ctrlCount > 0;
+  }
+
   /** True when a packet could be dequeued now (ignoring the transmitter). */
   hasQueued(): boolean {
     return this.ctrlCount > 0 || this.totalPkts > 0;
@@ -449,7 +461,12 @@ export class Port {
 
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
-    if (this.txPending === true || this.ser === null) return; // a completion is pending, or the link is down
+    if (this.txPending === true) return; // a completion is pending
+    if (this.ser === null) {
+      // the link is down: its packets wait, or another port takes them (net/rdcn.ts)
+      if (this.spill !== null) this.spill.kick();
+      return;
+    }
     const sched = this.sched;
     if (sched.now < this.busyUntil) {
       this.txPending = true;
