@@ -19,6 +19,7 @@ import { sqccCc } from './sqcc.js';
 import { accCc, accNoHaltCc } from './acc.js';
 import { dcqcnTcdCc } from './dcqcn-tcd.js';
 import { timelyTcdCc } from './timely-tcd.js';
+import { retcpCc } from './retcp.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -40,6 +41,7 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   accNoHaltCc,
   dcqcnTcdCc,
   timelyTcdCc,
+  retcpCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {
