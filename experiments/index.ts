@@ -11,4 +11,5 @@ import './oscar/analysis-baselines.js';
 import './ccc/analysis.js';
 import './sqcc/analysis.js';
 import './powertcp/analysis.js';
+import './powertcp/analysis-fig8.js';
 import './acc/analysis.js';
