@@ -104,7 +104,7 @@ class ReTcp implements CcInstance {
 export const retcpCc: CcDefinition<typeof params> = {
   name: 'retcp',
   description: 'reTCP: TCP window ×alpha while its ToR has (or announces, prebufferUs ahead) a circuit to the destination rack',
-  reference: 'Mukerjee et al. NSDI\'20; PowerTCP §5 (Fig. 8); docs/algorithms.md §12',
+  reference: 'Mukerjee et al. NSDI\'20; PowerTCP §5 (Fig. 8); docs/algorithms.md §9.9',
   params,
   // the circuit-state bit is read from the first INT hop; ECN echo is the base TCP's signal
   needs: { int: true, ecn: true },
