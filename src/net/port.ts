@@ -179,11 +179,7 @@ export class Port {
    * `kick` and `idleFor` start nothing, the one check an up port already pays.
    */
   private down = false;
-  /**
-   * The port that serves this port's queues while this link direction is down: the packet
-   * network beside a circuit at a reconfigurable ToR (net/rdcn.ts). `kick` on a down port
-   * kicks it; null everywhere else, where a down port waits for its link.
-   */
+  /** the port that serves this one's queues while its link is down (a circuit's packet network, net/rdcn.ts); else null */
   spill: Port | null = null;
 
   constructor(
@@ -191,8 +187,7 @@ export class Port {
     gid: number,
     node: number,
     index: number,
-    /** the node that feeds this port (`pull`); a reconfigurable fabric may wrap it (net/rdcn.ts) */
-    public owner: PortOwner,
+    public owner: PortOwner, // (a reconfigurable fabric wraps some ports' owners, net/rdcn.ts)
     rateBps: number,
     delayPs: number,
   ) {
@@ -381,9 +376,7 @@ export class Port {
   }
 
   /** Whether PFC frames wait in the control FIFO. */
-  get hasCtrl(): boolean {
-    return this.ctrlCount > 0;
-  }
+  get hasCtrl(): boolean { return this.ctrlCount > 0; }
 
   /** True when a packet could be dequeued now (ignoring the transmitter). */
   hasQueued(): boolean {
@@ -463,8 +456,7 @@ export class Port {
   kick(): void {
     if (this.txPending === true) return; // a completion is pending
     if (this.ser === null) {
-      // the link is down: its packets wait, or another port takes them (net/rdcn.ts)
-      if (this.spill !== null) this.spill.kick();
+      if (this.spill !== null) this.spill.kick(); // the link is down: another port may take its packets
       return;
     }
     const sched = this.sched;
