@@ -203,3 +203,14 @@ test('spec errors name the schedule field and value: not a permutation, a ToR ou
   assert.match(e5, /topology\.circuits\.night/);
   assert.match(e5, /must be > 0/);
 });
+
+test('spec: a schedule: block or a down/up event on an rdcn circuit is refused (the topology runs its circuits)', () => {
+  const base = SPEC('{ day: 10us, night: 1us, matchings: roundRobin }');
+  const e1 = specErrorOf(() => resolve(`${base}schedule: { period: 50us, matchings: roundRobin }\n`));
+  assert.match(e1, /schedule: an rdcn topology runs its own circuit schedule \(topology\.circuits\)/);
+  const e2 = specErrorOf(() => resolve(`${base}events:\n  - { at: 10us, link: [8, 9], kind: down }\n`));
+  assert.match(e2, /events\[0\]\.link: \[8,\s*9\]/);
+  assert.match(e2, /is a circuit of the rdcn topology/);
+  // the packet network's links take events as any link does
+  assert.equal(resolve(`${base}events:\n  - { at: 10us, link: [8, 12], kind: down }\n`).linkEvents.length, 1);
+});
