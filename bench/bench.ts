@@ -50,6 +50,12 @@
  *     trimming switches (the `trim` admission policy on every switch), PULLs,
  *     per-packet spraying, no PFC; run until every flow finishes. Not in the
  *     default set.
+ * (v) reconfigurable datacenter (issue 27; PowerTCP §5 Fig 8's set-up): 25 ToRs x 10
+ *     servers (25 G), a 25 G packet network and one circuit switch of 100 G circuits
+ *     rotating through 24 matchings (day 225 us, night 20 us), per-destination VOQs;
+ *     server s of rack t sends a long flow to server s of rack t+1+s (mod 25), so every
+ *     ToR feeds ten VOQs; PowerTCP with once-per-RTT updates, 2.45 ms (10 slots). Not in
+ *     the default set.
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -61,7 +67,7 @@ import { Rng } from '../src/engine/rng.js';
 import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
-import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
+import { fatTreePreset, rdcn, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { FctStream } from '../src/experiment/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
@@ -71,7 +77,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's', 'v'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -164,6 +170,16 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: `(n) OSCAR 320-host fat tree, agg-core 2:1, WebSearch 80%, 0.5 ms arrivals (${flows.length} flows), NDP (trimming, PULLs, spraying, no PFC)`,
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'ndp', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'v') {
+    const topo = rdcn({ tors: 25, hostsPerTor: 10, hostRateBps: 25e9, packetRateBps: 25e9, circuitRateBps: 100e9, delayPs: 3 * US, dayPs: 225 * US, nightPs: 20 * US });
+    const flows: FlowSpec[] = [];
+    for (let t = 0; t < 25; t++) for (let s = 0; s < 10; s++) flows.push({ src: t * 10 + s, dst: ((t + 1 + s) % 25) * 10 + s, bytes: 1e8, startPs: 0 });
+    const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 64 * MIB }, transport: { retxMode: 'selective' } });
+    return {
+      title: '(v) reconfigurable DC: 25 ToRs x 10, 25 G packet network, 100 G circuits (24 matchings, 225/20 us), VOQs, 250 long flows to 10 racks per ToR, 2.45 ms, PowerTCP',
+      input: { seed: 1, topology: topo, net, cc: { name: 'powertcp', params: { updates: 'perRtt' } }, flows, stopAtPs: 2.45 * MS, maxTimePs: 2.45 * MS, linkEvents: [], metrics: metricsOff },
     };
   }
   throw new Error(`unknown scenario "${name}" (${SCENARIOS.join(', ')})`);
@@ -289,7 +305,7 @@ function main(): void {
   const names = args.length > 0 ? args : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, g, n and s)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, bfc, g, n, s and v)\n`);
     process.exitCode = 2;
     return;
   }

@@ -14,4 +14,5 @@ import './ccc/analysis-training.js';
 import './sqcc/analysis.js';
 import './powertcp/analysis.js';
 import './powertcp/analysis-homa.js';
+import './powertcp/analysis-fig8.js';
 import './acc/analysis.js';

@@ -432,7 +432,7 @@ test('builders check what only they can (cross-field rules, names); option value
 test('catalogue: types and presets build valid topologies', () => {
   assert.deepEqual(
     TOPOLOGY_TYPES.map((t) => t.name),
-    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd', 'accTree', 'torMesh'],
+    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd', 'accTree', 'torMesh', 'rdcn'],
   );
   assert.ok(TOPOLOGY_TYPES.every((t) => t.description.length > 0 && t.options.length > 0));
   for (const p of TOPOLOGY_PRESETS) {

@@ -41,6 +41,10 @@ const params = z
       .enum(['perRtt', 'synchronized'])
       .default('perRtt')
       .describe("reference rate Rc: updated once per RTT (HPCC) or the rate at the acked packet's send time (artifact RefFixMode, OSCAR §4.1.2 / Fig 8b)"),
+    routeChange: z
+      .enum(['compare', 'restart'])
+      .default('compare')
+      .describe('an ACK with another hop count than the last: compare hop by hop anyway (the references) or only remember its INT stack (a path that changes, PowerTCP §5)'),
   })
   .strict();
 type Params = z.infer<typeof params>;
@@ -70,6 +74,7 @@ class Hpcc implements CcInstance {
   private u = 1;
   private lastUpdateSeq = 0;
   private initialized = false;
+  private prevHops = 0;
   private readonly ts = new Float64Array(INT_MAX_HOPS);
   private readonly tx = new Float64Array(INT_MAX_HOPS);
   private readonly qlen = new Float64Array(INT_MAX_HOPS);
@@ -114,7 +119,7 @@ class Hpcc implements CcInstance {
       this.lastUpdateSeq = ack.sndNxt;
       return;
     }
-    if (fast && !this.p.fastReact) {
+    if ((fast && !this.p.fastReact) || (n !== this.prevHops && this.p.routeChange === 'restart')) {
       this.copyHops(ack, n);
       return;
     }
@@ -171,6 +176,7 @@ class Hpcc implements CcInstance {
   }
 
   private copyHops(ack: AckInfo, n: number): void {
+    this.prevHops = n;
     for (let i = 0; i < n; i++) {
       this.ts[i] = ack.intTsPs[i]!;
       this.tx[i] = ack.intTxBytes[i]!;

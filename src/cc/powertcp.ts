@@ -82,6 +82,10 @@ const params = z
       .enum(['perRtt', 'atSend'])
       .default('perRtt')
       .describe('window forms: w_old = the window remembered once per RTT (docs/algorithms.md §3, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
+    updates: z
+      .enum(['perAck', 'perRtt'])
+      .default('perAck')
+      .describe('window forms: set the window on every ACK (Alg. 1) or only once per RTT, Γ still smoothed on every ACK (PowerTCP §5, for parity with reTCP)'),
   })
   .strict()
   .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
@@ -153,6 +157,8 @@ class PowerTcp implements CcInstance {
   private readonly gamma: number;
   private readonly gammaOld: boolean;
   private readonly skipFirst: boolean;
+  /** window forms: the window moves only once per RTT (`updates: perRtt`, PowerTCP §5) */
+  private readonly perRtt: boolean;
   private readonly rx: boolean;
   private readonly lambdaFloor: number;
   private readonly clamp: boolean;
@@ -190,6 +196,7 @@ class PowerTcp implements CcInstance {
     this.gamma = p.gamma;
     this.gammaOld = p.profile === 'oscarArtifact';
     this.skipFirst = p.profile !== 'inetTub';
+    this.perRtt = p.updates === 'perRtt';
     this.rx = k.rxBytes;
     this.lambdaFloor = k.lambdaFloor;
     this.clamp = k.clamp;
@@ -253,6 +260,7 @@ class PowerTcp implements CcInstance {
       }
       return;
     }
+    if (this.perRtt && !full) return;
     let w = g * (this.cwndOld / G + this.beta) + (1 - g) * (this.gammaOld ? this.cwndOld : this.cwnd);
     // artifact: a negative or infinite window becomes huge when cast to an unsigned
     // integer (two's complement on common hardware), i.e. the cap below

@@ -21,6 +21,7 @@ import { dcqcnTcdCc } from './dcqcn-tcd.js';
 import { timelyTcdCc } from './timely-tcd.js';
 import { homaCc } from './homa.js';
 import { ndpCc } from './ndp.js';
+import { retcpCc } from './retcp.js';
 
 export const CC_REGISTRY: readonly CcDefinition[] = [
   noneCc,
@@ -44,6 +45,7 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   timelyTcdCc,
   homaCc,
   ndpCc,
+  retcpCc,
 ] as readonly CcDefinition[];
 
 export function findCc(name: string): CcDefinition | undefined {

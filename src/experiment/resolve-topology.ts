@@ -25,6 +25,8 @@ import {
   star,
   topologyPreset,
   torMesh,
+  rdcn,
+  rotationMatchings,
   type FatTreeOptions,
   type FatTreePresetName,
   type OscarLinkConfig,
@@ -109,6 +111,8 @@ function estimateTopology(t: TopologySpec): { hosts: number; links: number } | u
       return { hosts: t.burstHosts + 16, links: t.burstHosts + 64 };
     case 'torMesh':
       return { hosts: t.tors * t.hostsPerTor, links: t.tors * t.hostsPerTor + (t.tors * (t.tors - 1)) / 2 };
+    case 'rdcn':
+      return { hosts: t.tors * t.hostsPerTor, links: t.tors * t.hostsPerTor + t.tors + (t.tors * (t.tors - 1)) / 2 };
     default:
       return undefined; // presets are small; files are size-capped and checked once built
   }
@@ -166,6 +170,25 @@ export function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimi
       return { topology: issues.guard(at, () => accTree(o as unknown as AccTreeOptions)) };
     case 'torMesh':
       return { topology: issues.guard(at, () => torMesh(o as unknown as TorMeshOptions)) };
+    case 'rdcn': {
+      const c = t.circuits;
+      const options = {
+        tors: t.tors,
+        hostsPerTor: t.hostsPerTor,
+        hostRateBps: t.hostRate,
+        packetRateBps: t.packetRate,
+        circuitRateBps: t.circuitRate,
+        delayPs: t.delay,
+        ...(t.packetDelay !== undefined ? { packetDelayPs: t.packetDelay } : {}),
+        ...(t.circuitDelay !== undefined ? { circuitDelayPs: t.circuitDelay } : {}),
+        matchings: c.matchings === 'roundRobin' ? rotationMatchings(t.tors) : c.matchings,
+        dayPs: c.day,
+        nightPs: c.night,
+        startPs: c.start,
+        ...(t.name !== undefined ? { name: t.name } : {}),
+      };
+      return { topology: issues.guard(at, () => rdcn(options)) };
+    }
     case 'preset':
       return { topology: issues.guard([...at, 'preset'], () => topologyPreset(t.preset)) };
     case 'file': {

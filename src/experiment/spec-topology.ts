@@ -12,6 +12,7 @@ import {
 } from '../net/topology/index.js';
 import { durationField, posInt, rateField } from '../engine/spec-fields.js';
 import { torMeshTopo } from './spec-topology-change.js';
+import { rdcnTopo } from './spec-rdcn.js';
 
 // ---------------------------------------------------------------------------------------------
 // topology
@@ -160,5 +161,6 @@ export const topologySchema = z.discriminatedUnion('type', [
   presetTopo,
   fileTopo,
   torMeshTopo,
+  rdcnTopo,
 ]);
 

@@ -184,13 +184,15 @@ export class Port {
    * `kick` and `idleFor` start nothing, the one check an up port already pays.
    */
   private down = false;
+  /** the port that serves this one's queues while its link is down (a circuit's packet network, net/rdcn.ts); else null */
+  spill: Port | null = null;
 
   constructor(
     private readonly ctx: NetContext,
     gid: number,
     node: number,
     index: number,
-    readonly owner: PortOwner,
+    public owner: PortOwner, // (a reconfigurable fabric wraps some ports' owners, net/rdcn.ts)
     rateBps: number,
     delayPs: number,
   ) {
@@ -379,6 +381,9 @@ export class Port {
     this.kick();
   }
 
+  /** Whether PFC frames wait in the control FIFO. */
+  get hasCtrl(): boolean { return this.ctrlCount > 0; }
+
   /** True when a packet could be dequeued now (ignoring the transmitter). */
   hasQueued(): boolean {
     return this.ctrlCount > 0 || this.totalPkts > 0;
@@ -457,7 +462,11 @@ export class Port {
 
   /** Starts a transmission now if the port is idle, or makes sure it wakes when it frees up. */
   kick(): void {
-    if (this.txPending === true || this.ser === null) return; // a completion is pending, or the link is down
+    if (this.txPending === true) return; // a completion is pending
+    if (this.ser === null) {
+      if (this.spill !== null) this.spill.kick(); // the link is down: another port may take its packets
+      return;
+    }
     const sched = this.sched;
     if (sched.now < this.busyUntil) {
       this.txPending = true;

@@ -445,6 +445,39 @@ export class Switch implements PortOwner {
   }
 
   /**
+   * Serves a data packet of port `voq`'s queues on port `out` (a reconfigurable ToR's
+   * packet-network port taking a VOQ whose circuit is down, net/rdcn.ts): the MMU releases
+   * it from `voq`, where it was admitted; marking and telemetry run as `out`'s hop with
+   * `voq`'s backlog as its queue (the VOQ the packet waited in). Its words go to `out`'s dq
+   * fields for `out.transmitDq`. NIL if nothing is served (everything paused).
+   */
+  pullVia(voq: Port, out: Port): number {
+    const pkt = voq.dequeue();
+    if (pkt === NIL) return NIL;
+    const q = voq.lastQueue;
+    const size = voq.dqSize;
+    const inPort = voq.dqIn;
+    out.dqPkt = pkt;
+    out.dqMeta = voq.dqMeta;
+    out.dqDst = voq.dqDst;
+    out.dqSize = size;
+    out.dqHash = voq.dqHash;
+    out.dqIn = inPort;
+    out.lastQueue = q;
+    voq.dqPkt = NIL;
+    if (q < 0 || (this.queue0Control === true && q === 0)) return pkt;
+    const resume = this.mmu.dequeue(inPort, q, size - this.mmuOffset, voq.index);
+    const bytes = out.totalBytes;
+    const pkts = out.totalPkts;
+    out.totalBytes = voq.totalBytes;
+    out.totalPkts = voq.totalPkts;
+    this.process(pkt, out, q, size, resume === true ? inPort : -1);
+    out.totalBytes = bytes;
+    out.totalPkts = pkts;
+    return pkt;
+  }
+
+  /**
    * A data packet's dequeue processing at egress `port` (its words in the
    * port's dq fields): MMU release, marking, PFC resume, telemetry.
    */

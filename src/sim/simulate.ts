@@ -16,6 +16,7 @@ import { Samplers } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
 import { installLinkChanges } from '../net/link-changes.js';
+import { installRdcn, type RdcnInstance } from '../net/rdcn.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
 import type { Flow } from '../transport/flow.js';
@@ -63,6 +64,8 @@ export function simulate(input: SimInput): SimOutput {
 export class Simulation {
   readonly input: SimInput;
   readonly sched: Scheduler;
+  /** the reconfigurable fabric, when the topology has one (net/rdcn.ts) */
+  rdcn: RdcnInstance | null = null;
   readonly ctx: NetContext;
   readonly network: Network;
   readonly transport: Transport;
@@ -161,6 +164,8 @@ export class Simulation {
 
     // ---- the topology over time: link events and a circuit schedule (net/link-changes.ts)
     installLinkChanges(sched, network, input.linkEvents, input.circuitSchedule);
+    // a reconfigurable fabric's circuits and VOQs (net/rdcn.ts): the largest data packet sets the guard before dusk
+    if (topo.rdcn !== undefined) this.rdcn = installRdcn(sched, network, topo.rdcn, tc.mtuBytes + tc.dataHeaderBytes + ccHeaders.data);
 
     // ---- samplers
     this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done, def.traceFields);

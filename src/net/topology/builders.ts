@@ -7,6 +7,7 @@
 import { GBPS, US } from '../../engine/units.js';
 import type { Topology } from './types.js';
 import { TOR_MESH_KEYS, torMesh, type TorMeshOptions } from './circuit.js';
+import { RDCN_KEYS, rdcn, type RdcnOptions } from './rdcn.js';
 import { accCbd, accTree, type AccCbdOptions, type AccTreeOptions } from './acc.js';
 import { Builder } from './builder.js';
 
@@ -342,7 +343,7 @@ export function spineLeafPreset(name: SpineLeafPresetName, overrides?: Partial<S
 // ---------------------------------------------------------------------------------------------
 // catalogue
 
-export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree' | 'torMesh';
+export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree' | 'torMesh' | 'rdcn';
 
 export interface TopologyTypeInfo {
   name: TopologyType;
@@ -376,6 +377,12 @@ export const TOPOLOGY_TYPES: readonly TopologyTypeInfo[] = [
   },
   { name: 'accTree', description: 'ACC Fig. 1 congestion tree: chain SW1-SW4, S0/S1 on SW1, R0/R1 and N burst hosts on SW4', options: ['burstHosts', 'rateBps', 'delayPs', 'name'] },
   { name: 'torMesh', description: 'racks with ToRs linked pairwise by circuits (PowerTCP §5; circuit schedule)', options: TOR_MESH_KEYS },
+  {
+    name: 'rdcn',
+    description:
+      'reconfigurable DC (PowerTCP §5): racks, a packet switch, one rotating circuit switch, per-destination VOQs; fields tors, hostsPerTor, hostRate, packetRate, circuitRate, delay, packetDelay, circuitDelay, circuits { day, night, matchings: roundRobin | permutations of 0..tors-1, start }',
+    options: RDCN_KEYS,
+  },
 ];
 
 /** Builds a topology of a catalogued type from untyped options (e.g. a parsed config); options are validated. */
@@ -397,6 +404,8 @@ export function buildTopology(type: string, options: unknown): Topology {
       return accTree(options as AccTreeOptions);
     case 'torMesh':
       return torMesh(options as TorMeshOptions);
+    case 'rdcn':
+      return rdcn(options as RdcnOptions);
     default:
       throw new Error(`topology type: unknown "${type}" (known: ${TOPOLOGY_TYPES.map((t) => t.name).join(', ')})`);
   }

@@ -4,5 +4,6 @@ export * from './validate.js';
 export * from './builders.js';
 export * from './acc.js';
 export * from './circuit.js';
+export * from './rdcn.js';
 export * from './files.js';
 export * from './routing.js';

@@ -5,6 +5,8 @@
  * numbering of the reference topology files.
  */
 
+import type { RdcnFabric } from './rdcn.js';
+
 export type NodeKind = 'host' | 'switch';
 
 /** Layer labels used for per-layer counters (ACC Fig15 counts pauses by layer). */
@@ -32,6 +34,8 @@ export interface Topology {
   links: TopoLink[];
   /** number of hosts; hosts are nodes 0..hostCount-1 */
   hostCount: number;
+  /** a reconfigurable fabric's circuit schedule (rdcn.ts; net/rdcn.ts runs it) */
+  rdcn?: RdcnFabric;
 }
 
 /**
