@@ -3,7 +3,7 @@
  * folder) and only up to a size cap, so a wrong path fails at once with a
  * clear message instead of hanging or filling memory.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 
 /** Default cap for a file a spec reads (spec, CDF, topology). */
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -14,7 +14,10 @@ export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
  * than the cap.
  */
 export function readTextFileCapped(path: string, what: string, maxBytes: number = DEFAULT_MAX_FILE_BYTES): string {
-  const fd = openSync(path, 'r');
+  // stat before open: opening a FIFO (or a device) blocks until a writer appears
+  if (!statSync(path).isFile()) throw new Error(`${what} ${path} is not a regular file`);
+  // non-blocking open as well, in case the path is swapped for a FIFO between the stat and the open
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error(`${what} ${path} is not a regular file`);
