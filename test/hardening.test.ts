@@ -61,3 +61,27 @@ test('1. a FIFO as the spec, a CDF or a topology file is refused at once, not wa
   assert.ok(!existsSync(join(dir, 'out-fifo')));
   assertNoStack(r.stderr);
 });
+
+test('2. blow-ups: header counts, YAML size and alias bombs are refused before the work', () => {
+  // a 40-byte HPCC file declaring 10^8 nodes: refused from its header, in well under a second of work
+  write('huge.txt', '100000000 1 1\n0\n0 1 100Gbps 1us 0\n');
+  const t0 = Date.now();
+  let r = ccsim('validate', write('huge.yaml', TINY.replace(/topology:.*\n/, 'topology: { type: file, path: huge.txt, format: hpcc }\n')));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /topology\.path: .*huge\.txt:1: header declares 99,999,999 hosts, above the limit of 20,000 \(raise limits\.hosts/);
+  assert.ok(Date.now() - t0 < 15_000);
+  write('manylinks.txt', '3 1 10000000\n2\n0 2 100Gbps 1us 0\n');
+  r = ccsim('validate', write('manylinks.yaml', TINY.replace(/topology:.*\n/, 'topology: { type: file, path: manylinks.txt, format: hpcc }\n')));
+  assert.match(r.stderr, /header declares 10,000,000 links, above the limit of 200,000/);
+  // a YAML list of a million values: refused by the value budget, pointing to JSON
+  r = ccsim('validate', write('list.yaml', 'name: x\nl:\n' + '  - 1\n'.repeat(1_000_000)));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /the YAML has about 1,000,00\d values, above the budget of 200,000 .*JSON spec/);
+  // an alias bomb: a spec error with the file, exit 2 (was exit 1)
+  let bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\n';
+  for (const [p, q] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f']]) bomb += `${q}: &${q} [${Array(10).fill(`*${p}`).join(', ')}]\n`;
+  r = ccsim('validate', write('bomb.yaml', bomb));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /invalid spec .*bomb\.yaml:\n {2}YAML: invalid YAML: Excessive alias count/);
+  assertNoStack(r.stderr);
+});
