@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers/tmp.js';
@@ -84,4 +84,71 @@ test('2. blow-ups: header counts, YAML size and alias bombs are refused before t
   assert.equal(r.code, 2);
   assert.match(r.stderr, /invalid spec .*bomb\.yaml:\n {2}YAML: invalid YAML: Excessive alias count/);
   assertNoStack(r.stderr);
+});
+
+test('8. one ownership rule: no command replaces or deletes a file ccsim cannot prove it wrote', () => {
+  const spec = write('own.yaml', TINY);
+  // run: a hand-made manifest with the keys a ccsim manifest has does not make `run` delete the files it lists
+  const victim = join(dir, 'victim');
+  mkdirSync(victim);
+  writeFileSync(join(victim, 'thesis.tex'), 'years of work');
+  writeFileSync(join(victim, 'manifest.json'), JSON.stringify({ ccsim: '0.1.0', kind: 'result', files: ['thesis.tex', 'manifest.json'], ccsimSeal: 'f'.repeat(64) }));
+  let r = ccsim('run', spec, '--out', victim);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /not a ccsim result folder/);
+  assert.equal(readFileSync(join(victim, 'thesis.tex'), 'utf8'), 'years of work');
+  // a real result folder: its manifest is sealed over its content; editing the file list breaks the seal
+  const res = join(dir, 'res');
+  assert.equal(ccsim('run', spec, '--out', res).code, 0);
+  const m = JSON.parse(readFileSync(join(res, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  assert.equal(m['kind'], 'result');
+  assert.match(String(m['ccsimSeal']), /^[0-9a-f]{64}$/);
+  writeFileSync(join(res, 'notes.md'), 'mine');
+  writeFileSync(join(res, 'manifest.json'), JSON.stringify({ ...m, files: [...(m['files'] as string[]), 'notes.md'] }, null, 2));
+  r = ccsim('run', spec, '--out', res);
+  assert.equal(r.code, 2);
+  assert.equal(readFileSync(join(res, 'notes.md'), 'utf8'), 'mine');
+  // report: a user's report.html in the folder, and any file named by -o, is never replaced
+  const run2 = join(dir, 'run2');
+  assert.equal(ccsim('run', spec, '--out', run2).code, 0);
+  writeFileSync(join(run2, 'report.html'), '<p>my own report</p>');
+  r = ccsim('report', run2);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /report\.html exists and was not written by ccsim/);
+  assert.equal(readFileSync(join(run2, 'report.html'), 'utf8'), '<p>my own report</p>');
+  const precious = write('precious.txt', 'do not touch');
+  r = ccsim('report', run2, '-o', precious);
+  assert.equal(r.code, 2);
+  assert.equal(readFileSync(precious, 'utf8'), 'do not touch');
+  // ... but a report ccsim wrote is replaced, and a report it wrote and a user edited is not
+  const rep = join(dir, 'rep.html');
+  assert.equal(ccsim('report', run2, '-o', rep).code, 0);
+  assert.equal(ccsim('report', run2, '-o', rep).code, 0);
+  writeFileSync(rep, readFileSync(rep, 'utf8').replace('<body>', '<body><p>my note</p>'));
+  assert.equal(ccsim('report', run2, '-o', rep).code, 2);
+  assert.match(readFileSync(rep, 'utf8'), /my note/);
+  // sweep: a hand-made sweep.json with a `points` array does not make a folder a sweep's
+  const sw = join(dir, 'sw');
+  mkdirSync(sw);
+  writeFileSync(join(sw, 'sweep.json'), JSON.stringify({ ccsim: '0.1.0', kind: 'sweep', points: [] }));
+  writeFileSync(join(sw, 'points.csv'), 'my,data\n');
+  r = ccsim('sweep', write('own-sweep.yaml', `${TINY}sweep:\n  seed: [1, 2]\n`), '--out', sw);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /sweep\.json is not a sweep index written by ccsim/);
+  assert.equal(readFileSync(join(sw, 'points.csv'), 'utf8'), 'my,data\n');
+  assert.deepEqual(readdirSync(sw).sort(), ['points.csv', 'sweep.json']);
+});
+
+test('8. reproduce: a report folder ccsim did not write is refused before any sweep runs', () => {
+  const root = join(dir, 'repro-root');
+  const target = join(root, 'reproduce-sqcc-quick');
+  mkdirSync(target, { recursive: true });
+  writeFileSync(join(target, 'report.html'), 'my slides');
+  const t0 = Date.now();
+  const r = ccsim('reproduce', 'sqcc', '--quick', '--out', root, '--quiet');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /cannot write results to .*reproduce-sqcc-quick: the folder is not empty and is not a ccsim result folder/);
+  assert.equal(readFileSync(join(target, 'report.html'), 'utf8'), 'my slides');
+  assert.deepEqual(readdirSync(root), ['reproduce-sqcc-quick'], 'no sweep folder was started');
+  assert.ok(Date.now() - t0 < 15_000);
 });

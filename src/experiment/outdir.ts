@@ -4,10 +4,11 @@
  *
  * Rules (the same for `ccsim run` and every point of a sweep):
  * - ccsim never deletes or overwrites a file it did not write. A folder that is
- *   not empty is accepted only if it is a ccsim result folder (it has a
- *   manifest.json written by ccsim); its manifest lists the files ccsim wrote
- *   there, and only those are replaced or removed. Everything else (notebooks,
- *   plots, notes) stays.
+ *   not empty is accepted only if it is a ccsim result folder: its manifest.json
+ *   is a sealed ccsim record of kind `result` (experiment/ownership.ts: version,
+ *   kind, file list and a seal over the content, so a hand-made manifest does
+ *   not pass); it lists the files ccsim wrote there, and only those are
+ *   replaced or removed. Everything else (notebooks, plots, notes) stays.
  * - The location is checked for being creatable and writable before the
  *   simulation starts (`prepareOutDir`), so a bad `--out` fails in
  *   milliseconds, not after the run.
@@ -26,7 +27,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readFileSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -37,6 +37,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { UsageError, errorMessage } from './errors.js';
+import { readOwnedRecord, sealJson } from './ownership.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** Prefix of the staging folders and probe files ccsim creates inside a result folder. */
@@ -59,23 +60,16 @@ function isPlainName(n: unknown): n is string {
   return typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
 }
 
+/** The `kind` of a result folder's manifest. */
+export const RESULT_KIND = 'result';
+
 /**
  * The manifest of a ccsim result folder, or undefined if `dir` has none or its
- * manifest.json was not written by ccsim (not JSON, no `ccsim` version, no
- * `files` list).
+ * manifest.json is not provably ccsim's (not JSON, or not a sealed record of
+ * kind `result` with a `ccsim` version and a `files` list: ownership.ts).
  */
 export function readManifest(dir: string): Record<string, unknown> | undefined {
-  const p = join(dir, MANIFEST_FILE);
-  try {
-    if (!lstatSync(p).isFile()) return undefined;
-    const v = JSON.parse(readFileSync(p, 'utf8')) as unknown;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    const m = v as Record<string, unknown>;
-    if (typeof m['ccsim'] !== 'string' || !Array.isArray(m['files'])) return undefined;
-    return m;
-  } catch {
-    return undefined;
-  }
+  return readOwnedRecord(join(dir, MANIFEST_FILE), RESULT_KIND, 'files');
 }
 
 /** The files a manifest says ccsim wrote (plain names only; the manifest itself included). */
@@ -198,8 +192,10 @@ function removeCreated(dir: string, top: string): void {
   }
 }
 
-function writeJsonFile(path: string, value: unknown): void {
-  writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
+/** Writes a manifest: kind `result`, sealed (ownership.ts). */
+function writeManifestFile(path: string, value: Record<string, unknown>): void {
+  const { kind: _k, ...rest } = value;
+  writeFileSync(path, JSON.stringify(sealJson({ ...rest, kind: RESULT_KIND }), null, 2) + '\n');
 }
 
 /**
@@ -243,7 +239,7 @@ export function commitResultFiles(
     // 1. an incomplete manifest that claims old and new files: a crash from here on leaves a folder that is
     //    still recognisably ccsim's, and not mistaken for a finished result
     const interim = { ...manifest(files), incomplete: true, files: union };
-    writeJsonFile(join(staging, MANIFEST_FILE), interim);
+    writeManifestFile(join(staging, MANIFEST_FILE), interim);
     renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
     moved = true;
     // 2. the new files
@@ -259,7 +255,7 @@ export function commitResultFiles(
       }
     }
     // 4. the final manifest
-    writeJsonFile(join(staging, MANIFEST_FILE), manifest(files));
+    writeManifestFile(join(staging, MANIFEST_FILE), manifest(files));
     renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
     rmSync(staging, { recursive: true, force: true });
     return files;
