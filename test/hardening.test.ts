@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,4 +152,53 @@ test('8. reproduce: a report folder ccsim did not write is refused before any sw
   assert.equal(readFileSync(join(target, 'report.html'), 'utf8'), 'my slides');
   assert.deepEqual(readdirSync(root), ['reproduce-sqcc-quick'], 'no sweep folder was started');
   assert.ok(Date.now() - t0 < 15_000);
+});
+
+function ccsimAsync(...args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    c.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+const POISSON = `name: conc
+topology: { type: star, hosts: 8, rate: 100Gbps, delay: 1us }
+cc: none
+workload:
+  - { type: poisson, cdf: websearch, load: 0.5, duration: 100us }
+`;
+
+test('3. concurrent runs into one --out: the folder is locked, never one run\'s manifest over the other\'s data', async () => {
+  const spec = write('conc.yaml', POISSON);
+  const out = join(dir, 'conc');
+  // a live process holds the folder: refused, nothing written
+  mkdirSync(out);
+  writeFileSync(join(out, '.ccsim-staging-lock'), `${hostname()} ${process.pid}\n`);
+  let r = ccsim('run', spec, '--out', out);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, new RegExp(`another ccsim process \\(pid ${process.pid}\\) is writing results there`));
+  assert.deepEqual(readdirSync(out), ['.ccsim-staging-lock']);
+  // a stale lock (its process is gone) is taken over and removed
+  writeFileSync(join(out, '.ccsim-staging-lock'), `${hostname()} 999999999\n`);
+  r = ccsim('run', spec, '--out', out);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!readdirSync(out).some((f) => f.startsWith('.ccsim')), readdirSync(out).join(' '));
+  // references for two seeds, then both seeds at once into one folder, several times
+  const ref = new Map<number, string>();
+  for (const seed of [1, 2]) {
+    const d = join(dir, `conc-ref-${seed}`);
+    assert.equal(ccsim('run', spec, '--out', d, '--seed', String(seed)).code, 0);
+    ref.set(seed, readFileSync(join(d, 'fct.csv'), 'utf8'));
+  }
+  for (let round = 0; round < 3; round++) {
+    const both = await Promise.all([ccsimAsync('run', spec, '--out', out, '--seed', '1'), ccsimAsync('run', spec, '--out', out, '--seed', '2')]);
+    for (const b of both) if (b.code !== 0) assert.match(b.stderr, /another ccsim process .* is writing results there/);
+    assert.ok(both.some((b) => b.code === 0));
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { seed: number; incomplete?: boolean };
+    assert.equal(m.incomplete, undefined);
+    assert.equal(readFileSync(join(out, 'fct.csv'), 'utf8'), ref.get(m.seed), `round ${round}: manifest of seed ${m.seed}, data of the other`);
+    assert.ok(!readdirSync(out).some((f) => f.startsWith('.ccsim')), readdirSync(out).join(' '));
+  }
 });

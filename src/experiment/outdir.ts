@@ -27,6 +27,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -35,6 +36,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { UsageError, errorMessage } from './errors.js';
 import { readOwnedRecord, sealJson } from './ownership.js';
@@ -85,6 +87,62 @@ export function isCompleteResultDir(dir: string): boolean {
   return manifestFiles(m).every((f) => existsSync(join(dir, f)));
 }
 
+/** The lock a process holds on a result folder while it commits files there (inside the folder, so ignored as ccsim's own). */
+export const LOCK_FILE = `${STAGING_PREFIX}lock`;
+/** A lock held by a process on another host is taken as stale after this long (a commit takes milliseconds to seconds). */
+const FOREIGN_LOCK_STALE_MS = 10 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Who holds the lock of `dir` ("pid N on host H"), or undefined when it is free or stale. */
+export function lockHolder(dir: string): string | undefined {
+  const p = join(dir, LOCK_FILE);
+  let text: string;
+  let mtimeMs: number;
+  try {
+    text = readFileSync(p, 'utf8');
+    mtimeMs = statSync(p).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const [host, pidText] = text.trim().split(' ');
+  const pid = Number(pidText);
+  if (host === hostname()) return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? `pid ${pid}` : undefined;
+  return Date.now() - mtimeMs < FOREIGN_LOCK_STALE_MS ? `pid ${pidText ?? '?'} on host ${host ?? '?'}` : undefined;
+}
+
+function busy(shown: string, holder: string): UsageError {
+  return cannot(shown, `another ccsim process (${holder}) is writing results there; run one at a time per folder`);
+}
+
+/** Takes the commit lock of `dir` (removing a stale one); throws UsageError when a live process holds it. */
+function acquireLock(dir: string, shown: string): void {
+  const p = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(p, `${hostname()} ${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannot(shown, errorMessage(e));
+      const holder = lockHolder(dir);
+      if (holder !== undefined) throw busy(shown, holder);
+      rmSync(p, { force: true }); // stale: its process is gone
+    }
+  }
+  throw busy(shown, 'unknown');
+}
+
+function releaseLock(dir: string): void {
+  rmSync(join(dir, LOCK_FILE), { force: true });
+}
+
 function probeName(): string {
   return `${STAGING_PREFIX}probe-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
@@ -121,6 +179,8 @@ export function prepareOutDir(outDir: string, names: readonly string[] = []): Ou
           'ccsim never replaces files it did not write: choose an empty or new folder',
       );
     }
+    const holder = lockHolder(dir);
+    if (holder !== undefined) throw busy(shown, holder);
     const owned = manifest === undefined ? [] : manifestFiles(manifest);
     for (const n of names) {
       if (entries.includes(n) && !owned.includes(n)) {
@@ -219,7 +279,19 @@ export function commitResultFiles(
   } catch (e) {
     throw cannot(shown, errorMessage(e));
   }
-  const staging = mkdtempSync(join(dir, STAGING_PREFIX));
+  try {
+    acquireLock(dir, shown);
+  } catch (e) {
+    if (createdTop !== undefined) removeCreated(dir, createdTop);
+    throw e;
+  }
+  let staging: string;
+  try {
+    staging = mkdtempSync(join(dir, STAGING_PREFIX));
+  } catch (e) {
+    releaseLock(dir);
+    throw cannot(shown, errorMessage(e));
+  }
   let moved = false;
   try {
     const names = fill(staging);
@@ -258,9 +330,11 @@ export function commitResultFiles(
     writeManifestFile(join(staging, MANIFEST_FILE), manifest(files));
     renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
     rmSync(staging, { recursive: true, force: true });
+    releaseLock(dir);
     return files;
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });
+    releaseLock(dir);
     if (!moved && createdTop !== undefined) removeCreated(dir, createdTop);
     throw e;
   }
