@@ -2,7 +2,7 @@
  * Hostile input and failure hardening (issue 30): each test is one defect of
  * the adversarial pass, checked through the `ccsim` command as a user meets it.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -201,4 +201,49 @@ test('3. concurrent runs into one --out: the folder is locked, never one run\'s 
     assert.equal(readFileSync(join(out, 'fct.csv'), 'utf8'), ref.get(m.seed), `round ${round}: manifest of seed ${m.seed}, data of the other`);
     assert.ok(!readdirSync(out).some((f) => f.startsWith('.ccsim')), readdirSync(out).join(' '));
   }
+});
+
+/** A 200 KiB tmpfs under the test folder (root only; undefined where mounting is not allowed). */
+function smallDisk(name: string): string | undefined {
+  const p = join(dir, name);
+  mkdirSync(p, { recursive: true });
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', p], { encoding: 'utf8' });
+  if (r.status !== 0) return undefined;
+  after(() => void spawnSync('umount', [p]));
+  return p;
+}
+
+test('4. a full disk: exit 2 naming the folder, the previous result intact, no staging or temp file left; report refuses an incomplete result', (t) => {
+  const disk = smallDisk('full');
+  const big = write('big-out.yaml', `${POISSON}metrics:\n  queues: { ports: [{ link: [0, 8] }], interval: 10ns }\n`);
+  if (disk !== undefined) {
+    const out = join(disk, 'r');
+    let r = ccsim('run', big, '--out', out);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /cannot write results to .*full\/r: ENOSPC: no space left on device.*nothing was changed there/);
+    assertNoStack(r.stderr);
+    assert.deepEqual(readdirSync(disk), []);
+    // a finished small result, then a big run into it: the small result stays whole
+    assert.equal(ccsim('run', write('small-out.yaml', TINY), '--out', out).code, 0);
+    const before = readFileSync(join(out, 'manifest.json'), 'utf8');
+    r = ccsim('run', big, '--out', out);
+    assert.equal(r.code, 2);
+    assert.equal(readFileSync(join(out, 'manifest.json'), 'utf8'), before);
+    assert.ok(!readdirSync(out).some((f) => f.startsWith('.ccsim')), readdirSync(out).join(' '));
+    // a report that does not fit: exit 2, no report.html.tmp-* left
+    writeFileSync(join(disk, 'filler'), Buffer.alloc(150 * 1024));
+    r = ccsim('report', out);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /ENOSPC/);
+    assert.ok(!readdirSync(out).some((f) => f.includes('.tmp-')), readdirSync(out).join(' '));
+  } else t.diagnostic('no tmpfs (not root): the full-disk part is skipped');
+  // a result whose manifest is still marked incomplete (a commit that died half-way) is not reported
+  const half = join(dir, 'half');
+  assert.equal(ccsim('run', write('half.yaml', TINY), '--out', half).code, 0);
+  const m = JSON.parse(readFileSync(join(half, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(half, 'manifest.json'), JSON.stringify({ ...m, incomplete: true }));
+  const r = ccsim('report', half);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /manifest\.json is marked incomplete/);
+  assert.ok(!existsSync(join(half, 'report.html')));
 });

@@ -308,11 +308,15 @@ export function commitResultFiles(
     }
     const files = [...names, MANIFEST_FILE];
     const union = [...new Set([...owned, ...files])];
+    // both manifests are written before anything moves: from step 1 on only renames happen, which need no
+    // space, so a full disk fails here with the folder untouched
+    const interimFile = join(staging, 'manifest.interim.json');
+    const finalFile = join(staging, MANIFEST_FILE);
     // 1. an incomplete manifest that claims old and new files: a crash from here on leaves a folder that is
     //    still recognisably ccsim's, and not mistaken for a finished result
-    const interim = { ...manifest(files), incomplete: true, files: union };
-    writeManifestFile(join(staging, MANIFEST_FILE), interim);
-    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    writeManifestFile(interimFile, { ...manifest(files), incomplete: true, files: union });
+    writeManifestFile(finalFile, manifest(files));
+    renameSync(interimFile, join(dir, MANIFEST_FILE));
     moved = true;
     // 2. the new files
     for (const n of names) renameSync(join(staging, n), join(dir, n));
@@ -327,8 +331,7 @@ export function commitResultFiles(
       }
     }
     // 4. the final manifest
-    writeManifestFile(join(staging, MANIFEST_FILE), manifest(files));
-    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    renameSync(finalFile, join(dir, MANIFEST_FILE));
     rmSync(staging, { recursive: true, force: true });
     releaseLock(dir);
     return files;
@@ -336,6 +339,10 @@ export function commitResultFiles(
     rmSync(staging, { recursive: true, force: true });
     releaseLock(dir);
     if (!moved && createdTop !== undefined) removeCreated(dir, createdTop);
+    // an OS error (a full disk, a quota, a folder that vanished) names the folder it happened in
+    if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof UsageError)) {
+      throw cannot(shown, `${errorMessage(e)}${moved ? ' (the folder holds an incomplete result: its manifest says so, and reports refuse it)' : '; nothing was changed there'}`);
+    }
     throw e;
   }
 }

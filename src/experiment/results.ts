@@ -247,6 +247,9 @@ export interface ResultSet {
 
 function loadRun(dir: string, label: string | undefined, vars: Record<string, unknown>): RunData {
   const manifest = requireRunManifest(dir);
+  if ((manifest as unknown as Record<string, unknown>)['incomplete'] === true) {
+    throw new UsageError(`${join(dir, 'manifest.json')} is marked incomplete: the run that wrote ${dir} did not finish writing it (run it again)`);
+  }
   const summary = requireRunSummary(dir);
   // a manifest of an older or foreign writer may lack fields
   const cc = (manifest.resolved as Partial<RunManifest['resolved']> | undefined)?.cc?.name ?? 'unknown';
