@@ -247,3 +247,24 @@ test('4. a full disk: exit 2 naming the folder, the previous result intact, no s
   assert.match(r.stderr, /manifest\.json is marked incomplete/);
   assert.ok(!existsSync(join(half, 'report.html')));
 });
+
+test('5. a run killed while simulating leaves nothing in the temp folder, and the next run there removes its staging', async () => {
+  const tmp = join(dir, 'tmpdir');
+  mkdirSync(tmp);
+  const spec = write('long.yaml', POISSON.replace('duration: 100us', 'duration: 20ms').replace('name: conc', 'name: long'));
+  for (const signal of ['SIGKILL', 'SIGTERM', 'SIGINT'] as const) {
+    const out = join(dir, `killed-${signal}`);
+    const child = spawn(process.execPath, [CLI, 'run', spec, '--out', out], { cwd: dir, env: { ...process.env, CI: '1', TMPDIR: tmp }, stdio: 'ignore' });
+    // killed once its scratch FCT stream exists, i.e. while simulating
+    const t0 = Date.now();
+    while (!(existsSync(out) && readdirSync(out).some((f) => f.includes('fct-'))) && Date.now() - t0 < 15_000) await new Promise((r) => setTimeout(r, 20));
+    child.kill(signal);
+    await new Promise((r) => child.once('exit', r));
+    assert.deepEqual(readdirSync(tmp), [], `${signal}: files left in the temp folder`);
+    assert.ok(!existsSync(join(out, 'manifest.json')), `${signal}: the run finished before it was killed`);
+    // the next run into the folder removes the dead run's staging and succeeds
+    const r = ccsim('run', write('tiny5.yaml', TINY), '--out', out);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(out).filter((f) => f.startsWith('.ccsim')), [], signal);
+  }
+});

@@ -143,8 +143,65 @@ function releaseLock(dir: string): void {
   rmSync(join(dir, LOCK_FILE), { force: true });
 }
 
+/** This process's prefix for staging names: `.ccsim-staging-<pid>@<host>-`, so a later run can tell a dead process's leftovers. */
+export function stagingPrefix(): string {
+  return `${STAGING_PREFIX}${process.pid}@${hostname().replace(/[^A-Za-z0-9.]/g, '_')}-`;
+}
+
+/** Leftovers of an unknown or remote writer are removed after this long. */
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what killed ccsim processes left in `dir`: staging folders, probe
+ * files and FCT scratch folders (`.ccsim-staging-*`) whose process is gone
+ * (same host) or that are older than an hour (another host, or an older name
+ * format). The lock file is left to acquireLock.
+ */
+export function removeStaleStaging(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const host = hostname().replace(/[^A-Za-z0-9.]/g, '_');
+  for (const e of entries) {
+    if (!e.startsWith(STAGING_PREFIX) || e === LOCK_FILE) continue;
+    const p = join(dir, e);
+    const m = /^(\d+)@([A-Za-z0-9._]+)-/.exec(e.slice(STAGING_PREFIX.length));
+    let stale: boolean;
+    if (m !== null && m[2] === host) stale = Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
+    else {
+      try {
+        stale = Date.now() - lstatSync(p).mtimeMs > STALE_STAGING_MS;
+      } catch {
+        continue;
+      }
+    }
+    if (stale) rmSync(p, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes sure the folder of a checked plan exists before a run streams scratch
+ * files into it; returns the topmost folder it created (to remove with
+ * `removeCreatedDirs` if the run fails), or undefined.
+ */
+export function ensureOutDir(plan: OutDirPlan): string | undefined {
+  try {
+    return makeDirs(plan.dir);
+  } catch (e) {
+    throw cannot(plan.shown, errorMessage(e));
+  }
+}
+
+/** Removes the empty folders ensureOutDir created (nothing if the folder is not empty). */
+export function removeCreatedDirs(plan: OutDirPlan, top: string | undefined): void {
+  if (top !== undefined) removeCreated(plan.dir, top);
+}
+
 function probeName(): string {
-  return `${STAGING_PREFIX}probe-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${stagingPrefix()}probe-${randomBytes(4).toString('hex')}`;
 }
 
 /** Creates and removes a file in `dir`; throws the OS error if that is impossible. */
@@ -170,6 +227,7 @@ export function prepareOutDir(outDir: string, names: readonly string[] = []): Ou
   const shown = outDir;
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) throw cannot(shown, 'it exists and is not a folder');
+    removeStaleStaging(dir);
     const entries = readdirSync(dir).filter((e) => !e.startsWith(STAGING_PREFIX));
     const manifest = readManifest(dir);
     if (entries.length > 0 && manifest === undefined) {
@@ -287,7 +345,7 @@ export function commitResultFiles(
   }
   let staging: string;
   try {
-    staging = mkdtempSync(join(dir, STAGING_PREFIX));
+    staging = mkdtempSync(join(dir, stagingPrefix()));
   } catch (e) {
     releaseLock(dir);
     throw cannot(shown, errorMessage(e));
