@@ -268,3 +268,42 @@ test('5. a run killed while simulating leaves nothing in the temp folder, and th
     assert.deepEqual(readdirSync(out).filter((f) => f.startsWith('.ccsim')), [], signal);
   }
 });
+
+test('6. editing a CDF file a sweep uses re-runs its finished points (the point hash covers input files and the ccsim version)', () => {
+  const cdf = write('sw6/my.cdf', '1000 0\n2000 0.5\n4000 1\n');
+  const spec = write(
+    'sw6/sweep.yaml',
+    `name: sw6
+topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }
+cc: none
+workload:
+  - { type: poisson, cdf: my.cdf, load: 0.3, duration: 20us }
+sweep:
+  seed: [1, 2]
+`,
+  );
+  const out = join(dir, 'sw6-out');
+  let r = ccsim('sweep', spec, '--out', out, '--jobs', '1');
+  assert.equal(r.code, 0, r.stderr);
+  r = ccsim('sweep', spec, '--out', out, '--jobs', '1');
+  assert.match(r.stdout, /2\/2 points finished, 2 skipped \(already finished\); 0 run/);
+  const fct = readFileSync(join(out, 'points', 'seed=1', 'fct.csv'), 'utf8');
+  writeFileSync(cdf, '100000 0\n200000 0.5\n400000 1\n');
+  r = ccsim('sweep', spec, '--out', out, '--jobs', '1');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /2\/2 points finished; 2 run/);
+  assert.notEqual(readFileSync(join(out, 'points', 'seed=1', 'fct.csv'), 'utf8'), fct);
+});
+
+test('7. values that map to one folder name get distinct point folders, and every point lands in flows.parquet', async () => {
+  const { planSweep } = await import('../src/experiment/sweep.js');
+  const spec = write('sw7.yaml', `${TINY.replace('name: tiny', 'name: sw7')}sweep:\n  workload[0].flows[0].tag: ['x_~2', 'x/', 'x?', 'X?', 'x_~1']\n`);
+  const plan = planSweep(spec);
+  const ids = plan.points.map((p) => p.id);
+  assert.equal(new Set(ids.map((i) => i.toLowerCase())).size, ids.length, ids.join(' '));
+  const out = join(dir, 'sw7-out');
+  const r = ccsim('sweep', spec, '--out', out, '--jobs', '1');
+  assert.equal(r.code, 0, r.stderr);
+  const done = readdirSync(join(out, 'points')).filter((e) => existsSync(join(out, 'points', e, 'manifest.json')));
+  assert.equal(done.length, 5, done.join(' '));
+});

@@ -3,7 +3,29 @@
  * folder) and only up to a size cap, so a wrong path fails at once with a
  * clear message instead of hanging or filling memory.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+
+/** While set, every file read here is recorded: absolute path -> SHA-256 of its bytes. */
+let reads: Map<string, string> | undefined;
+
+/**
+ * Runs `fn` and returns what it returned with the files it read through
+ * readTextFileCapped and their content digests (a sweep point's hash covers
+ * the CDF and topology files its spec names, so editing one re-runs it).
+ */
+export function recordFileReads<T>(fn: () => T): { value: T; files: Map<string, string> } {
+  const outer = reads;
+  const mine = new Map<string, string>();
+  reads = mine;
+  try {
+    return { value: fn(), files: mine };
+  } finally {
+    reads = outer;
+    if (outer !== undefined) for (const [k, v] of mine) outer.set(k, v);
+  }
+}
 
 /** Default cap for a file a spec reads (spec, CDF, topology). */
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -34,7 +56,9 @@ export function readTextFileCapped(path: string, what: string, maxBytes: number 
       if (n === buf.length) break;
     }
     if (n > maxBytes) throw new Error(`${what} ${path} is larger than the limit of ${maxBytes.toLocaleString('en-US')} bytes (limits.fileBytes)`);
-    return buf.subarray(0, n).toString('utf8');
+    const bytes = buf.subarray(0, n);
+    if (reads !== undefined) reads.set(resolvePath(path), createHash('sha256').update(bytes).digest('hex'));
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -18,7 +18,9 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, resolve as resolvePath } from 'node:path';
+import { recordFileReads } from '../engine/io.js';
 import { figureNames, findFigure } from './analysis.js';
+import { ccsimVersion } from './output.js';
 import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
 import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
 import { parseSpec, readSpecFile, resolveSpec } from './resolve.js';
@@ -256,6 +258,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   const usedIds = new Set<string>();
   // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
   const resolved = new Map<string, number | SpecError>();
+  const inputDigests = new Map<string, Record<string, string>>();
 
   combos.forEach((combo, index) => {
     let pointRaw: unknown = base;
@@ -279,8 +282,11 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const label = parts.join(' ') || 'single point';
     let id = folderSafe(parts.join(',')) || 'point';
     if (id.length > 100) id = `${id.slice(0, 80)}~${hashOf(vars).slice(0, 8)}`;
-    if (usedIds.has(id)) id = `${id}~${index}`;
-    usedIds.add(id);
+    // unique, also where different values map to one folder name (`x/`, `x?`, a literal `x_~2`) and on
+    // case-insensitive filesystems
+    const baseId = id;
+    for (let k = 0; usedIds.has(id.toLowerCase()); k++) id = k === 0 ? `${baseId}~${index}` : `${baseId}~${index}.${k}`;
+    usedIds.add(id.toLowerCase());
     const ref = `point ${index} (${label})`;
     let spec: Spec;
     try {
@@ -295,19 +301,26 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const rkey = hashOf(rest);
     let r = resolved.get(rkey);
     if (r === undefined) {
-      try {
-        r = resolveSpec(spec, specDir, {}, { raw: pointRaw }).flows.length;
-      } catch (e) {
-        if (!(e instanceof SpecError)) throw e;
-        r = e;
-      }
+      const { value, files } = recordFileReads((): number | SpecError => {
+        try {
+          return resolveSpec(spec, specDir, {}, { raw: pointRaw }).flows.length;
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          return e;
+        }
+      });
+      r = value;
       resolved.set(rkey, r);
+      inputDigests.set(rkey, Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
     if (r instanceof SpecError) {
       for (const i of r.issues) addPointIssue(ref, i);
       return;
     }
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash: hashOf(pointRaw), flows: r });
+    // the hash covers the point's spec, the contents of the files it reads (CDFs, topology files) and the
+    // ccsim version: a point finished before any of them changed is run again
+    const hash = hashOf({ spec: pointRaw, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {
