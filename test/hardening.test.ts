@@ -307,3 +307,27 @@ test('7. values that map to one folder name get distinct point folders, and ever
   const done = readdirSync(join(out, 'points')).filter((e) => existsSync(join(out, 'points', e, 'manifest.json')));
   assert.equal(done.length, 5, done.join(' '));
 });
+
+test('12. Slurm: a sweep folder with a space in its path reaches sbatch as single arguments and a quoted job script', () => {
+  const bin = join(dir, 'fake-bin');
+  mkdirSync(bin);
+  const argsFile = join(dir, 'sbatch-args');
+  // a stand-in sbatch: records its arguments one per line and answers a job id
+  writeFileSync(join(bin, 'sbatch'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${argsFile}'\necho 4242\n`, { mode: 0o755 });
+  const out = join(dir, 'my sweeps', 'run 1');
+  const r = spawnSync(process.execPath, [CLI, 'sweep', write('sl12.yaml', `${TINY}sweep:\n  seed: [1, 2]\n`), '--slurm', '--out', out], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1', PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const args = readFileSync(argsFile, 'utf8').split('\n');
+  assert.ok(args.includes(`--output=${join(out, 'slurm', '%A_%a.out')}`), args.join(' | '));
+  const script = readFileSync(join(out, 'slurm', 'job.sh'), 'utf8');
+  // no #SBATCH value holds a path (they are split on white space), and the command quotes every path
+  for (const l of script.split('\n').filter((x) => x.startsWith('#SBATCH'))) assert.doesNotMatch(l, /\//, l);
+  assert.ok(script.includes(`--out '${out}'`), script);
+  // the script runs as bash would run it: the quoted paths stay whole
+  const dry = spawnSync('bash', ['-n', join(out, 'slurm', 'job.sh')], { encoding: 'utf8' });
+  assert.equal(dry.status, 0, dry.stderr);
+});
