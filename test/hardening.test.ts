@@ -331,3 +331,20 @@ test('12. Slurm: a sweep folder with a space in its path reaches sbatch as singl
   const dry = spawnSync('bash', ['-n', join(out, 'slurm', 'job.sh')], { encoding: 'utf8' });
   assert.equal(dry.status, 0, dry.stderr);
 });
+
+test('issue 29 / 9. units: 100GBps is not 100 Gb/s, 1Mb is not 1 MB, 1.0001KB is not rounded', async () => {
+  const { parseRate, parseBytes } = await import('../src/engine/units.js');
+  assert.throws(() => parseRate('100GBps'), /"100GBps" is bytes per second \(capital B\); rates are bits per second: write 800Gbps/);
+  assert.throws(() => parseRate('100GB/s'), /bytes per second/);
+  assert.equal(parseRate('100Gbps'), 100e9);
+  assert.equal(parseRate('100gbps'), 100e9);
+  assert.throws(() => parseBytes('1Mb'), /"1Mb" is bits \(lower-case b\); sizes are bytes: write 1MB for bytes, or 125000B/);
+  assert.equal(parseBytes('1MB'), 1e6);
+  assert.throws(() => parseBytes('1.0001KB'), /is 1000\.1 bytes: not a whole number of bytes/);
+  assert.equal(parseBytes('1.5KB'), 1500);
+  // through the command: the field is named
+  const r = ccsim('validate', write('units.yaml', TINY.replace('rate: 100Gbps', 'rate: 100GBps').replace('size: 10KB', 'size: 1Mb')));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /topology\.rate: "100GBps" — .*bytes per second/);
+  assert.match(r.stderr, /workload\[0\]\.flows\[0\]\.size: "1Mb" — .*is bits/);
+});
