@@ -348,3 +348,47 @@ test('issue 29 / 9. units: 100GBps is not 100 Gb/s, 1Mb is not 1 MB, 1.0001KB is
   assert.match(r.stderr, /topology\.rate: "100GBps" — .*bytes per second/);
   assert.match(r.stderr, /workload\[0\]\.flows\[0\]\.size: "1Mb" — .*is bits/);
 });
+
+test('10. crashes and unclear errors: huge sweeps, NaN, UTF-16, corrupt result files, a file named points', () => {
+  // 10^6 points: a spec error, not "Maximum call stack size exceeded"
+  const values = (n: number): string => `[${Array.from({ length: n }, (_, i) => i + 1).join(', ')}]`;
+  let r = ccsim('validate', write('million.yaml', `${TINY}sweep:\n  seed: ${values(1000)}\n  workload[0].flows[0].start: ${values(1000).replace(/(\d+)/g, "$1ns")}\n`));
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /sweep: has 1,000,000 points, above the limit of 100,000/);
+  assertNoStack(r.stderr);
+  // seed: .nan names what is wrong
+  r = ccsim('validate', write('nan.yaml', `${TINY}seed: .nan\n`));
+  assert.match(r.stderr, /seed: NaN — must be a finite number, got NaN/);
+  // a UTF-16 spec
+  writeFileSync(join(dir, 'utf16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(TINY, 'utf16le')]));
+  r = ccsim('validate', join(dir, 'utf16.yaml'));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /is not UTF-8 text \(it looks like UTF-16/);
+  // corrupt sweep.json / manifest.json / summary.json: exit 2 naming the file, no TypeError
+  const run = join(dir, 'corrupt-run');
+  assert.equal(ccsim('run', write('corrupt.yaml', TINY), '--out', run).code, 0);
+  writeFileSync(join(run, 'summary.json'), '[1, 2');
+  r = ccsim('report', run);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /summary\.json is corrupt \(not valid JSON/);
+  writeFileSync(join(run, 'summary.json'), '{"x": 1}');
+  r = ccsim('report', run);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /summary\.json is corrupt/);
+  const sw = join(dir, 'corrupt-sweep');
+  mkdirSync(sw);
+  writeFileSync(join(sw, 'sweep.json'), '{"points": [null, 3]}');
+  for (const args of [['report', sw], ['sweep', '--status', sw]]) {
+    r = ccsim(...args);
+    assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /sweep\.json is corrupt: points\[0\]/);
+    assert.doesNotMatch(r.stderr, /TypeError/);
+  }
+  // a file named `points` where the sweep's folder goes
+  const sp = join(dir, 'points-file');
+  mkdirSync(sp);
+  writeFileSync(join(sp, 'points'), 'x');
+  r = ccsim('sweep', write('pf.yaml', `${TINY}sweep:\n  seed: [1]\n`), '--out', sp);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /not empty and is not a ccsim sweep|points exists and is not a folder/);
+});

@@ -48,6 +48,9 @@ export function readSpecFile(path: string): unknown {
   } catch (e) {
     throw new UsageError(errorMessage(e));
   }
+  if (text.includes('\u0000') || text.startsWith('\uFFFD\uFFFD')) {
+    throw new UsageError(`spec file ${path} is not UTF-8 text (it looks like UTF-16 or binary): save it as UTF-8`);
+  }
   const ext = extname(abs).toLowerCase();
   if (ext === '.json') return parseJsonText(text, path);
   return parseYamlText(text, path);

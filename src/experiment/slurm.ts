@@ -21,6 +21,7 @@ import { UsageError, errorMessage } from './errors.js';
 import { planSweep } from './sweep.js';
 import { analyzeSweep, defaultSweepDir, prepareSweep, writePointsCsv } from './sweep-run.js';
 import { pointState, writeFileAtomic, type PointState } from './sweep-point.js';
+import { checkSweepIndex } from './results.js';
 
 export interface SlurmOptions {
   out?: string;
@@ -188,12 +189,13 @@ export function sweepStatus(dirArg: string): SweepStatus {
   const dir = resolvePath(dirArg);
   const indexFile = join(dir, 'sweep.json');
   if (!existsSync(indexFile)) throw new UsageError(`not a sweep folder: ${dirArg} has no sweep.json`);
-  let index: { name?: string; specPath?: string; quick?: boolean; figure?: string | null; points?: IndexPoint[] };
+  let raw: unknown;
   try {
-    index = JSON.parse(readFileSync(indexFile, 'utf8')) as typeof index;
+    raw = JSON.parse(readFileSync(indexFile, 'utf8'));
   } catch (e) {
     throw new UsageError(`${indexFile} is not readable: ${errorMessage(e)}`);
   }
+  const index: { name?: string; specPath?: string; quick?: boolean; figure?: string | null; points?: IndexPoint[] } = checkSweepIndex(raw, indexFile);
   const pts = index.points ?? [];
   const { state, tasks } = slurmTasks(dir);
   const counts: Record<PointStatus, number> = { done: 0, running: 0, queued: 0, failed: 0, 'not started': 0 };

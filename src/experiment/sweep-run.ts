@@ -227,8 +227,15 @@ export function prepareSweep(plan: SweepPlan, dir: string, only?: readonly numbe
       }
     }
   }
-  mkdirSync(join(dir, 'points'), { recursive: true });
-  writeSweepIndex(dir, plan);
+  const pts = join(dir, 'points');
+  if (existsSync(pts) && !statSync(pts).isDirectory()) throw new UsageError(`cannot write the sweep to ${dir}: ${pts} exists and is not a folder`);
+  try {
+    mkdirSync(pts, { recursive: true });
+    writeSweepIndex(dir, plan);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot write the sweep to ${dir}: ${errorMessage(e)}`);
+  }
   const states = new Map<number, PointState>();
   for (const p of plan.points) states.set(p.index, pointState(dir, p.id, p.hash));
   const selected = only !== undefined ? plan.points.filter((p) => only.includes(p.index)) : plan.points;

@@ -72,6 +72,9 @@ export interface SweepPlan {
   figure: string | undefined;
 }
 
+/** The most points one sweep may have (each is a folder and a row of sweep.json). */
+export const MAX_SWEEP_POINTS = 100_000;
+
 /** Canonical JSON (sorted keys) for hashing. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
@@ -240,11 +243,16 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   if (issues.length > 0) fail();
 
   // --- points
-  const combos: unknown[][][] = [[]];
+  const count = axes.reduce((n, a) => n * a.steps.length, 1);
+  if (count > MAX_SWEEP_POINTS) {
+    issues.push({ path: 'sweep', value: undefined, showValue: false, message: `has ${count.toLocaleString('en-US')} points, above the limit of ${MAX_SWEEP_POINTS.toLocaleString('en-US')}: split it into several sweeps` });
+    fail();
+  }
+  let combos: unknown[][][] = [[]];
   for (const axis of axes) {
     const next: unknown[][][] = [];
     for (const c of combos) for (const step of axis.steps) next.push([...c, step]);
-    combos.splice(0, combos.length, ...next);
+    combos = next;
   }
   const name = typeof base['name'] === 'string' ? base['name'] : 'sweep';
   const points: SweepPoint[] = [];
