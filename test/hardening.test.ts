@@ -392,3 +392,17 @@ test('10. crashes and unclear errors: huge sweeps, NaN, UTF-16, corrupt result f
   assert.equal(r.code, 2);
   assert.match(r.stderr, /not empty and is not a ccsim sweep|points exists and is not a folder/);
 });
+
+test('11. timer and sampling periods have lower bounds: 1 ps deadlock checks, 1 ps RTO, 1 ps queue samples are refused', () => {
+  const r = ccsim(
+    'validate',
+    write(
+      'bounds.yaml',
+      `${TINY}stop: { maxTime: 1ms, deadlock: { checkEvery: 1e-12 } }\nnetwork: { transport: { rtoPs: 1 } }\nmetrics:\n  queues: { ports: [{ link: [0, 3] }], interval: 1ps }\n`,
+    ),
+  );
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /stop\.deadlock\.checkEvery: .* — must be >= 1us/);
+  assert.match(r.stderr, /network\.transport\.rtoPs: 1 — must be 0 or >= 1us/);
+  assert.match(r.stderr, /metrics\.queues\.interval: "1ps" — must be >= 1ns/);
+});
