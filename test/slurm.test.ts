@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arrayRanges } from '../src/experiment/slurm.js';
+import { sealJson } from '../src/experiment/ownership.js';
 import { tempDir } from './helpers/tmp.js';
 import { star9Incast } from './helpers/specs.js';
 
@@ -76,7 +77,8 @@ test('a sweep as a Slurm job array on a real single-node cluster: a failing poin
   const out = join(dir, 'sl-out');
   // a folder ccsim did not write blocks the dcqcn point: that task fails, the others finish
   mkdirSync(join(out, 'points', 'cc=dcqcn'), { recursive: true });
-  writeFileSync(join(out, 'sweep.json'), '{"name": "earlier", "points": []}\n');
+  // the sweep.json of an earlier ccsim sweep there (sealed, so ccsim recognises it as its own)
+  writeFileSync(join(out, 'sweep.json'), JSON.stringify(sealJson({ ccsim: '0.0.0', kind: 'sweep', name: 'earlier', points: [] }), null, 2) + '\n');
   writeFileSync(join(out, 'points', 'cc=dcqcn', 'mine.txt'), 'mine');
 
   const sub = ccsim(env, 'sweep', spec, '--slurm', '--out', out, '--time', '5:00', '--mem', '1G');

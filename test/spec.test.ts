@@ -345,8 +345,8 @@ test('every network field has its own rule: integers, ranges, units', () => {
   bad({ metrics: { oscarIdealIndexOffset: 2 } }, /oscarIdealIndexOffset$/, /<= 1/);
   bad({ transport: { bogus: 1 } }, /^network\.transport\.bogus$/, /unknown key/);
   // units: a bare number is in the field's unit, a string is converted
-  const ok = parseSpec({ ...base, network: { switch: { bufferBytes: '2MiB', pauseQuantaPs: '5us' }, transport: { rtoPs: 1000, ackEvery: 2 } } });
-  assert.deepEqual(ok.network, { switch: { bufferBytes: 2 * MIB, pauseQuantaPs: 5 * US }, transport: { rtoPs: 1000, ackEvery: 2 } });
+  const ok = parseSpec({ ...base, network: { switch: { bufferBytes: '2MiB', pauseQuantaPs: '5us' }, transport: { rtoPs: 1_000_000, ackEvery: 2 } } });
+  assert.deepEqual(ok.network, { switch: { bufferBytes: 2 * MIB, pauseQuantaPs: 5 * US }, transport: { rtoPs: 1_000_000, ackEvery: 2 } });
 });
 
 test('physically absurd values are errors', () => {

@@ -15,6 +15,7 @@ import { planSweep } from '../src/experiment/sweep.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
 import { loadSpec } from '../src/experiment/resolve.js';
 import { UsageError } from '../src/experiment/errors.js';
+import { sealJson } from '../src/experiment/ownership.js';
 import { tempDir } from './helpers/tmp.js';
 import { star9Incast } from './helpers/specs.js';
 import { parquetReadObjects } from 'hyparquet';
@@ -178,12 +179,15 @@ test('sweep on 2 workers: every point in its folder with its manifest, index fil
   assert.equal(readFileSync(join(a.dir, 'sweep.json'), 'utf8'), readFileSync(join(b.dir, 'sweep.json'), 'utf8'));
 });
 
+/** The sweep.json of an earlier ccsim sweep in the same folder (sealed, so ccsim recognises it as its own). */
+const EARLIER_SWEEP = JSON.stringify(sealJson({ ccsim: '0.0.0', kind: 'sweep', name: 'earlier', points: [] }), null, 2) + '\n';
+
 test('a failing point is reported with its error, the others finish, exit code 3, and the blocking files are kept', () => {
   const p = write('fail.yaml', BASE.replace('name: sw', 'name: sw-fail') + `sweep:\n  cc: [hpcc, dcqcn, none]\n`);
   const out = join(dir, 'fail-out');
   // a folder that ccsim did not write sits where the dcqcn point goes
   mkdirSync(join(out, 'points', 'cc=dcqcn'), { recursive: true });
-  writeFileSync(join(out, 'sweep.json'), '{"name": "earlier", "points": []}\n');
+  writeFileSync(join(out, 'sweep.json'), EARLIER_SWEEP);
   writeFileSync(join(out, 'points', 'cc=dcqcn', 'notes.txt'), 'mine');
   const r = ccsim('sweep', p, '--out', out, '--jobs', '2');
   assert.equal(r.code, 3, r.stderr);
@@ -229,7 +233,7 @@ sweep:
   );
   const out = join(dir, 'kill-out');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'sweep.json'), '{"name": "earlier", "points": []}\n');
+  writeFileSync(join(out, 'sweep.json'), EARLIER_SWEEP);
   writeFileSync(join(out, 'my-notes.md'), 'keep me');
   const child = spawn(process.execPath, [CLI, 'sweep', spec, '--out', out, '--jobs', '1'], { cwd: dir, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -47,8 +47,16 @@ export function rateField(opts: { allowZero?: boolean } = {}) {
   });
 }
 
-/** A duration converted to integer ps; >= 0, or > 0 when `positive`. */
-export function durationField(opts: { positive?: boolean } = {}) {
+function showPs(ps: number): string {
+  return ps >= 1e6 ? `${ps / 1e6}us` : ps >= 1e3 ? `${ps / 1e3}ns` : `${ps}ps`;
+}
+
+/**
+ * A duration converted to integer ps; >= 0, or > 0 when `positive`; and at
+ * least `min` ps when given (a timer or sampling period below it would cost
+ * more events or rows than the run's limits count: `why` says so).
+ */
+export function durationField(opts: { positive?: boolean; min?: number; why?: string } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
     let ps: number;
     try {
@@ -63,6 +71,10 @@ export function durationField(opts: { positive?: boolean } = {}) {
     }
     if (opts.positive ? ps <= 0 : ps < 0) {
       ctx.addIssue({ code: 'custom', message: opts.positive ? 'must be > 0' : 'must be >= 0' });
+      return z.NEVER;
+    }
+    if (opts.min !== undefined && ps < opts.min) {
+      ctx.addIssue({ code: 'custom', message: `must be >= ${showPs(opts.min)}${opts.why !== undefined ? ` (${opts.why})` : ''}` });
       return z.NEVER;
     }
     return ps;
@@ -97,8 +109,11 @@ export function sizeField(opts: { min?: number; max?: number } = {}) {
   });
 }
 
-/** Durations inside `network`: a number is ps already, a string is converted; >= 0, or > 0 when `positive`. */
-export function psField(opts: { positive?: boolean } = {}) {
+/**
+ * Durations inside `network`: a number is ps already, a string is converted;
+ * >= 0, or > 0 when `positive`; 0 or at least `minNonZero` ps when given.
+ */
+export function psField(opts: { positive?: boolean; minNonZero?: number; why?: string } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
     let ps: number;
     try {
@@ -113,6 +128,10 @@ export function psField(opts: { positive?: boolean } = {}) {
     }
     if (opts.positive === true && ps === 0) {
       ctx.addIssue({ code: 'custom', message: 'must be > 0' });
+      return z.NEVER;
+    }
+    if (opts.minNonZero !== undefined && ps !== 0 && ps < opts.minNonZero) {
+      ctx.addIssue({ code: 'custom', message: `must be 0 or >= ${showPs(opts.minNonZero)}${opts.why !== undefined ? ` (${opts.why})` : ''}` });
       return z.NEVER;
     }
     return ps;

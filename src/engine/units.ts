@@ -82,13 +82,30 @@ export function txTimePs(bytes: number, rateBps: number, q: TxTimeQuantization):
   }
 }
 
-/** Parses a rate: number (bps) or string like "100Gbps", "25G", "400 Gb/s", "1e9". */
+const RATE_PREFIX: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
+
+/**
+ * Parses a rate in bits per second: number (bps) or string like "100Gbps",
+ * "25G", "400 Gb/s", "1e9". A capital B is bytes: "100GBps" (100 gigabytes
+ * per second, 800 Gbps) is an error that names both readings, never
+ * silently taken as 100 Gbps.
+ */
 export function parseRate(v: number | string): number {
   if (typeof v === 'number') return v;
-  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?)(?:bps|b\/s|bit\/s)?\s*$/i.exec(v);
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmgt]?)((?:bps|b\/s|bit\/s)?)\s*$/i.exec(v);
   if (!m) throw new Error(`not a rate: "${v}" (use e.g. 100Gbps, 25G or a number in bps)`);
-  const mult: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 };
-  return parseFloat(m[1]!) * mult[m[2]!.toLowerCase()]!;
+  const x = parseFloat(m[1]!);
+  const mult = RATE_PREFIX[m[2]!.toLowerCase()]!;
+  if (m[3]!.startsWith('B')) {
+    const bits = x * mult * 8;
+    throw new Error(`"${v}" is bytes per second (capital B); rates are bits per second: write ${formatRateBits(bits)} for ${v}, or use a lower-case b (${m[1]}${m[2]}bps)`);
+  }
+  return x * mult;
+}
+
+function formatRateBits(bps: number): string {
+  for (const [p, f] of [['T', 1e12], ['G', 1e9], ['M', 1e6], ['k', 1e3]] as const) if (bps >= f) return `${bps / f}${p}bps`;
+  return `${bps}bps`;
 }
 
 /** Parses a duration into ps: number (seconds) or string like "1us", "10ms", "500ns", "2s", "3ps". */
@@ -100,13 +117,28 @@ export function parseTimePs(v: number | string): number {
   return Math.round(parseFloat(m[1]!) * mult[m[2]!.toLowerCase()]!);
 }
 
-/** Parses a size into bytes: number or string like "32MiB", "400KiB", "4MB", "1000B", "150KB". */
+/**
+ * Parses a size into bytes: number or string like "32MiB", "400KiB", "4MB",
+ * "1000B", "150KB". A lower-case b is bits: "1Mb" is an error (a megabit is
+ * 125 KB), never read as 1 MB. A size must come to whole bytes: "1.0001KB"
+ * (1000.1 B) is an error, never rounded.
+ */
 export function parseBytes(v: number | string): number {
   if (typeof v === 'number') return v;
-  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(b|kb|kib|mb|mib|gb|gib)?\s*$/i.exec(v);
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*((?:[kmg]i?)?b)?\s*$/i.exec(v);
   if (!m) throw new Error(`not a size: "${v}" (use e.g. 32MiB, 400KiB, 1000B or a number of bytes)`);
+  const unit = m[2] ?? '';
   const mult: Record<string, number> = { '': 1, b: 1, kb: KB, kib: KIB, mb: MB, mib: MIB, gb: 1e9, gib: 1024 * MIB };
-  return Math.round(parseFloat(m[1]!) * mult[(m[2] ?? '').toLowerCase()]!);
+  const x = parseFloat(m[1]!) * mult[unit.toLowerCase()]!;
+  if (unit.endsWith('b')) {
+    throw new Error(`"${v}" is bits (lower-case b); sizes are bytes: write ${m[1]}${unit.slice(0, -1)}B for bytes, or ${x / 8}B for ${v}`);
+  }
+  const bytes = Math.round(x);
+  // a size that is not whole bytes is refused, not rounded (a little float noise, as in 0.1KB, is not a fraction)
+  if (Number.isFinite(x) && Math.abs(x - bytes) > 1e-9 * Math.max(1, Math.abs(x))) {
+    throw new Error(`"${v}" is ${x} bytes: not a whole number of bytes`);
+  }
+  return bytes;
 }
 
 /** Formats ps as a short human string. */

@@ -167,6 +167,7 @@ export function specIssueMessage(iss: RawIssueLike): string | undefined {
     case 'invalid_type':
       if (iss.input === undefined) return `required (${describeExpected(iss.expected)})`;
       if (iss.expected === 'int') return 'must be an integer';
+      if (typeof iss.input === 'number' && !Number.isFinite(iss.input)) return `must be a finite number, got ${String(iss.input)}`;
       return `expected ${describeExpected(iss.expected)}, got ${describeType(iss.input)}`;
     case 'too_small': {
       const m = String(iss.minimum);

@@ -4,10 +4,11 @@
  *
  * Rules (the same for `ccsim run` and every point of a sweep):
  * - ccsim never deletes or overwrites a file it did not write. A folder that is
- *   not empty is accepted only if it is a ccsim result folder (it has a
- *   manifest.json written by ccsim); its manifest lists the files ccsim wrote
- *   there, and only those are replaced or removed. Everything else (notebooks,
- *   plots, notes) stays.
+ *   not empty is accepted only if it is a ccsim result folder: its manifest.json
+ *   is a sealed ccsim record of kind `result` (experiment/ownership.ts: version,
+ *   kind, file list and a seal over the content, so a hand-made manifest does
+ *   not pass); it lists the files ccsim wrote there, and only those are
+ *   replaced or removed. Everything else (notebooks, plots, notes) stays.
  * - The location is checked for being creatable and writable before the
  *   simulation starts (`prepareOutDir`), so a bad `--out` fails in
  *   milliseconds, not after the run.
@@ -35,8 +36,10 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { UsageError, errorMessage } from './errors.js';
+import { readOwnedRecord, sealJson } from './ownership.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** Prefix of the staging folders and probe files ccsim creates inside a result folder. */
@@ -59,23 +62,16 @@ function isPlainName(n: unknown): n is string {
   return typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\\\0]/.test(n);
 }
 
+/** The `kind` of a result folder's manifest. */
+export const RESULT_KIND = 'result';
+
 /**
  * The manifest of a ccsim result folder, or undefined if `dir` has none or its
- * manifest.json was not written by ccsim (not JSON, no `ccsim` version, no
- * `files` list).
+ * manifest.json is not provably ccsim's (not JSON, or not a sealed record of
+ * kind `result` with a `ccsim` version and a `files` list: ownership.ts).
  */
 export function readManifest(dir: string): Record<string, unknown> | undefined {
-  const p = join(dir, MANIFEST_FILE);
-  try {
-    if (!lstatSync(p).isFile()) return undefined;
-    const v = JSON.parse(readFileSync(p, 'utf8')) as unknown;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    const m = v as Record<string, unknown>;
-    if (typeof m['ccsim'] !== 'string' || !Array.isArray(m['files'])) return undefined;
-    return m;
-  } catch {
-    return undefined;
-  }
+  return readOwnedRecord(join(dir, MANIFEST_FILE), RESULT_KIND, 'files');
 }
 
 /** The files a manifest says ccsim wrote (plain names only; the manifest itself included). */
@@ -91,8 +87,121 @@ export function isCompleteResultDir(dir: string): boolean {
   return manifestFiles(m).every((f) => existsSync(join(dir, f)));
 }
 
+/** The lock a process holds on a result folder while it commits files there (inside the folder, so ignored as ccsim's own). */
+export const LOCK_FILE = `${STAGING_PREFIX}lock`;
+/** A lock held by a process on another host is taken as stale after this long (a commit takes milliseconds to seconds). */
+const FOREIGN_LOCK_STALE_MS = 10 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Who holds the lock of `dir` ("pid N on host H"), or undefined when it is free or stale. */
+export function lockHolder(dir: string): string | undefined {
+  const p = join(dir, LOCK_FILE);
+  let text: string;
+  let mtimeMs: number;
+  try {
+    text = readFileSync(p, 'utf8');
+    mtimeMs = statSync(p).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const [host, pidText] = text.trim().split(' ');
+  const pid = Number(pidText);
+  if (host === hostname()) return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? `pid ${pid}` : undefined;
+  return Date.now() - mtimeMs < FOREIGN_LOCK_STALE_MS ? `pid ${pidText ?? '?'} on host ${host ?? '?'}` : undefined;
+}
+
+function busy(shown: string, holder: string): UsageError {
+  return cannot(shown, `another ccsim process (${holder}) is writing results there; run one at a time per folder`);
+}
+
+/** Takes the commit lock of `dir` (removing a stale one); throws UsageError when a live process holds it. */
+function acquireLock(dir: string, shown: string): void {
+  const p = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(p, `${hostname()} ${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannot(shown, errorMessage(e));
+      const holder = lockHolder(dir);
+      if (holder !== undefined) throw busy(shown, holder);
+      rmSync(p, { force: true }); // stale: its process is gone
+    }
+  }
+  throw busy(shown, 'unknown');
+}
+
+function releaseLock(dir: string): void {
+  rmSync(join(dir, LOCK_FILE), { force: true });
+}
+
+/** This process's prefix for staging names: `.ccsim-staging-<pid>@<host>-`, so a later run can tell a dead process's leftovers. */
+export function stagingPrefix(): string {
+  return `${STAGING_PREFIX}${process.pid}@${hostname().replace(/[^A-Za-z0-9.]/g, '_')}-`;
+}
+
+/** Leftovers of an unknown or remote writer are removed after this long. */
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what killed ccsim processes left in `dir`: staging folders, probe
+ * files and FCT scratch folders (`.ccsim-staging-*`) whose process is gone
+ * (same host) or that are older than an hour (another host, or an older name
+ * format). The lock file is left to acquireLock.
+ */
+export function removeStaleStaging(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const host = hostname().replace(/[^A-Za-z0-9.]/g, '_');
+  for (const e of entries) {
+    if (!e.startsWith(STAGING_PREFIX) || e === LOCK_FILE) continue;
+    const p = join(dir, e);
+    const m = /^(\d+)@([A-Za-z0-9._]+)-/.exec(e.slice(STAGING_PREFIX.length));
+    let stale: boolean;
+    if (m !== null && m[2] === host) stale = Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
+    else {
+      try {
+        stale = Date.now() - lstatSync(p).mtimeMs > STALE_STAGING_MS;
+      } catch {
+        continue;
+      }
+    }
+    if (stale) rmSync(p, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes sure the folder of a checked plan exists before a run streams scratch
+ * files into it; returns the topmost folder it created (to remove with
+ * `removeCreatedDirs` if the run fails), or undefined.
+ */
+export function ensureOutDir(plan: OutDirPlan): string | undefined {
+  try {
+    return makeDirs(plan.dir);
+  } catch (e) {
+    throw cannot(plan.shown, errorMessage(e));
+  }
+}
+
+/** Removes the empty folders ensureOutDir created (nothing if the folder is not empty). */
+export function removeCreatedDirs(plan: OutDirPlan, top: string | undefined): void {
+  if (top !== undefined) removeCreated(plan.dir, top);
+}
+
 function probeName(): string {
-  return `${STAGING_PREFIX}probe-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${stagingPrefix()}probe-${randomBytes(4).toString('hex')}`;
 }
 
 /** Creates and removes a file in `dir`; throws the OS error if that is impossible. */
@@ -118,6 +227,7 @@ export function prepareOutDir(outDir: string, names: readonly string[] = []): Ou
   const shown = outDir;
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) throw cannot(shown, 'it exists and is not a folder');
+    removeStaleStaging(dir);
     const entries = readdirSync(dir).filter((e) => !e.startsWith(STAGING_PREFIX));
     const manifest = readManifest(dir);
     if (entries.length > 0 && manifest === undefined) {
@@ -127,6 +237,8 @@ export function prepareOutDir(outDir: string, names: readonly string[] = []): Ou
           'ccsim never replaces files it did not write: choose an empty or new folder',
       );
     }
+    const holder = lockHolder(dir);
+    if (holder !== undefined) throw busy(shown, holder);
     const owned = manifest === undefined ? [] : manifestFiles(manifest);
     for (const n of names) {
       if (entries.includes(n) && !owned.includes(n)) {
@@ -198,8 +310,10 @@ function removeCreated(dir: string, top: string): void {
   }
 }
 
-function writeJsonFile(path: string, value: unknown): void {
-  writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
+/** Writes a manifest: kind `result`, sealed (ownership.ts). */
+function writeManifestFile(path: string, value: Record<string, unknown>): void {
+  const { kind: _k, ...rest } = value;
+  writeFileSync(path, JSON.stringify(sealJson({ ...rest, kind: RESULT_KIND }), null, 2) + '\n');
 }
 
 /**
@@ -223,7 +337,19 @@ export function commitResultFiles(
   } catch (e) {
     throw cannot(shown, errorMessage(e));
   }
-  const staging = mkdtempSync(join(dir, STAGING_PREFIX));
+  try {
+    acquireLock(dir, shown);
+  } catch (e) {
+    if (createdTop !== undefined) removeCreated(dir, createdTop);
+    throw e;
+  }
+  let staging: string;
+  try {
+    staging = mkdtempSync(join(dir, stagingPrefix()));
+  } catch (e) {
+    releaseLock(dir);
+    throw cannot(shown, errorMessage(e));
+  }
   let moved = false;
   try {
     const names = fill(staging);
@@ -240,11 +366,15 @@ export function commitResultFiles(
     }
     const files = [...names, MANIFEST_FILE];
     const union = [...new Set([...owned, ...files])];
+    // both manifests are written before anything moves: from step 1 on only renames happen, which need no
+    // space, so a full disk fails here with the folder untouched
+    const interimFile = join(staging, 'manifest.interim.json');
+    const finalFile = join(staging, MANIFEST_FILE);
     // 1. an incomplete manifest that claims old and new files: a crash from here on leaves a folder that is
     //    still recognisably ccsim's, and not mistaken for a finished result
-    const interim = { ...manifest(files), incomplete: true, files: union };
-    writeJsonFile(join(staging, MANIFEST_FILE), interim);
-    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    writeManifestFile(interimFile, { ...manifest(files), incomplete: true, files: union });
+    writeManifestFile(finalFile, manifest(files));
+    renameSync(interimFile, join(dir, MANIFEST_FILE));
     moved = true;
     // 2. the new files
     for (const n of names) renameSync(join(staging, n), join(dir, n));
@@ -259,13 +389,18 @@ export function commitResultFiles(
       }
     }
     // 4. the final manifest
-    writeJsonFile(join(staging, MANIFEST_FILE), manifest(files));
-    renameSync(join(staging, MANIFEST_FILE), join(dir, MANIFEST_FILE));
+    renameSync(finalFile, join(dir, MANIFEST_FILE));
     rmSync(staging, { recursive: true, force: true });
+    releaseLock(dir);
     return files;
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });
+    releaseLock(dir);
     if (!moved && createdTop !== undefined) removeCreated(dir, createdTop);
+    // an OS error (a full disk, a quota, a folder that vanished) names the folder it happened in
+    if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof UsageError)) {
+      throw cannot(shown, `${errorMessage(e)}${moved ? ' (the folder holds an incomplete result: its manifest says so, and reports refuse it)' : '; nothing was changed there'}`);
+    }
     throw e;
   }
 }

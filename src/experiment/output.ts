@@ -7,7 +7,7 @@
  * byte-identical across runs; wall time, versions, timestamps and memory use
  * are kept in manifest.json alone.
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { findCc } from '../cc/registry.js';
 import { ccNetworkSettings } from '../cc/network-settings.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
-import { commitResultFiles, type OutDirPlan } from './outdir.js';
+import { commitResultFiles, stagingPrefix, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
 import type { FctRow, SimInput, SimOutput } from '../sim/types.js';
 
@@ -208,8 +208,14 @@ export class FctStream {
   private readonly w: TableWriter;
   private open = true;
 
-  constructor(format: OutputFormat) {
-    this.dir = mkdtempSync(join(tmpdir(), 'ccsim-fct-'));
+  /**
+   * The scratch file lives in `parent` (the result folder, so it is on the
+   * result's filesystem, moved into place by a rename, and a killed run's
+   * leftover is removed by the next run there: outdir.ts removeStaleStaging),
+   * or in the system temp folder when no parent is given.
+   */
+  constructor(format: OutputFormat, parent?: string) {
+    this.dir = parent !== undefined ? mkdtempSync(join(parent, `${stagingPrefix()}fct-`)) : mkdtempSync(join(tmpdir(), 'ccsim-fct-'));
     this.path = join(this.dir, `fct.${format}`);
     this.w = new TableWriter(this.path, format, FCT_COLUMNS);
   }
@@ -287,7 +293,12 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
     if (d.fctStream !== undefined) {
       d.fctStream.close();
       const file = `fct.${format}`;
-      copyFileSync(d.fctStream.path, join(dir, file));
+      // the same filesystem when the stream lives in the result folder: a rename, no second copy on disk
+      try {
+        renameSync(d.fctStream.path, join(dir, file));
+      } catch {
+        copyFileSync(d.fctStream.path, join(dir, file));
+      }
       files.push(file);
     } else files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
     files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));

@@ -197,7 +197,7 @@ export function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimi
       if (t.linkConfig !== undefined) {
         linkConfig = Object.fromEntries(Object.entries(t.linkConfig).map(([k, v]) => [k, { rateBps: v.rate, delayPs: v.delay }]));
       }
-      const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig, limits.fileBytes));
+      const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig, limits.fileBytes, { hosts: limits.hosts, links: limits.links }));
       checkTopologySize({ hosts: loaded.topology.hostCount, links: loaded.topology.links.length }, limits, issues);
       const identity = loaded.newIds.every((v, i) => v === i);
       return identity ? { topology: loaded.topology } : { topology: loaded.topology, newIds: loaded.newIds };

@@ -189,10 +189,52 @@ export function readFctRecords(dir: string): FctRecord[] {
   }));
 }
 
-/** A JSON file of a result folder (manifest.json, summary.json, ...); undefined when absent. */
+/**
+ * A JSON file of a result folder (manifest.json, summary.json, ...); undefined
+ * when absent; a UsageError naming the file when it is not a JSON object
+ * (corrupt, truncated, or not ccsim's).
+ */
 export function readResultJson<T = Record<string, unknown>>(dir: string, name: string): T | undefined {
   const f = join(dir, name);
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as T) : undefined;
+  if (!existsSync(f)) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(readFileSync(f, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${f} is corrupt (not valid JSON: ${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`${f} is corrupt (not a JSON object)`);
+  return v as T;
+}
+
+/** A point of a sweep.json as readers use it. */
+export interface SweepIndexPoint {
+  index: number;
+  id: string;
+  dir: string;
+  label: string;
+  vars: Record<string, unknown>;
+  hash: string;
+}
+
+/** Checks the parsed sweep.json `v` has the shape readers rely on; a UsageError naming `file` otherwise. */
+export function checkSweepIndex(v: unknown, file: string): { name?: string; specPath?: string; quick?: boolean; figure?: string | null; fields?: string[]; points: SweepIndexPoint[] } {
+  const bad = (why: string): UsageError => new UsageError(`${file} is corrupt: ${why}`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad('not a JSON object');
+  const o = v as Record<string, unknown>;
+  if (!Array.isArray(o['points'])) throw bad('no points list');
+  o['points'].forEach((p: unknown, i) => {
+    const q = p as Record<string, unknown> | null;
+    if (q === null || typeof q !== 'object' || !Number.isInteger(q['index']) || typeof q['id'] !== 'string' || typeof q['dir'] !== 'string' || typeof q['hash'] !== 'string') {
+      throw bad(`points[${i}] is not { index, id, dir, hash, ... }`);
+    }
+    if (!/^points\/[^/\\]+$/.test(q['dir']) || q['dir'] === 'points/..' || q['dir'] === 'points/.') throw bad(`points[${i}].dir ${JSON.stringify(q['dir'])} is not a point folder`);
+    if (typeof q['label'] !== 'string') q['label'] = q['id'];
+    if (q['vars'] === null || typeof q['vars'] !== 'object') q['vars'] = {};
+  });
+  if (o['fields'] !== undefined && !(Array.isArray(o['fields']) && o['fields'].every((f) => typeof f === 'string'))) throw bad('fields is not a list of field paths');
+  for (const k of ['name', 'specPath', 'figure'] as const) if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'string') throw bad(`${k} is not a string`);
+  return o as ReturnType<typeof checkSweepIndex>;
 }
 
 /** As readResultJson, for a file every finished result has: a UsageError naming it when absent. */
@@ -247,6 +289,11 @@ export interface ResultSet {
 
 function loadRun(dir: string, label: string | undefined, vars: Record<string, unknown>): RunData {
   const manifest = requireRunManifest(dir);
+  const summary0 = requireRunSummary(dir) as unknown as Record<string, unknown>;
+  if (summary0['totals'] === null || typeof summary0['totals'] !== 'object') throw new UsageError(`${join(dir, 'summary.json')} is corrupt (no totals): run it again`);
+  if ((manifest as unknown as Record<string, unknown>)['incomplete'] === true) {
+    throw new UsageError(`${join(dir, 'manifest.json')} is marked incomplete: the run that wrote ${dir} did not finish writing it (run it again)`);
+  }
   const summary = requireRunSummary(dir);
   // a manifest of an older or foreign writer may lack fields
   const cc = (manifest.resolved as Partial<RunManifest['resolved']> | undefined)?.cc?.name ?? 'unknown';
@@ -257,12 +304,7 @@ function loadRun(dir: string, label: string | undefined, vars: Record<string, un
 export function loadResults(dir: string): ResultSet {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`not a result folder: ${dir} does not exist or is not a directory`);
   if (existsSync(join(dir, 'sweep.json'))) {
-    const index = requireResultJson<{
-      name?: string;
-      figure?: string | null;
-      fields?: string[];
-      points?: { id: string; dir: string; label: string; vars: Record<string, unknown>; hash: string }[];
-    }>(dir, 'sweep.json');
+    const index = checkSweepIndex(requireResultJson(dir, 'sweep.json'), join(dir, 'sweep.json'));
     const runs: RunData[] = [];
     const missing: ResultSet['missing'] = [];
     for (const p of index.points ?? []) {

@@ -8,7 +8,8 @@ import cliProgress from 'cli-progress';
 import { formatTime } from '../engine/units.js';
 import { binSetsByName, customBinSet, runSummary, type BinSet, type RunSummary } from '../metrics/summary.js';
 import { throughputNotes } from '../sim/notes.js';
-import { prepareOutDir, type OutDirPlan } from './outdir.js';
+import { UsageError, errorMessage } from './errors.js';
+import { ensureOutDir, prepareOutDir, removeCreatedDirs, type OutDirPlan } from './outdir.js';
 import { FctStream, resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from '../sim/simulate.js';
@@ -182,8 +183,16 @@ export interface ResolvedRunOptions {
 export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
-  // FCT rows go to a scratch file as flows finish, so a run of millions of flows never holds them
-  const fct = new FctStream(spec.output.format);
+  // FCT rows go to a scratch file in the result folder as flows finish, so a run of millions of flows never holds them
+  const createdTop = ensureOutDir(plan);
+  let fct: FctStream;
+  try {
+    fct = new FctStream(spec.output.format, plan.dir);
+  } catch (e) {
+    removeCreatedDirs(plan, createdTop);
+    throw new UsageError(`cannot write results to ${outDir}: ${errorMessage(e)}`);
+  }
+  let ok = false;
   try {
     const output = simulate({ ...input, fctSink: fct.sink, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
     const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile }, throughputNotes(input, output));
@@ -201,8 +210,16 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
         ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
       },
     });
+    ok = true;
     return { outDir, output, summary, spec, input, files };
+  } catch (e) {
+    // a write error of the scratch stream (a full disk) names the folder
+    if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof UsageError)) {
+      throw new UsageError(`cannot write results to ${outDir}: ${errorMessage(e)}`);
+    }
+    throw e;
   } finally {
     fct.dispose();
+    if (!ok) removeCreatedDirs(plan, createdTop);
   }
 }

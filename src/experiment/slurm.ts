@@ -21,6 +21,7 @@ import { UsageError, errorMessage } from './errors.js';
 import { planSweep } from './sweep.js';
 import { analyzeSweep, defaultSweepDir, prepareSweep, writePointsCsv } from './sweep-run.js';
 import { pointState, writeFileAtomic, type PointState } from './sweep-point.js';
+import { checkSweepIndex } from './results.js';
 
 export interface SlurmOptions {
   out?: string;
@@ -119,9 +120,9 @@ export function submitSlurm(specPath: string, opts: SlurmOptions = {}): SlurmSub
   const lines = [
     '#!/bin/bash',
     `# ccsim sweep ${plan.name}: one array task per point (task id = point index, see ../sweep.json)`,
-    `#SBATCH --job-name=ccsim-${plan.name}`,
+    // the job name and the log path (which may hold spaces) are given on sbatch's command line, as
+    // single arguments: #SBATCH lines split their values on white space
     `#SBATCH --array=${arrayRanges(points)}`,
-    `#SBATCH --output=${join(slurmDir, '%A_%a.out')}`,
     '#SBATCH --ntasks=1',
     '#SBATCH --cpus-per-task=1',
     ...(opts.partition !== undefined ? [`#SBATCH --partition=${opts.partition}`] : []),
@@ -131,7 +132,8 @@ export function submitSlurm(specPath: string, opts: SlurmOptions = {}): SlurmSub
     '',
   ];
   writeFileSync(script, lines.join('\n'), { mode: 0o755 });
-  const r = spawnSync(sbatch, ['--parsable', script], { encoding: 'utf8', cwd: dir });
+  const sbatchArgs = ['--parsable', `--job-name=ccsim-${plan.name.replace(/[^A-Za-z0-9._-]/g, '_')}`, `--output=${join(slurmDir, '%A_%a.out')}`, script];
+  const r = spawnSync(sbatch, sbatchArgs, { encoding: 'utf8', cwd: dir });
   if (r.error !== undefined) throw new UsageError(`sbatch could not be run: ${errorMessage(r.error)}`);
   if (r.status !== 0) throw new UsageError(`sbatch refused the job array (exit ${r.status}): ${(r.stderr || r.stdout).trim()}`);
   const jobId = r.stdout.trim().split(';')[0]!;
@@ -187,12 +189,13 @@ export function sweepStatus(dirArg: string): SweepStatus {
   const dir = resolvePath(dirArg);
   const indexFile = join(dir, 'sweep.json');
   if (!existsSync(indexFile)) throw new UsageError(`not a sweep folder: ${dirArg} has no sweep.json`);
-  let index: { name?: string; specPath?: string; quick?: boolean; figure?: string | null; points?: IndexPoint[] };
+  let raw: unknown;
   try {
-    index = JSON.parse(readFileSync(indexFile, 'utf8')) as typeof index;
+    raw = JSON.parse(readFileSync(indexFile, 'utf8'));
   } catch (e) {
     throw new UsageError(`${indexFile} is not readable: ${errorMessage(e)}`);
   }
+  const index: { name?: string; specPath?: string; quick?: boolean; figure?: string | null; points?: IndexPoint[] } = checkSweepIndex(raw, indexFile);
   const pts = index.points ?? [];
   const { state, tasks } = slurmTasks(dir);
   const counts: Record<PointStatus, number> = { done: 0, running: 0, queued: 0, failed: 0, 'not started': 0 };

@@ -167,7 +167,7 @@ const transportShape = {
   /** with ackEvery > 1: flush a partial ACK this long after its first packet; 0 = never */
   ackCoalesceTimeoutPs: psField(),
   /** 0 = no retransmission timeout */
-  rtoPs: psField(),
+  rtoPs: psField({ minNonZero: 1_000_000, why: 'a shorter timeout fires millions of times per simulated millisecond' }),
   cnpMode: enumOf('cnpMode'),
   cnpIntervalPs: psField(),
   cnpPriority: prio,

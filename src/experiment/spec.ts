@@ -137,7 +137,7 @@ const stopSchema = z
       .union([
         z.literal(false),
         z
-          .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true }).default(1e8) })
+          .object({ pausedFor: durationField({ positive: true }).default(1e9), checkEvery: durationField({ positive: true, min: US, why: 'a shorter check costs more wall time than the run it watches' }).default(1e8) })
           .strict(),
       ])
       .optional(),
@@ -171,9 +171,9 @@ const sizeBinSchema = z
 
 const metricsSchema = z
   .object({
-    queues: z.object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true }).default(US) }).strict().optional(),
+    queues: z.object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(US) }).strict().optional(),
     throughput: z
-      .object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true }).default(10 * US) })
+      .object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(10 * US) })
       .strict()
       .optional(),
     flowThroughput: z
@@ -181,7 +181,7 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(10 * US),
+        interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(10 * US),
       })
       .strict()
       .optional(),
@@ -191,7 +191,7 @@ const metricsSchema = z
         flows: z
           .union([z.literal('all'), z.array(z.number().int().min(0)).min(1)], { error: 'expected "all" or a list of flow ids' })
           .default('all'),
-        interval: durationField({ positive: true }).default(US),
+        interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(US),
       })
       .strict()
       .optional(),
@@ -206,7 +206,7 @@ const metricsSchema = z
         switches: z
           .union([z.literal('firstTor'), z.literal('allTors'), z.array(nodeId).min(1)], { error: 'expected "firstTor", "allTors" or a list of switch node ids' })
           .default('firstTor'),
-        interval: durationField({ positive: true }).optional(),
+        interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).optional(),
         block: posInt.default(100),
       })
       .strict()

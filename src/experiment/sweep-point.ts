@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, SpecError } from './errors.js';
+import { errorMessage, SpecError, UsageError } from './errors.js';
 import { parseSpec, resolveSpec } from './resolve.js';
 import { STAGING_PREFIX } from './outdir.js';
 import { runResolved } from './runner.js';
@@ -49,11 +49,13 @@ function failedFile(sweepDir: string, id: string): string {
 /** Writes a small file atomically (temporary file + rename). */
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  writeFileSync(tmp, text);
   try {
+    writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
+    // an OS error (a full disk, a read-only folder) names the file it was writing
+    if (typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`cannot write ${path}: ${errorMessage(e)}`);
     throw e;
   }
 }

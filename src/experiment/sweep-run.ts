@@ -4,7 +4,7 @@
  * kill), records failures without stopping the other points, and runs the
  * figure analysis the spec names on the finished points.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +15,7 @@ import type { FigureResult, PointResult } from './analysis.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
 import { planSweep, type SweepPlan, type SweepPoint } from './sweep.js';
+import { readOwnedRecord, sealJson } from './ownership.js';
 import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
 
 export interface SweepOptions {
@@ -65,9 +66,10 @@ export function defaultSweepDir(plan: Pick<SweepPlan, 'name' | 'quick'>): string
 }
 
 /**
- * A sweep folder may be created, or reused when it is one (has sweep.json) or
- * empty; anything else is refused, so a mistyped --out never mixes points into
- * unrelated files.
+ * A sweep folder may be created, or reused when it is one (its sweep.json is a
+ * sealed ccsim record of kind `sweep`: experiment/ownership.ts) or empty;
+ * anything else is refused, so a mistyped --out never mixes points into
+ * unrelated files, and a hand-made sweep.json does not make a folder ccsim's.
  */
 export function checkSweepDir(dir: string): void {
   const abs = resolvePath(dir);
@@ -78,16 +80,15 @@ export function checkSweepDir(dir: string): void {
   if (!entries.includes('sweep.json')) {
     throw new UsageError(`output directory ${dir} is not empty and is not a ccsim sweep (no sweep.json); refusing to write into it`);
   }
-  let index: unknown;
-  try {
-    index = JSON.parse(readFileSync(join(abs, 'sweep.json'), 'utf8'));
-  } catch {
-    index = undefined;
-  }
-  if (index === null || typeof index !== 'object' || !Array.isArray((index as { points?: unknown }).points)) {
-    throw new UsageError(`${join(dir, 'sweep.json')} is not a ccsim sweep index; refusing to write into ${dir}`);
+  if (readOwnedRecord(join(abs, 'sweep.json'), SWEEP_KIND, 'points') === undefined) {
+    throw new UsageError(
+      `${join(dir, 'sweep.json')} is not a sweep index written by ccsim (no valid ccsim seal: hand-made, edited, or from an older ccsim); refusing to write into ${dir}`,
+    );
   }
 }
+
+/** The `kind` of a sealed sweep.json. */
+export const SWEEP_KIND = 'sweep';
 
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
@@ -98,6 +99,7 @@ function csvCell(v: unknown): string {
 export function writeSweepIndex(dir: string, plan: SweepPlan): void {
   const index = {
     ccsim: ccsimVersion(),
+    kind: SWEEP_KIND,
     name: plan.name,
     specPath: plan.specPath,
     quick: plan.quick,
@@ -105,7 +107,7 @@ export function writeSweepIndex(dir: string, plan: SweepPlan): void {
     fields: plan.fields.map((f) => f.path),
     points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows, ...(plan.meta.seeds !== undefined ? { seed: p.seed } : {}) })),
   };
-  writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(index, null, 2) + '\n');
+  writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(sealJson(index), null, 2) + '\n');
 }
 
 /** points.csv: one row per point with its current status. */
@@ -225,8 +227,15 @@ export function prepareSweep(plan: SweepPlan, dir: string, only?: readonly numbe
       }
     }
   }
-  mkdirSync(join(dir, 'points'), { recursive: true });
-  writeSweepIndex(dir, plan);
+  const pts = join(dir, 'points');
+  if (existsSync(pts) && !statSync(pts).isDirectory()) throw new UsageError(`cannot write the sweep to ${dir}: ${pts} exists and is not a folder`);
+  try {
+    mkdirSync(pts, { recursive: true });
+    writeSweepIndex(dir, plan);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot write the sweep to ${dir}: ${errorMessage(e)}`);
+  }
   const states = new Map<number, PointState>();
   for (const p of plan.points) states.set(p.index, pointState(dir, p.id, p.hash));
   const selected = only !== undefined ? plan.points.filter((p) => only.includes(p.index)) : plan.points;

@@ -18,7 +18,9 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, resolve as resolvePath } from 'node:path';
+import { recordFileReads } from '../engine/io.js';
 import { figureNames, findFigure } from './analysis.js';
+import { ccsimVersion } from './output.js';
 import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
 import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
 import { parseSpec, readSpecFile, resolveSpec } from './resolve.js';
@@ -71,6 +73,9 @@ export interface SweepPlan {
   /** the figure analysis named by `figure:`, if any */
   figure: string | undefined;
 }
+
+/** The most points one sweep may have (each is a folder and a row of sweep.json). */
+export const MAX_SWEEP_POINTS = 100_000;
 
 /** Canonical JSON (sorted keys) for hashing. */
 function canonical(v: unknown): string {
@@ -243,11 +248,16 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   if (issues.length > 0) fail();
 
   // --- points
-  const combos: unknown[][][] = [[]];
+  const count = axes.reduce((n, a) => n * a.steps.length, 1);
+  if (count > MAX_SWEEP_POINTS) {
+    issues.push({ path: 'sweep', value: undefined, showValue: false, message: `has ${count.toLocaleString('en-US')} points, above the limit of ${MAX_SWEEP_POINTS.toLocaleString('en-US')}: split it into several sweeps` });
+    fail();
+  }
+  let combos: unknown[][][] = [[]];
   for (const axis of axes) {
     const next: unknown[][][] = [];
     for (const c of combos) for (const step of axis.steps) next.push([...c, step]);
-    combos.splice(0, combos.length, ...next);
+    combos = next;
   }
   const name = typeof base['name'] === 'string' ? base['name'] : 'sweep';
   const points: SweepPoint[] = [];
@@ -261,6 +271,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   const usedIds = new Set<string>();
   // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
   const resolved = new Map<string, number | SpecError>();
+  const inputDigests = new Map<string, Record<string, string>>();
 
   // the spec's own seed keeps the point's raw spec, folder and hash; other `seeds:` add `seed=` points
   const baseSeed = typeof base['seed'] === 'number' ? base['seed'] : 1;
@@ -289,8 +300,11 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const label = parts.join(' ') || 'single point';
     let id = folderSafe(parts.join(',')) || 'point';
     if (id.length > 100) id = `${id.slice(0, 80)}~${hashOf(vars).slice(0, 8)}`;
-    if (usedIds.has(id)) id = `${id}~${index}`;
-    usedIds.add(id);
+    // unique, also where different values map to one folder name (`x/`, `x?`, a literal `x_~2`) and on
+    // case-insensitive filesystems
+    const baseId = id;
+    for (let k = 0; usedIds.has(id.toLowerCase()); k++) id = k === 0 ? `${baseId}~${index}` : `${baseId}~${index}.${k}`;
+    usedIds.add(id.toLowerCase());
     const ref = `point ${index} (${label})`;
     let spec: Spec;
     try {
@@ -305,19 +319,26 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const rkey = hashOf(rest);
     let r = resolved.get(rkey);
     if (r === undefined) {
-      try {
-        r = resolveSpec(spec, specDir, {}, { raw: pointRaw }).flows.length;
-      } catch (e) {
-        if (!(e instanceof SpecError)) throw e;
-        r = e;
-      }
+      const { value, files } = recordFileReads((): number | SpecError => {
+        try {
+          return resolveSpec(spec, specDir, {}, { raw: pointRaw }).flows.length;
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          return e;
+        }
+      });
+      r = value;
       resolved.set(rkey, r);
+      inputDigests.set(rkey, Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
     if (r instanceof SpecError) {
       for (const i of r.issues) addPointIssue(ref, i);
       return;
     }
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash: hashOf(pointRaw), flows: r, seed });
+    // the hash covers the point's spec, the contents of the files it reads (CDFs, topology files) and the
+    // ccsim version: a point finished before any of them changed is run again
+    const hash = hashOf({ spec: pointRaw, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r, seed });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {

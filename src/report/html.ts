@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from '../experiment/errors.js';
+import { UsageError, errorMessage } from '../experiment/errors.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
 import { ccsimVersion } from '../experiment/output.js';
 import { writeFileAtomic } from '../experiment/sweep-point.js';
 import type { FctStats } from '../metrics/summary.js';
@@ -196,8 +197,11 @@ export function writeReport(dir: string, out?: string): { file: string; charts: 
       : `run ${set.name}: cc ${set.runs[0]!.cc}, seed ${String(set.runs[0]!.manifest['seed'])}`,
     `results: ${dir} · ccsim ${ccsimVersion()}`,
   ];
-  const html = renderPage(`ccsim report: ${set.name}`, meta, sections);
   const file = out ?? join(dir, 'report.html');
+  // ownership (experiment/ownership.ts): an existing file is replaced only if it is a report ccsim wrote
+  const refusal = reportReplaceRefusal(file);
+  if (refusal !== undefined) throw new UsageError(`cannot write the report: ${refusal}`);
+  const html = sealHtml(renderPage(`ccsim report: ${set.name}`, meta, sections));
   writeFileAtomic(file, html);
   const charts = (html.match(/<figure class="chart"/g) ?? []).length;
   return { file, charts, set };

@@ -19,6 +19,9 @@ import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
 import { planSweep, type SweepPlan } from '../experiment/sweep.js';
 import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepAnalysis, type SweepOptions } from '../experiment/sweep-run.js';
 import { pointState, writeFileAtomic } from '../experiment/sweep-point.js';
+import { commitResultFiles, prepareOutDir } from '../experiment/outdir.js';
+import { sealHtml } from '../experiment/ownership.js';
+import { ccsimVersion } from '../experiment/output.js';
 import type { MeasuredClaim } from '../experiment/analysis.js';
 import { esc, renderPage, standardSections, type ReportSection } from './html.js';
 import { loadResults } from '../experiment/results.js';
@@ -201,6 +204,8 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   const data = loadPublished(publishedFile);
   const files = experimentFiles(expDir);
   const reportDir = join(root, `reproduce-${paper}${quick ? '-quick' : ''}`);
+  // a report folder that is not ccsim's fails now, not after the sweeps ran
+  prepareOutDir(reportDir, REPRODUCE_FILES);
   if (files.length === 0) {
     const message = `no experiments for ${paper} yet: ${expDir} has no experiment specs${data ? `; its ${data.claims.length} published claims are all "not run"` : ''}`;
     const view: ClaimsView = { paper, data, experiments: [], rows: data ? compareClaims(data, new Map()) : [], unknown: [], quick };
@@ -292,20 +297,22 @@ export function verdictCounts(all: readonly ClaimRow[]): string {
   );
 }
 
-function writeClaimFiles(dir: string, view: ClaimsView): void {
+function writeClaimFiles(dir: string, view: ClaimsView): string[] {
   const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'bound', 'n', 'ci95', 'verdict', 'variantOf', 'variant', 'cause', 'source'];
   const cell = (v: unknown): string => {
     const s = v === null || v === undefined ? '' : typeof v === 'object' ? formatCause({ cause: v as ClaimRow['cause'] }) : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   const lines = [cols.join(','), ...view.rows.map((r) => cols.map((c) => cell((r as unknown as Record<string, unknown>)[c])).join(','))];
-  writeFileAtomic(join(dir, 'claims.csv'), lines.join('\n') + '\n');
-  writeFileAtomic(join(dir, 'claims.json'), JSON.stringify({ paper: view.paper, quick: view.quick, claims: view.rows }, null, 2) + '\n');
+  writeFileSync(join(dir, 'claims.csv'), lines.join('\n') + '\n');
+  writeFileSync(join(dir, 'claims.json'), JSON.stringify({ paper: view.paper, quick: view.quick, claims: view.rows }, null, 2) + '\n');
+  return ['claims.csv', 'claims.json'];
 }
 
 /** The reproduction report: verdict table, then per experiment its figure, claims and charts. */
 export function writeReproduceReport(view: ClaimsView, dir: string, notes: readonly string[] = []): string {
-  mkdirSync(dir, { recursive: true });
+  // the report folder is a ccsim result folder (experiment/outdir.ts): checked, staged, sealed manifest
+  const plan = prepareOutDir(dir, REPRODUCE_FILES);
   const sections: ReportSection[] = [];
   const title = view.data?.title ?? view.paper;
   if (view.data !== undefined) {
@@ -332,11 +339,19 @@ export function writeReproduceReport(view: ClaimsView, dir: string, notes: reado
     sections.push({ id: `exp-${e.name}`, title: `${e.name}: ${e.plan.meta.figure ?? 'no figure analysis'}`, html: `<div>${parts.join('')}${inner}</div>` });
   }
   const meta = [`reproduction of ${title}${view.quick ? ' with --quick (reduced sizes)' : ''}`, ...notes];
-  const file = join(dir, 'report.html');
-  writeFileAtomic(file, renderPage(`ccsim reproduce: ${title}`, meta, sections));
-  writeClaimFiles(dir, view);
-  return file;
+  const html = sealHtml(renderPage(`ccsim reproduce: ${title}`, meta, sections));
+  commitResultFiles(
+    plan,
+    (staging) => {
+      writeFileSync(join(staging, 'report.html'), html);
+      return ['report.html', ...writeClaimFiles(staging, view)];
+    },
+    (files) => ({ ccsim: ccsimVersion(), paper: view.paper, quick: view.quick, files }),
+  );
+  return join(dir, 'report.html');
 }
+
+const REPRODUCE_FILES = ['report.html', 'claims.csv', 'claims.json'];
 
 // ---------------------------------------------------------------------------------------------
 // README tables

@@ -241,6 +241,22 @@ function parseIntToken(where: string, what: string, tok: string, min: number, ma
   return v;
 }
 
+/**
+ * Size bounds a topology file's header is checked against before anything is
+ * allocated for its nodes (the spec's limits.hosts and limits.links), so a
+ * 50-byte file declaring 10^8 nodes fails at once instead of using gigabytes.
+ */
+export interface TopologyFileBounds {
+  readonly hosts: number;
+  readonly links: number;
+}
+
+/** A link delay in a topology file above this is a typo, not a datacenter link (and would overflow the ps clock in sums). */
+const MAX_FILE_DELAY_PS = 1_000_000_000_000; // 1 s
+/** Rates in a topology file: 1 kbps .. 100 Tbps (the spec's rate bounds). */
+const MIN_FILE_RATE_BPS = 1e3;
+const MAX_FILE_RATE_BPS = 1e14;
+
 interface Header {
   nodes: number;
   switches: number;
@@ -251,7 +267,7 @@ interface Header {
   firstLink: number;
 }
 
-function parseHeader(lines: Line[], source: string, fields: readonly string[]): Header {
+function parseHeader(lines: Line[], source: string, fields: readonly string[], bounds: TopologyFileBounds | undefined): Header {
   const first = lines[0];
   if (!first) throw new Error(`${source}: empty file (expected header "${fields.join(' ')}")`);
   const where = `${source}:${first.no}`;
@@ -269,6 +285,16 @@ function parseHeader(lines: Line[], source: string, fields: readonly string[]): 
   if (nodes < 1) throw new Error(`${where}: nodes must be ≥ 1, got ${nodes}`);
   if (switches > nodes) throw new Error(`${where}: switches (${switches}) exceeds nodes (${nodes})`);
   if (tors > switches) throw new Error(`${where}: tors (${tors}) exceeds switches (${switches})`);
+  if (bounds !== undefined) {
+    if (nodes - switches > bounds.hosts) {
+      throw new Error(`${where}: header declares ${(nodes - switches).toLocaleString('en-US')} hosts, above the limit of ${bounds.hosts.toLocaleString('en-US')} (raise limits.hosts to allow it)`);
+    }
+    if (get('links') > bounds.links) {
+      throw new Error(`${where}: header declares ${get('links').toLocaleString('en-US')} links, above the limit of ${bounds.links.toLocaleString('en-US')} (raise limits.links to allow it)`);
+    }
+    // every switch needs a link: more switches than links cannot be a connected fabric
+    if (switches > get('links')) throw new Error(`${where}: header declares ${switches} switches but only ${get('links')} links`);
+  }
   const switchIds: number[] = [];
   const seen = new Set<number>();
   let li = 1;
@@ -311,6 +337,7 @@ function parseDelayToken(where: string, tok: string): number {
     throw new Error(`${where}: bad delay: ${errMsg(e)}`);
   }
   if (!(Number.isFinite(ps) && ps >= 0)) throw new Error(`${where}: bad delay "${tok}"`);
+  if (ps > MAX_FILE_DELAY_PS) throw new Error(`${where}: delay "${tok}" is above 1 s: not a datacenter link (a bare number is seconds)`);
   return ps;
 }
 
@@ -322,6 +349,7 @@ function parseRateToken(where: string, tok: string): number {
     throw new Error(`${where}: bad rate: ${errMsg(e)}`);
   }
   if (!(Number.isFinite(r) && r > 0)) throw new Error(`${where}: rate must be > 0, got "${tok}"`);
+  if (r < MIN_FILE_RATE_BPS || r > MAX_FILE_RATE_BPS) throw new Error(`${where}: rate "${tok}" is outside 1 kbps .. 100 Tbps: not a link rate`);
   return r;
 }
 
@@ -369,9 +397,9 @@ function parseRateDelayLinks(lines: Line[], source: string, header: Header): Raw
  * line of switch ids, then `src dst rate delay err` per link (rate like
  * `100Gbps`, delay like `1000ns` / `0.001ms` or bare seconds, err must be 0).
  */
-export function parseHpccTopology(text: string, source: string): LoadedTopology {
+export function parseHpccTopology(text: string, source: string, bounds?: TopologyFileBounds): LoadedTopology {
   const lines = splitLines(text);
-  const header = parseHeader(lines, source, ['nodes', 'switches', 'links']);
+  const header = parseHeader(lines, source, ['nodes', 'switches', 'links'], bounds);
   return assemble(source, header, parseRateDelayLinks(lines, source, header));
 }
 
@@ -380,9 +408,9 @@ export function parseHpccTopology(text: string, source: string): LoadedTopology 
  * `nodes switches tors links`, a line of switch ids (the first `tors` are the
  * ToRs), then `src dst rate delay err` with rate as float bps (or with a unit).
  */
-export function parsePowertcpTopology(text: string, source: string): LoadedTopology {
+export function parsePowertcpTopology(text: string, source: string, bounds?: TopologyFileBounds): LoadedTopology {
   const lines = splitLines(text);
-  const header = parseHeader(lines, source, ['nodes', 'switches', 'tors', 'links']);
+  const header = parseHeader(lines, source, ['nodes', 'switches', 'tors', 'links'], bounds);
   const loaded = assemble(source, header, parseRateDelayLinks(lines, source, header));
   loaded.torIds = header.switchIds.slice(0, header.tors).map((s) => loaded.newIds[s]!);
   return loaded;
@@ -393,7 +421,7 @@ export function parsePowertcpTopology(text: string, source: string): LoadedTopol
  * a line of switch ids, then `src dst type`; rate and delay of each type come
  * from `linkConfig` (the experiment JSON's linkConfig).
  */
-export function parseOscarTopology(text: string, source: string, linkConfig: OscarLinkConfig): LoadedTopology {
+export function parseOscarTopology(text: string, source: string, linkConfig: OscarLinkConfig, bounds?: TopologyFileBounds): LoadedTopology {
   if (!isRecord(linkConfig)) throw new Error(`${source}: linkConfig must be an object mapping link type to { rateBps, delayPs }`);
   for (const [type, c] of Object.entries(linkConfig)) {
     if (!isRecord(c)) throw new Error(`linkConfig.${type}: must be { rateBps, delayPs }`);
@@ -405,7 +433,7 @@ export function parseOscarTopology(text: string, source: string, linkConfig: Osc
     }
   }
   const lines = splitLines(text);
-  const header = parseHeader(lines, source, ['nodes', 'switches', 'links']);
+  const header = parseHeader(lines, source, ['nodes', 'switches', 'links'], bounds);
   const raw: RawLink[] = [];
   for (let i = header.firstLink; i < lines.length; i++) {
     const line = lines[i]!;
@@ -421,17 +449,17 @@ export function parseOscarTopology(text: string, source: string, linkConfig: Osc
 }
 
 /** Parses topology text in the given format; `source` names it in errors. */
-export function parseTopology(text: string, source: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig): LoadedTopology {
+export function parseTopology(text: string, source: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig, bounds?: TopologyFileBounds): LoadedTopology {
   switch (format) {
     case 'ccsim':
       return parseCcsimTopology(text, source);
     case 'hpcc':
-      return parseHpccTopology(text, source);
+      return parseHpccTopology(text, source, bounds);
     case 'powertcp':
-      return parsePowertcpTopology(text, source);
+      return parsePowertcpTopology(text, source, bounds);
     case 'oscar':
       if (!linkConfig) throw new Error(`${source}: the oscar topology format needs a linkConfig (rate and delay per link type)`);
-      return parseOscarTopology(text, source, linkConfig);
+      return parseOscarTopology(text, source, linkConfig, bounds);
     default: {
       const bad: unknown = format;
       throw new Error(`${source}: unknown topology format ${JSON.stringify(bad)} (known: ${TOPOLOGY_FILE_FORMATS.join(', ')})`);
@@ -440,7 +468,7 @@ export function parseTopology(text: string, source: string, format: TopologyFile
 }
 
 /** Reads and parses a topology file. Throws "topology file not found: <path>" if it does not exist. */
-export function loadTopologyFile(path: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig, maxBytes?: number): LoadedTopology {
+export function loadTopologyFile(path: string, format: TopologyFileFormat, linkConfig?: OscarLinkConfig, maxBytes?: number, bounds?: TopologyFileBounds): LoadedTopology {
   if (!existsSync(path)) throw new Error(`topology file not found: ${path}`);
   let text: string;
   try {
@@ -449,5 +477,5 @@ export function loadTopologyFile(path: string, format: TopologyFileFormat, linkC
     const msg = errMsg(e);
     throw new Error(msg.startsWith('topology file') ? msg : `cannot read topology file ${path}: ${msg}`);
   }
-  return parseTopology(text, path, format, linkConfig);
+  return parseTopology(text, path, format, linkConfig, bounds);
 }
