@@ -74,7 +74,7 @@ export function portSeries(runs: readonly RunData[], names: readonly string[], k
     const legend = entry.series.map((x) => x.name);
     const option = {
       ...frame(title, legend, true),
-      xAxis: axis('value', 'time (us)', { scale: true }),
+      xAxis: axis('value', 'time (us)', { axisLabel: { margin: 14 }, nameGap: 38, scale: true }),
       yAxis: axis('value', spec.unit, { nameGap: 46 }),
       series: entry.series,
     };
@@ -115,7 +115,7 @@ export function flowRates(runs: readonly RunData[], names: readonly string[], ma
       id: `flow-rate-${i}`,
       title,
       height: heightFor(series.map((x) => x.name)),
-      option: { ...frame(title, series.map((x) => x.name), true), xAxis: axis('value', 'time (us)', { scale: true }), yAxis: axis('value', 'goodput (Gbps)', { nameGap: 46 }), series },
+      option: { ...frame(title, series.map((x) => x.name), true), xAxis: axis('value', 'time (us)', { axisLabel: { margin: 14 }, nameGap: 38, scale: true }), yAxis: axis('value', 'goodput (Gbps)', { nameGap: 46 }), series },
       ...(note ? { note } : {}),
     });
   }

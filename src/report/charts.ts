@@ -188,7 +188,7 @@ export function slowdownCdf(runs: readonly RunData[], names: readonly string[]):
   if (series.length === 0) return { id: 'slowdown-cdf', title, empty: 'no flow finished' };
   const option: Option = {
     ...frame(title, series.map((x) => String(x['name'])), true),
-    xAxis: axis('log', 'slowdown (log)', { min: 1 }),
+    xAxis: axis('log', 'slowdown (log)', { axisLabel: { margin: 14 }, nameGap: 38, min: 1 }),
     yAxis: axis('value', 'fraction of flows', { min: 0, max: 1, nameGap: 46 }),
     series,
   };
@@ -247,7 +247,7 @@ export function sweepLines(runs: readonly RunData[], fields: readonly string[]):
         height: heightFor(series.map((x) => x.name)),
         option: {
           ...frame(title, series.map((x) => x.name), false),
-          xAxis: axis('value', f, { scale: true }),
+          xAxis: axis('value', f, { axisLabel: { margin: 14 }, nameGap: 38, scale: true }),
           yAxis: axis('value', m.label, { scale: true, nameGap: 46 }),
           series,
         },
