@@ -55,7 +55,8 @@ function statsLine(label: string, s: FctStats, labelWidth: number): string {
     pad(fmtNum(s.meanSlowdown), 9) +
     pad(fmtNum(s.p50Slowdown), 9) +
     pad(fmtNum(s.p95Slowdown), 9) +
-    pad(fmtNum(s.p99Slowdown), 9)
+    pad(fmtNum(s.p99Slowdown), 9) +
+    pad(fmtNum(s.p999Slowdown), 9)
   );
 }
 
@@ -85,7 +86,7 @@ function printRunSummary(r: RunResult, cc: string): void {
   ];
   const w = Math.max(16, ...labels.map((l) => l.length + 4));
   const header = (title: string): void =>
-    out('  ' + pad(title, w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9));
+    out('  ' + pad(title, w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9) + pad('p99.9', 9));
   header('slowdown');
   out(statsLine('overall', fct.overall, w));
   for (const [k, s] of Object.entries(fct.tags)) out(statsLine(`tag ${k}`, s, w));
