@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
@@ -204,6 +204,43 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
   } finally {
     await browser.close();
   }
+});
+
+test('ccsim report --svg / --png: one figure file per drawn chart, none for a chart without data', async (t) => {
+  const file = await sweepReport();
+  const sweepDir = join(file, '..');
+  const svgDir = join(dir, 'figs-svg');
+  const r = spawnSync(process.execPath, [CLI, 'report', sweepDir, '--out', join(dir, 'r2.html'), '--svg', svgDir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`figures: ${EXPECTED_CHARTS.length} SVG files in `));
+  assert.deepEqual(readdirSync(svgDir).sort(), EXPECTED_CHARTS.map((c) => `${c}.svg`).sort());
+  for (const c of EXPECTED_CHARTS) {
+    const svg = readFileSync(join(svgDir, `${c}.svg`), 'utf8');
+    assert.match(svg, /^<svg width="720" height="\d+" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, c);
+    assert.ok((svg.match(/<path/g) ?? []).length > 5, `${c} draws paths`);
+  }
+  // the legend names the varied values in the figure file too
+  assert.match(readFileSync(join(svgDir, 'slowdown-mean-oscar.svg'), 'utf8'), /cc=dcqcn\[variant=paper\] load=0\.5/);
+  const png = spawnSync(process.execPath, [CLI, 'report', sweepDir, '--out', join(dir, 'r3.html'), '--png', join(dir, 'figs-png')], { encoding: 'utf8' });
+  let resvg = true;
+  try {
+    await import('@resvg/resvg-js' as string);
+  } catch {
+    resvg = false;
+  }
+  if (!resvg) {
+    // without the optional rasterizer: a clear error, exit 2
+    assert.equal(png.status, 2);
+    assert.match(png.stderr, /--png needs the optional dependency @resvg\/resvg-js/);
+    t.diagnostic('@resvg/resvg-js is not installed: PNG output not checked');
+    return;
+  }
+  assert.equal(png.status, 0, png.stderr);
+  const pngs = readdirSync(join(dir, 'figs-png')).sort();
+  assert.deepEqual(pngs, EXPECTED_CHARTS.map((c) => `${c}.png`).sort());
+  const head = readFileSync(join(dir, 'figs-png', pngs[0]!));
+  assert.deepEqual([...head.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(head.readUInt32BE(16), 1440, 'twice the chart width');
 });
 
 test('result tables read the same through the plain-CSV fast path, csv-parse (quoted cells) and JSONL', () => {

@@ -25,8 +25,40 @@ function figureOption(option: Option): Option {
   return { ...rest, grid };
 }
 
+/** Relative advance widths (em) of a wide sans-serif face (DejaVu Sans, the usual substitute), for text layout without a canvas. */
+function charEm(c: string): number {
+  if (/[il.,:;'|!]/.test(c)) return 0.32;
+  if (/[()[\]jft ]/.test(c)) return 0.4;
+  if (/[mwMW]/.test(c)) return 0.95;
+  if (/[A-Z]/.test(c)) return 0.72;
+  if (/[=+<>~]/.test(c)) return 0.84;
+  if (/[0-9]/.test(c)) return 0.64;
+  return 0.62;
+}
+
+let measuring = false;
+
+/**
+ * Server-side ECharts has no canvas to measure text, and its fallback
+ * underestimates widths, so legend entries overlap in the figure files; this
+ * estimate errs wide for the sans-serif faces a viewer substitutes.
+ */
+function installTextMeasure(): void {
+  if (measuring) return;
+  measuring = true;
+  echarts.setPlatformAPI({
+    measureText(text: string, font?: string) {
+      const size = Number(/(\d+(?:\.\d+)?)px/.exec(font ?? '')?.[1] ?? 12);
+      let em = 0;
+      for (const c of text) em += charEm(c);
+      return { width: em * size };
+    },
+  });
+}
+
 /** The chart as a standalone SVG document. */
 export function renderSvg(option: Option, width = WIDTH, height = HEIGHT): string {
+  installTextMeasure();
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, backgroundColor: '#fff', ...figureOption(option) });
