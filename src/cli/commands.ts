@@ -9,6 +9,9 @@ import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.
 import { formatCell, formatTable } from '../report/text.js';
 import { claimsView, formatMeasured, reproduce, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { out } from './format.js';
+import type { Cell, FigureTable } from '../experiment/analysis.js';
+import { readRunSummary } from '../experiment/results.js';
+import { pointDir } from '../experiment/sweep-point.js';
 import { PointsFailed } from './errors.js';
 import '../../experiments/index.js';
 
@@ -25,6 +28,12 @@ function printSweepOutcome(r: SweepOutcome): void {
   if (r.failed.length > 0) parts.push(`${r.failed.length} failed`);
   out(`sweep ${r.plan.name}: ${parts.join(', ')}; ${r.ran} run in ${secs.toFixed(1)} s on ${r.jobs} worker${r.jobs === 1 ? '' : 's'}`);
   out(`  results: ${r.dir} (index: sweep.json, points.csv)`);
+  const table = pointsTable(r);
+  if (table.rows.length > 0) {
+    out();
+    for (const l of formatTable(table)) out(l);
+  }
+  const footer = `charts and tables: ccsim report ${r.dir}`;
   if (r.figure !== undefined) {
     if (r.figure.error !== undefined) {
       out(`  figure ${r.figure.id}: not analyzed: ${r.figure.error}`);
@@ -40,6 +49,23 @@ function printSweepOutcome(r: SweepOutcome): void {
       }
     }
   }
+  if (r.finished > 0) {
+    out();
+    out(footer);
+  }
+}
+
+/** One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each point's summary.json). */
+function pointsTable(r: SweepOutcome): FigureTable {
+  const failed = new Map(r.failed.map((f) => [f.index, f.error]));
+  const rows: Cell[][] = r.plan.points.map((p) => {
+    const s = readRunSummary(pointDir(r.dir, p.id));
+    if (s === undefined) return [p.label, null, null, null, null, failed.has(p.index) ? 'failed' : 'not finished'];
+    const o = s.fct.overall;
+    const num = (x: number | null): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), s.unfinished, 'done'];
+  });
+  return { title: 'FCT slowdown per point (over finished flows)', columns: ['point', 'flows', 'mean', 'p99', 'unfinished', 'status'], rows };
 }
 
 function printClaims(view: ClaimsView): void {

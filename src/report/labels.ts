@@ -2,11 +2,11 @@
  * Legend names of a report's runs, built from the values a sweep varies: only
  * the fields whose values differ between the runs shown, each as
  * `key=value`, a CC with parameters spelled as everywhere else
- * (`cc=dcqcn[variant=paper]`, src/experiment/sweep.ts `pointValueText`) but
- * in full (never a hash), and any other object value as its compact JSON when
+ * (`cc=dcqcn[variant=paper]`, src/experiment/sweep.ts `ccText`), and any other object value as its compact JSON when
  * short, else as `#n` (its n-th distinct value, listed in a note).
  */
 import type { RunData } from '../experiment/results.js';
+import { ccText } from '../experiment/sweep.js';
 
 /** The short key of a varied field path (`workload[0].load` -> `load`), the full path when two would clash. */
 export function shortKeys(paths: readonly string[]): Map<string, string> {
@@ -24,16 +24,6 @@ function compact(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(compact).join(',')}]`;
   if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${compact(x)}`).join(',')}}`;
   return String(v);
-}
-
-/** A CC value (`{ name, params }`) in the one spelling: `name[k=v,...]`; undefined for other values. */
-export function ccText(v: unknown): string | undefined {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const o = v as { name?: unknown; params?: unknown };
-  if (typeof o.name !== 'string') return undefined;
-  if (o.params === null || typeof o.params !== 'object') return o.name;
-  const inner = Object.entries(o.params as Record<string, unknown>).map(([k, x]) => `${k}=${compact(x)}`);
-  return inner.length === 0 ? o.name : `${o.name}[${inner.join(',')}]`;
 }
 
 const MAX_INLINE = 40;
