@@ -118,6 +118,21 @@ function buildProgram(): Command {
     .action(async (paper: string, o: Parameters<Commands['claimsCommand']>[1]) => (await commands()).claimsCommand(paper, o));
 
   program
+    .command('schema')
+    .description('write the JSON Schema of a spec file (for editors: first line `# yaml-language-server: $schema=<file>`)')
+    .option('-o, --out <file>', 'write to this file (default: standard output)')
+    .action(async (o: { out?: string }) => {
+      const { specJsonSchema } = await import('../experiment/json-schema.js');
+      const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
+      if (o.out === undefined) process.stdout.write(text);
+      else {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(o.out, text);
+        process.stdout.write(`schema: ${o.out}\n`);
+      }
+    });
+
+  program
     .command('list')
     .description('list topologies, workloads and congestion-control algorithms')
     .argument('[what]', 'topologies | workloads | ccs (default: all)')
