@@ -68,6 +68,7 @@ function buildProgram(): Command {
     .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
+    .option('--no-estimate', 'skip the cost estimate (flows, packets, events, wall time; measured with a short built-in run)')
     .action(async (spec: string, o: Parameters<RunCommands['validateCommand']>[1]) => (await runCommands()).validateCommand(spec, o));
 
   program

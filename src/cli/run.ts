@@ -23,11 +23,30 @@ export async function runCommand(spec: string, o: { out?: string; seed?: number;
     quick: o.quick === true,
     quiet,
     progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],
+    progressLines: !quiet && (process.stderr.isTTY !== true || process.env['CI'] !== undefined),
   });
   if (!quiet) printRunSummary(r, r.input.cc.name);
 }
 
-export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean }): Promise<void> {
+/** 1.2k, 3.4M, 5.6G */
+function fmtCount(n: number): string {
+  if (!Number.isFinite(n)) return '-';
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+/** Seconds as "0.4 s", "42 s", "3.1 min", "2.5 h". */
+export function fmtSecs(s: number): string {
+  if (!Number.isFinite(s)) return '-';
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${(s / 60).toFixed(1)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
   if (isSweepFile(spec)) {
     await import('../../experiments/index.js');
     const plan = planSweep(spec, { quick: o.quick === true });
@@ -39,4 +58,14 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
   const hosts = input.topology.hostCount;
   const switches = input.topology.nodes.length - hosts;
   out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);
+  if (o.estimate === false) return;
+  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
+  const e = estimateCost(input);
+  out(
+    `  cost: ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events (${e.eventsPerPacket.toFixed(1)} per packet), ` +
+      `~${fmtSecs(e.wallSecs)} of wall time here (${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+  );
+  if (e.wallSecs > SLOW_RUN_SECS) {
+    out(`  warning: this run would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a shorter \`duration\`, or a \`quick:\` block for trials)`);
+  }
 }
