@@ -41,12 +41,12 @@ test('validate prints the cost and warns above 10 minutes; run without a termina
 topology: { type: star, hosts: 16, rate: 100Gbps, delay: 1us }
 cc: hpcc
 workload:
-  - { type: incast, fanIn: 15, size: 4GB, receiver: 0, at: [0us] }
+  - { type: incast, fanIn: 15, size: 100GB, receiver: 0, at: [0us] }
 `,
   );
   const r = spawnSync(process.execPath, [CLI, 'validate', spec], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /cost: 15 flows, 60,000,000 data packets, ~[\d.]+[MG] events \([\d.]+ per packet\), ~[\d.]+ (min|h) of wall time here/);
+  assert.match(r.stdout, /cost: 15 flows, 1,500,000,000 data packets, ~[\d.]+[MG] events \([\d.]+ per packet\), ~[\d.]+ (min|h) of wall time here/);
   assert.match(r.stdout, /warning: this run would take more than 10 minutes/);
   const quiet = spawnSync(process.execPath, [CLI, 'validate', '--no-estimate', spec], { encoding: 'utf8' });
   assert.doesNotMatch(quiet.stdout, /cost:/);

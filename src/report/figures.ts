@@ -107,7 +107,7 @@ export async function writeFigures(dir: string, out: string, format: 'svg' | 'pn
     const svg = renderSvg(c.option, c.width ?? WIDTH, c.height ?? HEIGHT);
     const file = join(out, `${c.id}.${format}`);
     if (Resvg === undefined) writeFileAtomic(file, svg);
-    else writeFileSync(file, Buffer.from(new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, background: '#ffffff' }).render().asPng()));
+    else writeFileSync(file, Buffer.from(new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, background: '#ffffff', font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng()));
     files.push(file);
   }
   return { dir: out, files, skipped };
