@@ -1,7 +1,5 @@
-/** `ccsim run` and `ccsim validate`: they load the spec and simulator modules only. */
+/** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
-import { planSweep } from '../experiment/sweep.js';
-import { runExperiment } from '../experiment/runner.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
 /** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
@@ -17,6 +15,7 @@ function isSweepFile(path: string): boolean {
 
 export async function runCommand(spec: string, o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean }): Promise<void> {
   const quiet = o.quiet === true;
+  const { runExperiment } = await import('../experiment/runner.js');
   const r = await runExperiment(spec, {
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
@@ -49,6 +48,7 @@ export function fmtSecs(s: number): string {
 export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
   if (isSweepFile(spec)) {
     await import('../../experiments/index.js');
+    const { planSweep } = await import('../experiment/sweep.js');
     const plan = planSweep(spec, { quick: o.quick === true });
     const flows = plan.points.reduce((a, p) => a + p.flows, 0);
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
