@@ -27,14 +27,11 @@ test('main.ts imports only commander and node modules; run.ts leaves the simulat
 });
 
 test('ccsim --help and --version answer without loading a command', () => {
-  const t0 = performance.now();
   const h = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
-  const ms = performance.now() - t0;
   assert.equal(h.status, 0);
   for (const c of ['run', 'validate', 'sweep', 'report', 'reproduce', 'claims', 'list', 'schema']) assert.match(h.stdout, new RegExp(`^  ${c}\\b`, 'm'), c);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   assert.equal(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout.trim(), pkg.version);
   // the papers named in the help (main.ts keeps its own copy so as not to load published.ts)
   assert.match(readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8'), new RegExp(`export const PAPERS = '${PAPERS.join(' \\| ')}';`));
-  console.log(`# ccsim --help: ${ms.toFixed(0)} ms`);
 });
