@@ -143,3 +143,11 @@ export type * from './workload/driver.js';
 export * from './engine/spec-fields.js';
 export * from './engine/units.js';
 export { Rng, hashString } from './engine/rng.js';
+
+// sweeps, reports and the tools around a spec (docs/api.md)
+export { planSweep, type SweepPlan, type SweepPoint } from './experiment/sweep.js';
+export { runSweep, type SweepOptions, type SweepOutcome } from './experiment/sweep-run.js';
+export { loadResults, pointResults, type ResultSet, type RunData } from './experiment/results.js';
+export { writeReport } from './report/html.js';
+export { estimateCost, calibrate, type CostEstimate } from './experiment/estimate.js';
+export { specJsonSchema } from './experiment/json-schema.js';

@@ -71,7 +71,10 @@ test('run: missing workload file → exit 2, names workload[0].cdf', () => {
 test('validate: good spec → ok line', () => {
   const r = ccsim('validate', write('good.yaml', GOOD));
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout.trim(), 'ok: good: 17 hosts, 1 switch, 16 flows, cc none');
+  const [ok, cost, ...rest] = r.stdout.trim().split('\n');
+  assert.equal(ok, 'ok: good: 17 hosts, 1 switch, 16 flows, cc none');
+  assert.match(cost!, /^  cost: 16 flows, [\d,]+ data packets, ~[\d.]+[kM]? events/);
+  assert.deepEqual(rest, []);
 });
 
 test('validate: the same spec as JSON', () => {

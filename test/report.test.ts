@@ -1,8 +1,11 @@
 /**
- * HTML reports: the file is self-contained (no external resources), has the
- * charts the results call for, and renders in headless Chromium with no
- * console errors; a chart's "download SVG" button yields its SVG. A PNG
- * screenshot is kept in ci-artifacts/ for CI.
+ * HTML reports: the file is self-contained (no external resources, the
+ * ECharts runtime inlined), has the charts the results call for, and renders
+ * in headless Chromium with no console errors: every chart drawn (no empty
+ * axes: a chart without data says why), no two text labels of a chart
+ * overlapping, tooltips on hover; a chart's "download SVG" button yields its
+ * SVG, a table's "download CSV" its CSV. A PNG screenshot is kept in
+ * ci-artifacts/ for CI.
  *
  * Chromium (Debian `chromium`, /usr/bin/chromium) is installed by .ci/run; the
  * browser test is skipped with a message only when it is absent outside CI.
@@ -10,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../src/experiment/sweep-run.js';
@@ -35,7 +38,8 @@ metrics:
   throughput: { ports: [{ link: [8, 0] }, { link: [9, 4] }], interval: 10us }
   flowThroughput: { flows: all, interval: 10us }
 sweep:
-  cc: [hpcc, dcqcn]
+  cc: [hpcc, { name: dcqcn, params: { variant: paper } }]
+  workload[0].load: [0.3, 0.5]
 `;
 
 let reportFile: string | undefined;
@@ -50,30 +54,49 @@ async function sweepReport(): Promise<string> {
   return reportFile;
 }
 
+/** drawn charts, in page order (the p99 / p99.9 bars have too few flows in so short a run: shown as a message) */
 const EXPECTED_CHARTS = [
-  'slowdown-mean',
-  'slowdown-p99',
-  'slowdown-p999',
+  'vs-load-mean',
+  'slowdown-mean-oscar',
+  'slowdown-mean-powertcp',
   'slowdown-cdf',
   'queues-n8-p0',
   'throughput-n8-p0',
   'throughput-n9-p0',
   'flow-rate-0',
   'flow-rate-1',
-  'pfc-per-layer',
+  'flow-rate-2',
+  'flow-rate-3',
 ];
+const EXPECTED_EMPTY = ['vs-load-p99', 'slowdown-p99-oscar', 'slowdown-p99-powertcp', 'slowdown-p999-oscar', 'slowdown-p999-powertcp'];
 
-test('report of a sweep: one self-contained file with the expected charts, each an inline SVG', async () => {
+/** The HTML outside inline <script> bodies (the inlined ECharts runtime holds markup in strings). */
+function markup(html: string): string {
+  return html.replace(/(<script[^>]*>)[\s\S]*?<\/script>/g, '$1</script>');
+}
+
+test('report of a sweep: one self-contained file with the expected charts, legends from the varied values', async () => {
   const file = await sweepReport();
   const html = readFileSync(file, 'utf8');
-  const charts = [...html.matchAll(/<figure class="chart" data-chart="([^"]+)"><div class="svg"><svg /g)].map((m) => m[1]);
+  const charts = [...html.matchAll(/<figure class="chart" data-chart="([^"]+)"><div class="plot"/g)].map((m) => m[1]);
   assert.deepEqual(charts, EXPECTED_CHARTS);
-  // nothing loaded from elsewhere: no external scripts, styles, images or fonts
-  assert.doesNotMatch(html, /<(script|link|img|iframe)[^>]+(src|href)=/i);
-  assert.doesNotMatch(html, /url\(\s*['"]?https?:/i);
-  // both runs appear in the grouped bars' legend and the summary table
-  assert.match(html, /<td>cc=hpcc<\/td><td>hpcc<\/td>/);
-  assert.match(html, /<td>cc=dcqcn<\/td><td>dcqcn<\/td>/);
+  const empty = [...html.matchAll(/<figure class="chart empty" data-chart="([^"]+)">.*?<div class="nodata"[^>]*>([^<]+)</g)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(empty.map((e) => e[0]), EXPECTED_EMPTY);
+  for (const [id, why] of empty) assert.match(why!, /finished flows|no flow finished/, id);
+  // nothing loaded from elsewhere: no external scripts, styles, images or fonts; the runtime is inline
+  const m = markup(html);
+  assert.doesNotMatch(m, /<(script|link|img|iframe)[^>]+(src|href)=/i);
+  assert.doesNotMatch(m, /url\(\s*['"]?https?:/i);
+  assert.match(html, /<script>\s*\/\*[\s\S]{0,2000}Apache/);
+  // legends and the summary name the varied values, a CC with its parameters in full (no hash)
+  assert.match(html, /<td>cc=hpcc load=0\.3<\/td><td>hpcc<\/td>/);
+  assert.match(html, /<td>cc=dcqcn\[variant=paper\] load=0\.5<\/td><td>dcqcn<\/td>/);
+  assert.match(html, /"name":"cc=dcqcn\[variant=paper\]"/);
+  // no PFC chart: nothing paused in this run; a topology map by layer
+  assert.doesNotMatch(html, /data-chart="pfc-per-layer"/);
+  assert.match(m, /<td>leaf<\/td><td class="num">2<\/td><td>8-9<\/td>/);
+  // flow counts per bin on the axis, tail percentiles left out where too few flows
+  assert.match(html, /\(0, 150 KiB\]\\nn=\d+/);
 });
 
 test('report: bad input is a clear error (no results, missing folder), exit 2, no file written', () => {
@@ -113,11 +136,23 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
     await page.goto(`file://${file}`);
-    const drawn = await page.$$eval('figure.chart', (figs) =>
+    const drawn = await page.$$eval('figure.chart:not(.empty)', (figs) =>
       figs.map((f) => {
-        const svg = f.querySelector('svg');
+        const svg = f.querySelector('.plot svg');
         const box = svg?.getBoundingClientRect();
-        return { id: f.getAttribute('data-chart'), w: box?.width ?? 0, h: box?.height ?? 0, paths: svg?.querySelectorAll('path').length ?? 0 };
+        // every pair of text boxes (axis labels, legend, title, axis names) that overlap by more than 1 px each way
+        const texts = [...(svg?.querySelectorAll('text') ?? [])].map((t) => ({ s: t.textContent ?? '', r: t.getBoundingClientRect() })).filter((t) => t.s.trim() !== '' && t.r.width > 0);
+        const overlaps: string[] = [];
+        for (let i = 0; i < texts.length; i++) {
+          for (let j = i + 1; j < texts.length; j++) {
+            const a = texts[i]!.r;
+            const b = texts[j]!.r;
+            const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (w > 1 && h > 1) overlaps.push(`"${texts[i]!.s}" / "${texts[j]!.s}"`);
+          }
+        }
+        return { id: f.getAttribute('data-chart'), w: box?.width ?? 0, h: box?.height ?? 0, paths: svg?.querySelectorAll('path').length ?? 0, texts: texts.length, overlaps };
       }),
     );
     assert.deepEqual(
@@ -127,12 +162,39 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
     for (const d of drawn) {
       assert.ok(d.w > 300 && d.h > 150, `chart ${d.id} has size ${d.w}x${d.h}`);
       assert.ok(d.paths > 5, `chart ${d.id} draws ${d.paths} paths`);
+      assert.ok(d.texts > 5, `chart ${d.id} has ${d.texts} labels`);
+      assert.deepEqual(d.overlaps, [], `chart ${d.id}: overlapping labels`);
     }
+    // interactive: hovering a bar chart shows a tooltip with the values and flow counts
+    const bars = page.locator('figure.chart[data-chart="slowdown-mean-oscar"] .plot');
+    await bars.scrollIntoViewIfNeeded();
+    const bb = (await bars.boundingBox())!;
+    await page.mouse.move(bb.x + bb.width * 0.3, bb.y + bb.height * 0.6);
+    const tip = await bars.evaluate((el) => {
+      const divs = [...el.querySelectorAll('div')].filter((d) => d.style.position === 'absolute' && d.style.display !== 'none' && d.style.visibility !== 'hidden' && /flows\)/.test(d.textContent ?? ''));
+      return divs.map((d) => d.textContent ?? '');
+    });
+    assert.equal(tip.length, 1, 'one tooltip shown on hover');
+    assert.match(tip[0]!, /cc=hpcc load=0\.3: [\d.]+ \([\d,]+ flows\)/);
+    // a legend entry toggles its series
+    const legendToggles = await page.$eval('figure.chart[data-chart="slowdown-cdf"]', (f) => {
+      const c = (f as unknown as { ccsimChart: { dispatchAction(a: object): void; getOption(): { legend: { selected: Record<string, boolean> }[] } } }).ccsimChart;
+      c.dispatchAction({ type: 'legendToggleSelect', name: 'cc=hpcc load=0.3' });
+      return c.getOption().legend[0]!.selected['cc=hpcc load=0.3'];
+    });
+    assert.equal(legendToggles, false);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('figure.chart[data-chart="slowdown-cdf"] button').click()]);
     assert.equal(download.suggestedFilename(), 'slowdown-cdf.svg');
     const saved = join(dir, 'dl.svg');
     await download.saveAs(saved);
     assert.match(readFileSync(saved, 'utf8'), /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('table.summary-table button[data-csv]').click()]);
+    assert.equal(csv.suggestedFilename(), 'summary.csv');
+    const savedCsv = join(dir, 'summary.csv');
+    await csv.saveAs(savedCsv);
+    const csvLines = readFileSync(savedCsv, 'utf8').trim().split('\n');
+    assert.equal(csvLines.length, 1 + 4, 'header and one row per point');
+    assert.match(csvLines.join('\n'), /^run,cc,flows,finished,mean/m);
     assert.deepEqual(errors, []);
     mkdirSync(ARTIFACTS, { recursive: true });
     const png = join(ARTIFACTS, 'report-sweep.png');
@@ -142,6 +204,43 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
   } finally {
     await browser.close();
   }
+});
+
+test('ccsim report --svg / --png: one figure file per drawn chart, none for a chart without data', async (t) => {
+  const file = await sweepReport();
+  const sweepDir = join(file, '..');
+  const svgDir = join(dir, 'figs-svg');
+  const r = spawnSync(process.execPath, [CLI, 'report', sweepDir, '--out', join(dir, 'r2.html'), '--svg', svgDir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`figures: ${EXPECTED_CHARTS.length} SVG files in `));
+  assert.deepEqual(readdirSync(svgDir).sort(), EXPECTED_CHARTS.map((c) => `${c}.svg`).sort());
+  for (const c of EXPECTED_CHARTS) {
+    const svg = readFileSync(join(svgDir, `${c}.svg`), 'utf8');
+    assert.match(svg, /^<svg width="720" height="\d+" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, c);
+    assert.ok((svg.match(/<path/g) ?? []).length > 5, `${c} draws paths`);
+  }
+  // the legend names the varied values in the figure file too
+  assert.match(readFileSync(join(svgDir, 'slowdown-mean-oscar.svg'), 'utf8'), /cc=dcqcn\[variant=paper\] load=0\.5/);
+  const png = spawnSync(process.execPath, [CLI, 'report', sweepDir, '--out', join(dir, 'r3.html'), '--png', join(dir, 'figs-png')], { encoding: 'utf8' });
+  let resvg = true;
+  try {
+    await import('@resvg/resvg-js' as string);
+  } catch {
+    resvg = false;
+  }
+  if (!resvg) {
+    // without the optional rasterizer: a clear error, exit 2
+    assert.equal(png.status, 2);
+    assert.match(png.stderr, /--png needs the optional dependency @resvg\/resvg-js/);
+    t.diagnostic('@resvg/resvg-js is not installed: PNG output not checked');
+    return;
+  }
+  assert.equal(png.status, 0, png.stderr);
+  const pngs = readdirSync(join(dir, 'figs-png')).sort();
+  assert.deepEqual(pngs, EXPECTED_CHARTS.map((c) => `${c}.png`).sort());
+  const head = readFileSync(join(dir, 'figs-png', pngs[0]!));
+  assert.deepEqual([...head.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(head.readUInt32BE(16), 1440, 'twice the chart width');
 });
 
 test('result tables read the same through the plain-CSV fast path, csv-parse (quoted cells) and JSONL', () => {

@@ -85,7 +85,7 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   // figure tables and charts of each experiment, with chart ids unique across experiments
   assert.match(html, /Overall FCT slowdown/);
   const ids = [...html.matchAll(/data-chart="([^"]+)"/g)].map((m) => m[1]!);
-  assert.ok(ids.includes('a-slowdown-mean') && ids.includes('b-slowdown-mean'), ids.join(' '));
+  assert.ok(ids.includes('a-slowdown-mean-oscar') && ids.includes('b-slowdown-mean-oscar'), ids.join(' '));
   assert.equal(new Set(ids).size, ids.length);
   const csv = readFileSync(join(out, 'reproduce-oscar-quick', 'claims.csv'), 'utf8').split('\n');
   assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,bound,n,ci95,verdict,variantOf,variant,cause,source');

@@ -65,6 +65,7 @@ function minBaseRttPs(ti: TopoIndex, racks: Racks, mtuBytes: number): number {
 
 export function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues, mtuBytes: number): MetricsRequest {
   const m = spec.metrics;
+  const queues = m.queues === 'auto' ? { ports: 'auto' as const, top: 4, interval: SPEC_DEFAULTS.queueIntervalPs } : m.queues;
   const ports = (list: readonly PortRefSpec[] | undefined, key: string): PortRef[] =>
     (list ?? []).flatMap((r, i) => {
       const p = resolvePort(r, ['metrics', key, 'ports', i], ti, issues);
@@ -97,8 +98,9 @@ export function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues, mtuByt
   }
   return {
     ...(switchBuffer !== undefined ? { switchBuffer } : {}),
-    queuePorts: ports(m.queues?.ports, 'queues'),
-    queueIntervalPs: m.queues?.interval ?? SPEC_DEFAULTS.queueIntervalPs,
+    queuePorts: queues === undefined || queues.ports === 'auto' ? [] : ports(queues.ports, 'queues'),
+    queueIntervalPs: queues?.interval ?? SPEC_DEFAULTS.queueIntervalPs,
+    ...(queues?.ports === 'auto' ? { queueAuto: queues.top } : {}),
     throughputPorts: ports(m.throughput?.ports, 'throughput'),
     throughputIntervalPs: m.throughput?.interval ?? SPEC_DEFAULTS.throughputIntervalPs,
     flowThroughput,

@@ -23,6 +23,8 @@ export interface RunOptions {
   seed?: number;
   /** show a progress bar (the CLI passes stdout.isTTY && !CI) */
   progress?: boolean;
+  /** without a progress bar: a progress line at each 10 % (the CLI passes it when stderr is no terminal) */
+  progressLines?: boolean;
   /** no progress output at all */
   quiet?: boolean;
   /** where the progress bar goes (default process.stderr) */
@@ -89,8 +91,8 @@ function makeProgress(input: SimInput, stream: NodeJS.WritableStream): Progress 
   const bar = new cliProgress.SingleBar(
     {
       format: untilDone
-        ? 'simulating {bar} {percentage}% of bytes delivered | {sim} simulated | {flows} flows left | {eps} events/s'
-        : 'simulating {bar} {percentage}% | {sim} / {end} simulated | {eps} events/s',
+        ? 'simulating {bar} {percentage}% of bytes delivered | ETA {eta_formatted} | {sim} simulated | {flows} flows left | {eps} events/s'
+        : 'simulating {bar} {percentage}% | ETA {eta_formatted} | {sim} / {end} simulated | {eps} events/s',
       hideCursor: false,
       linewrap: true,
       clearOnComplete: false,
@@ -134,6 +136,40 @@ function makeProgress(input: SimInput, stream: NodeJS.WritableStream): Progress 
   };
 }
 
+/** Seconds as "42 s", "3 min 5 s", "1 h 2 min". */
+function formatSecs(s: number): string {
+  if (!Number.isFinite(s)) return '-';
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+/**
+ * Progress without a terminal (a log file, a batch job): one line at each
+ * 10 % of the work (as the bar measures it) with the time left at the rate so far.
+ */
+function makeLineProgress(input: SimInput, stream: NodeJS.WritableStream): Progress {
+  const untilDone = input.stopAtPs === null;
+  const t0 = performance.now();
+  let next = 1;
+  return {
+    onProgress(nowPs, endPs, events, finished, total, ackedBytes, totalBytes) {
+      const frac = untilDone ? (totalBytes > 0 ? ackedBytes / totalBytes : 0) : endPs > 0 ? nowPs / endPs : 0;
+      const tenth = Math.floor(Math.min(frac, 0.999) * 10);
+      if (tenth < next) return;
+      next = tenth + 1;
+      const secs = (performance.now() - t0) / 1000;
+      const eta = frac > 0 ? (secs * (1 - frac)) / frac : Infinity;
+      stream.write(
+        `progress: ${tenth * 10}% ${untilDone ? 'of bytes delivered' : 'of simulated time'}, ${formatTime(nowPs)} simulated, ` +
+          `${(total - finished).toLocaleString('en-US')} flows left, ${events.toLocaleString('en-US')} events, ${formatSecs(secs)} elapsed, ETA ${formatSecs(eta)}\n`,
+      );
+    },
+    finish() {},
+    abort() {},
+  };
+}
+
 /**
  * Runs the experiment described by the spec file at `specPath` and writes its
  * result directory. Spec problems throw SpecError before anything runs; a
@@ -148,7 +184,9 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   // before simulating: the folder can be created and written, and nothing there is someone else's
   const plan = prepareOutDir(outDir, resultFileNames(spec, input));
 
-  const progress = opts.progress === true && opts.quiet !== true ? makeProgress(input, opts.progressStream ?? process.stderr) : undefined;
+  const stream = opts.progressStream ?? process.stderr;
+  const progress =
+    opts.quiet === true ? undefined : opts.progress === true ? makeProgress(input, stream) : opts.progressLines === true ? makeLineProgress(input, stream) : undefined;
   let ok = false;
   try {
     const r = runResolved(spec, loaded.raw, input, plan, {

@@ -171,7 +171,22 @@ const sizeBinSchema = z
 
 const metricsSchema = z
   .object({
-    queues: z.object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(US) }).strict().optional(),
+    /**
+     * sampled egress queue bytes: chosen ports, or `auto` (= `{ ports: auto }`): every switch
+     * egress port is watched and the `top` ports by peak queue are written (src/metrics/samplers.ts)
+     */
+    queues: z
+      .union([
+        z.literal('auto'),
+        z
+          .object({
+            ports: z.union([z.literal('auto'), z.array(portRef).min(1)], { error: 'expected "auto" or a list of ports' }),
+            top: z.number().int().min(1).max(64).default(4).describe('with ports: auto, how many ports (highest peak queue first) are written'),
+            interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(US),
+          })
+          .strict(),
+      ])
+      .optional(),
     throughput: z
       .object({ ports: z.array(portRef).min(1), interval: durationField({ positive: true, min: 1000, why: 'sampling faster than every ns writes millions of rows per simulated us' }).default(10 * US) })
       .strict()

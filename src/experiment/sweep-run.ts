@@ -14,7 +14,7 @@ import { writeSweepParquet } from './sweep-parquet.js';
 import type { FigureResult, PointResult } from './analysis.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
-import { planSweep, type SweepPlan, type SweepPoint } from './sweep.js';
+import { planSweep, pointValueText, type SweepPlan, type SweepPoint } from './sweep.js';
 import { readOwnedRecord, sealJson } from './ownership.js';
 import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
 
@@ -90,6 +90,11 @@ export function checkSweepDir(dir: string): void {
 /** The `kind` of a sealed sweep.json. */
 export const SWEEP_KIND = 'sweep';
 
+/** A varied value in points.csv: as the point label spells it (a CC with parameters: `dcqcn[variant=paper]`). */
+function cellValue(v: unknown): unknown {
+  return v !== null && typeof v === 'object' ? pointValueText(v) : v;
+}
+
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -119,7 +124,7 @@ export function writePointsCsv(dir: string, plan: SweepPlan, states: ReadonlyMap
     const events = st.status === 'done' ? st.events : null;
     const wall = st.status === 'done' && st.wallMs !== null ? Math.round(st.wallMs) / 1000 : null;
     const error = st.status === 'failed' ? st.error : null;
-    lines.push([p.index, p.id, st.status, ...plan.fields.map((f) => p.vars[f.path]), events, wall, error].map(csvCell).join(','));
+    lines.push([p.index, p.id, st.status, ...plan.fields.map((f) => cellValue(p.vars[f.path])), events, wall, error].map(csvCell).join(','));
   }
   writeFileAtomic(join(dir, 'points.csv'), lines.join('\n') + '\n');
 }

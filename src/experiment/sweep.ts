@@ -100,18 +100,31 @@ export function pointValueText(v: unknown): string {
   return showVar(v);
 }
 
+/** Scalars as written; objects as `{k=v,...}`, arrays as `[a,b]`. */
+function compactText(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return `[${v.map(compactText).join(',')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${compactText(x)}`).join(',')}}`;
+  return String(v);
+}
+
+/**
+ * A CC value (`{ name, params }`) in the one spelling used in point labels,
+ * folder names, points.csv, flows.parquet and report legends:
+ * `name[k=v,...]` (nested objects as `{k=v}`); undefined for other values.
+ */
+export function ccText(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as { name?: unknown; params?: unknown };
+  if (typeof o.name !== 'string') return undefined;
+  if (o.params === null || typeof o.params !== 'object') return o.name;
+  const inner = Object.entries(o.params as Record<string, unknown>).map(([k, x]) => `${k}=${compactText(x)}`);
+  return inner.length === 0 ? o.name : `${o.name}[${inner.join(',')}]`;
+}
+
 function showVar(v: unknown): string {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { name?: unknown }).name === 'string') {
-    // a CC with parameters: oscar[uAi=0.0012] (a hash when the parameters are long)
-    const o = v as { name: string; params?: unknown };
-    if (o.params === undefined || o.params === null || typeof o.params !== 'object') return o.name;
-    const inner = Object.entries(o.params as Record<string, unknown>)
-      .map(([k, x]) => `${k}=${typeof x === 'object' && x !== null ? hashOf(x).slice(0, 6) : String(x)}`)
-      .join(',');
-    return inner === '' ? o.name : inner.length <= 40 ? `${o.name}[${inner}]` : `${o.name}[${hashOf(o.params).slice(0, 8)}]`;
-  }
-  return hashOf(v).slice(0, 8);
+  return ccText(v) ?? hashOf(v).slice(0, 8);
 }
 
 function shortKeys(fields: readonly { path: string; segments: PathSegment[] }[]): string[] {
@@ -120,8 +133,9 @@ function shortKeys(fields: readonly { path: string; segments: PathSegment[] }[])
   return fields.map((f, i) => (short.filter((s) => s === short[i]).length > 1 ? f.path : short[i]!));
 }
 
+/** A point folder name: the label's spelling (`cc=dcqcn[variant=paper],load=0.5`), other characters as `_`. */
 function folderSafe(s: string): string {
-  return s.replace(/[^A-Za-z0-9._+~=,-]/g, '_');
+  return s.replace(/[^A-Za-z0-9._+~=,[\]-]/g, '_');
 }
 
 /**

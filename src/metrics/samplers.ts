@@ -5,7 +5,15 @@
  * `CcDefinition.traceFields`, read through `CcInstance.traceState`). One event per interval per kind, whatever the number of
  * sampled items; sampling stops once every flow has finished.
  *
- * Time stamps: a queue sample is the queue at its time stamp (the first at 0);
+ * `metrics.queues: auto` (MetricsRequest.queueAuto = k): every switch egress port
+ * is watched at the queue interval into a fixed buffer per port (AUTO_CAP
+ * samples; when full, neighbouring samples merge into their maximum and the
+ * recorded interval doubles, so memory stays bounded and peaks are kept); at
+ * the end the k ports with the highest peak are reported as queue series. Off
+ * unless asked for: the sampling event is not even scheduled.
+ *
+ * Time stamps: a queue sample is the queue at its time stamp (the first at 0;
+ * after auto's merging, the maximum over the interval starting there);
  * a throughput or goodput sample covers the interval that ENDS at its time
  * stamp, (t - interval, t] (the first at t = interval).
  */
@@ -21,9 +29,12 @@ const THROUGHPUT = 1;
 const GOODPUT = 2;
 const CC_STATE = 3;
 const SWITCH_BUFFER = 4;
+const QUEUE_AUTO = 5;
+/** samples kept per watched port by `queues: auto` before neighbours merge (a power of two) */
+export const AUTO_CAP = 2048;
 
 export class Samplers {
-  readonly queues: PortSeries[];
+  private readonly chosenQueues: PortSeries[];
   readonly throughput: PortSeries[];
   readonly flows: FlowSeries[];
   private readonly qPorts: Port[];
@@ -40,6 +51,15 @@ export class Samplers {
   private readonly sbPorts: Port[][] = [];
   private readonly sbMax: Float64Array;
   private sbTicks = 0;
+  /** queues: auto: watched ports, their sample buffers, the running max of the open sample, peaks */
+  private readonly autoPorts: Port[] = [];
+  private readonly autoBuf: Uint32Array[] = [];
+  private readonly autoOpen: Float64Array;
+  private readonly autoPeak: Float64Array;
+  private autoLen = 0;
+  private autoStride = 1;
+  private autoTicks = 0;
+  private autoQueues: PortSeries[] | undefined;
 
   constructor(
     private readonly sched: Scheduler,
@@ -55,7 +75,18 @@ export class Samplers {
       return p;
     };
     this.qPorts = m.queuePorts.map((r) => port(r, 'metrics.queues'));
-    this.queues = this.qPorts.map((p) => ({ node: p.node, port: p.index, t: [], v: [] }));
+    this.chosenQueues = this.qPorts.map((p) => ({ node: p.node, port: p.index, t: [], v: [] }));
+    if (m.queueAuto !== undefined) {
+      network.nodePorts.forEach((ports, n) => {
+        if (network.switches[n] === null || network.switches[n] === undefined) return;
+        for (const p of ports) {
+          this.autoPorts.push(p);
+          this.autoBuf.push(new Uint32Array(AUTO_CAP));
+        }
+      });
+    }
+    this.autoOpen = new Float64Array(this.autoPorts.length);
+    this.autoPeak = new Float64Array(this.autoPorts.length);
     this.tPorts = m.throughputPorts.map((r) => port(r, 'metrics.throughput'));
     this.throughput = this.tPorts.map((p) => ({ node: p.node, port: p.index, t: [], v: [] }));
     this.tLast = this.tPorts.map(() => 0);
@@ -97,6 +128,63 @@ export class Samplers {
     if (this.flows.length > 0) sched.after(m.flowThroughputIntervalPs, this.kind, 0, GOODPUT);
     if (this.tracedFlows.length > 0) sched.schedule(0, this.kind, 0, CC_STATE);
     if (this.sbPorts.length > 0) sched.schedule(0, this.kind, 0, SWITCH_BUFFER);
+    if (this.autoPorts.length > 0) sched.schedule(0, this.kind, 0, QUEUE_AUTO);
+  }
+
+  /** The sampled queue series: the chosen ports, then with `queues: auto` the top ports by peak. */
+  get queues(): PortSeries[] {
+    if (this.m.queueAuto === undefined) return this.chosenQueues;
+    this.autoQueues ??= [...this.chosenQueues, ...this.topQueues(this.m.queueAuto)];
+    return this.autoQueues;
+  }
+
+  /** One tick of `queues: auto`: the open sample keeps each port's maximum; full buffers merge pairs. */
+  private sampleAuto(): void {
+    const ports = this.autoPorts;
+    const open = this.autoOpen;
+    for (let i = 0; i < ports.length; i++) {
+      const b = ports[i]!.totalBytes;
+      if (b > open[i]!) open[i] = b;
+    }
+    if (++this.autoTicks < this.autoStride) return;
+    this.closeAutoSample();
+  }
+
+  private closeAutoSample(): void {
+    const open = this.autoOpen;
+    if (this.autoLen === AUTO_CAP) {
+      const half = AUTO_CAP / 2;
+      for (const buf of this.autoBuf) for (let j = 0; j < half; j++) buf[j] = Math.max(buf[2 * j]!, buf[2 * j + 1]!);
+      this.autoLen = half;
+      this.autoStride *= 2;
+    }
+    for (let i = 0; i < open.length; i++) {
+      this.autoBuf[i]![this.autoLen] = open[i]!;
+      if (open[i]! > this.autoPeak[i]!) this.autoPeak[i] = open[i]!;
+      open[i] = 0;
+    }
+    this.autoLen++;
+    this.autoTicks = 0;
+  }
+
+  /** The k watched ports with the highest peak queue (peak > 0; ties: lower node, port first), in node/port order. */
+  private topQueues(k: number): PortSeries[] {
+    if (this.autoTicks > 0) this.closeAutoSample();
+    const idx = this.autoPorts.map((_, i) => i).filter((i) => this.autoPeak[i]! > 0);
+    idx.sort((a, b) => this.autoPeak[b]! - this.autoPeak[a]! || a - b);
+    const chosen = idx.slice(0, k).sort((a, b) => a - b);
+    const step = this.m.queueIntervalPs * this.autoStride;
+    return chosen.map((i) => {
+      const p = this.autoPorts[i]!;
+      const buf = this.autoBuf[i]!;
+      const t: number[] = [];
+      const v: number[] = [];
+      for (let j = 0; j < this.autoLen; j++) {
+        t.push(j * step);
+        v.push(buf[j]!);
+      }
+      return { node: p.node, port: p.index, t, v };
+    });
   }
 
   /** One tick of the switch buffer sampler; every `block` ticks the block maxima are recorded. */
@@ -136,9 +224,12 @@ export class Samplers {
     let interval: number;
     if (tag === QUEUE) {
       for (let i = 0; i < this.qPorts.length; i++) {
-        this.queues[i]!.t.push(now);
-        this.queues[i]!.v.push(this.qPorts[i]!.totalBytes);
+        this.chosenQueues[i]!.t.push(now);
+        this.chosenQueues[i]!.v.push(this.qPorts[i]!.totalBytes);
       }
+      interval = m.queueIntervalPs;
+    } else if (tag === QUEUE_AUTO) {
+      this.sampleAuto();
       interval = m.queueIntervalPs;
     } else if (tag === THROUGHPUT) {
       for (let i = 0; i < this.tPorts.length; i++) {

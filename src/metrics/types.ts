@@ -18,6 +18,12 @@ export interface MetricsRequest {
   /** sampled egress queue length (bytes, all classes) */
   queuePorts: PortRef[];
   queueIntervalPs: number;
+  /**
+   * `metrics.queues: auto`: watch every switch egress port every queueIntervalPs and
+   * report the `queueAuto` ports with the highest peak queue (src/metrics/samplers.ts);
+   * absent = only `queuePorts`
+   */
+  queueAuto?: number;
   /** sampled transmitted throughput per port */
   throughputPorts: PortRef[];
   throughputIntervalPs: number;

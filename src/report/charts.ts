@@ -1,54 +1,84 @@
 /**
- * The report's charts, rendered to SVG on the server side with Apache ECharts
- * (`renderer: 'svg', ssr: true`): no browser and no script needed to view them.
- * Each builder turns result data into an ECharts option; `renderSvg` draws it.
+ * The report's FCT charts as Apache ECharts options (plain JSON): the HTML
+ * report draws them in the browser with the ECharts runtime inlined in the
+ * file (tooltips, zoom, legend toggles; ./html.ts), `ccsim report --svg/--png`
+ * renders the same options on the server side (./figures.ts). Each builder
+ * turns result data into a `Chart`; a chart without data carries the reason
+ * (`empty`) instead of an option, so no empty axes are ever drawn.
  */
-import * as echarts from 'echarts';
-import type { RunData, TableRow } from '../experiment/results.js';
-import { readTable } from '../experiment/results.js';
-import { flatBins } from '../metrics/summary.js';
+import type { RunData } from '../experiment/results.js';
+import { readColumns } from '../experiment/results.js';
+import type { BinSetStats, FctStats } from '../metrics/summary.js';
+import { legendNames, shortKeys } from './labels.js';
+
+export type Option = Record<string, unknown>;
 
 export interface Chart {
-  /** stable id: file name of the SVG download, `data-chart` attribute in the HTML */
+  /** stable id: file name of the figure files, `data-chart` attribute in the HTML */
   id: string;
   title: string;
-  svg: string;
-  /** shown under the chart (e.g. series left out) */
+  /** the ECharts option; absent when there is nothing to draw (see `empty`) */
+  option?: Option;
+  /** why nothing is drawn, e.g. "no flow finished" */
+  empty?: string;
+  /** shown under the chart (e.g. series left out, bins with too few flows) */
   note?: string;
+  width?: number;
+  height?: number;
 }
 
-const WIDTH = 760;
-const HEIGHT = 380;
+export const WIDTH = 720;
+export const HEIGHT = 400;
 /** at most this many series in one chart (legend stays readable, file stays small) */
 export const MAX_SERIES = 16;
 /** points per line series after downsampling */
 const MAX_POINTS = 600;
 
-type Option = Record<string, unknown>;
-
-export function renderSvg(option: Option, width = WIDTH, height = HEIGHT): string {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
-  try {
-    chart.setOption({ animation: false, backgroundColor: '#fff', ...option });
-    return chart.renderToSVGString();
-  } finally {
-    chart.dispose();
+/** Rows a plain (wrapping) legend of these names takes in a chart of the report's width. */
+function legendRows(names: readonly string[]): number {
+  let rows = 1;
+  let x = 0;
+  const avail = WIDTH - 60;
+  for (const n of names) {
+    const w = 14 + 5 + n.length * 6 + 10;
+    if (x > 0 && x + w > avail) {
+      rows++;
+      x = 0;
+    }
+    x += w;
   }
+  return rows;
 }
 
-function base(title: string, xName: string, yName: string, legend: boolean): Option {
+/** The chart height that leaves the plot its room under a legend of these names. */
+export function heightFor(legend: readonly string[] | undefined): number {
+  return HEIGHT + (legend === undefined || legend.length === 0 ? 0 : (legendRows(legend) - 1) * 18);
+}
+
+/**
+ * The common frame: title, legend (plain, wrapping: every entry visible and a
+ * click toggles its series), tooltip, toolbox (zoom, restore), and with
+ * `zoom` a slider under the x axis. The chart grows with the legend's rows.
+ */
+export function frame(title: string, legend: readonly string[] | undefined, zoom: boolean): Option {
+  const rows = legend === undefined || legend.length === 0 ? 0 : legendRows(legend);
+  const top = 44 + rows * 18 + (rows > 0 ? 12 : 0);
   return {
-    title: { text: title, left: 'center', top: 6, textStyle: { fontSize: 14 } },
-    legend: legend ? { type: 'plain', top: 34, left: 'center', textStyle: { fontSize: 10 }, itemWidth: 14, itemHeight: 8 } : undefined,
-    grid: { left: 70, right: 30, top: legend ? 90 : 50, bottom: 60 },
-    tooltip: { trigger: 'axis' },
-    xAxis: { name: xName, nameLocation: 'middle', nameGap: 32 },
-    yAxis: { name: yName, nameLocation: 'middle', nameGap: 50 },
+    title: { text: title, left: 'center', top: 6, right: 60, textStyle: { fontSize: 14, width: WIDTH - 120, overflow: 'truncate' } },
+    ...(rows > 0 ? { legend: { type: 'plain', top: 34, left: 30, right: 30, textStyle: { fontSize: 10 }, itemWidth: 14, itemHeight: 8, itemGap: 10 } } : {}),
+    grid: { left: 72, right: 36, top, bottom: zoom ? 84 : 64, containLabel: false },
+    tooltip: { trigger: 'axis', confine: true },
+    toolbox: { right: 8, top: 4, itemSize: 12, feature: zoom ? { dataZoom: { yAxisIndex: 'none' }, restore: {} } : { restore: {} } },
+    ...(zoom ? { dataZoom: [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 6 }] } : {}),
   };
 }
 
+export function axis(type: 'value' | 'log' | 'category', name: string, extra: Option = {}): Option {
+  return { type, name, nameLocation: 'middle', nameGap: type === 'category' ? 44 : 34, ...extra };
+}
+
 /** Keeps at most `max` points (evenly strided, last kept). */
-function thin<T>(xs: readonly T[], max = MAX_POINTS): T[] {
+export function thin<T>(xs: readonly T[], max = MAX_POINTS): T[] {
   if (xs.length <= max) return [...xs];
   const step = xs.length / max;
   const out: T[] = [];
@@ -57,175 +87,173 @@ function thin<T>(xs: readonly T[], max = MAX_POINTS): T[] {
   return out;
 }
 
-function limitNote(total: number, shown: number, what: string): string | undefined {
+export function limitNote(total: number, shown: number, what: string): string | undefined {
   return total > shown ? `showing ${shown} of ${total} ${what}` : undefined;
 }
 
-const STAT_LABEL = { meanSlowdown: 'mean', p99Slowdown: 'p99', p999Slowdown: 'p99.9' } as const;
-
-/** Grouped bars: slowdown statistic per size bin, one bar per run. */
-export function slowdownBars(runs: readonly RunData[], stat: keyof typeof STAT_LABEL): Chart {
-  const shown = runs.slice(0, MAX_SERIES);
-  const bins = runs[0] !== undefined ? flatBins(runs[0].summary.fct).map((b) => b.label) : [];
-  const title = `FCT slowdown (${STAT_LABEL[stat]}) per flow size`;
-  const option: Option = {
-    ...base(title, 'flow size bin', `${STAT_LABEL[stat]} slowdown`, true),
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'category', data: [...bins, 'all'], name: 'flow size bin', nameLocation: 'middle', nameGap: 32, axisLabel: { fontSize: 10, interval: 0 } },
-    yAxis: { type: 'value', name: `${STAT_LABEL[stat]} slowdown`, nameLocation: 'middle', nameGap: 50 },
-    series: shown.map((r) => ({
-      name: r.label,
-      type: 'bar',
-      data: [...flatBins(r.summary.fct).map((b) => finiteOrNull(b[stat])), finiteOrNull(r.summary.fct.overall[stat])],
-    })),
-  };
-  const note = limitNote(runs.length, shown.length, 'runs');
-  return { id: `slowdown-${STAT_LABEL[stat].replace('.', '')}`, title, svg: renderSvg(option), ...(note ? { note } : {}) };
-}
-
-function finiteOrNull(x: number | null | undefined): number | null {
+export function r3(x: number | null | undefined): number | null {
   return typeof x === 'number' && Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null;
 }
 
+export const STATS = {
+  meanSlowdown: { label: 'mean', id: 'mean', minFlows: 1 },
+  p99Slowdown: { label: 'p99', id: 'p99', minFlows: 100 },
+  p999Slowdown: { label: 'p99.9', id: 'p999', minFlows: 1000 },
+} as const;
+export type StatKey = keyof typeof STATS;
+
+function fmtCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * Bars of one slowdown statistic per size bin of one bin set (and all flows),
+ * one bar per run. A bin's axis label gives its finished-flow count; a tail
+ * percentile is drawn only where the bin has enough flows for it (p99: 100,
+ * p99.9: 1,000), the others are marked "too few". A bin set's "outside" slot
+ * appears only when some flow fell outside its bins.
+ */
+export function slowdownBars(runs: readonly RunData[], names: readonly string[], setIndex: number, stat: StatKey): Chart {
+  const st = STATS[stat];
+  const shown = runs.slice(0, MAX_SERIES);
+  const shownNames = names.slice(0, shown.length);
+  const sets = shown.map((r) => r.summary.fct.binSets[setIndex]).filter((s): s is BinSetStats => s !== undefined);
+  const set0 = sets[0];
+  const title = `FCT slowdown (${st.label}) per flow size, ${set0?.title ?? 'all flows'}`;
+  const id = `slowdown-${st.id}-${set0?.name ?? 'all'}`;
+  if (shown.every((r) => r.summary.totals.finished === 0)) return { id, title, empty: 'no flow finished' };
+  const cats: { label: string; of: (r: RunData) => FctStats | undefined }[] = [];
+  if (set0 !== undefined) {
+    set0.bins.forEach((b, j) => cats.push({ label: b.label, of: (r) => r.summary.fct.binSets[setIndex]?.bins[j] }));
+    if (sets.some((s) => s.outside.count > 0)) cats.push({ label: 'outside these bins', of: (r) => r.summary.fct.binSets[setIndex]?.outside });
+  }
+  cats.push({ label: 'all flows', of: (r) => r.summary.fct.overall });
+  let fewBins = 0;
+  const labels = cats.map((c) => {
+    const ns = shown.map((r) => c.of(r)?.count ?? 0);
+    const lo = Math.min(...ns);
+    const hi = Math.max(...ns);
+    const few = lo < st.minFlows;
+    if (few) fewBins++;
+    const mark = !few ? '' : hi === 0 ? ' (none)' : ' (too few)';
+    return `${c.label}\nn=${lo === hi ? fmtCount(lo) : `${fmtCount(lo)}-${fmtCount(hi)}`}${mark}`;
+  });
+  const catWidth = (WIDTH - 108) / cats.length;
+  const option: Option = {
+    ...frame(title, shownNames, false),
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true, ccsimFormat: 'flows' },
+    xAxis: axis('category', 'flow size bin (finished flows)', { data: labels, axisLabel: { interval: 0, fontSize: 10, width: Math.floor(catWidth - 8), overflow: 'break', lineHeight: 13 } }),
+    yAxis: axis('value', `${st.label} slowdown`, { nameGap: 46 }),
+    series: shown.map((r, i) => ({
+      name: names[i],
+      type: 'bar',
+      data: cats.map((c) => {
+        const s = c.of(r);
+        const n = s?.count ?? 0;
+        return { value: n >= st.minFlows ? r3(s?.[stat]) : null, n };
+      }),
+    })),
+  };
+  if (fewBins === cats.length) return { id, title, empty: `no bin has the ${fmtCount(st.minFlows)} finished flows a ${st.label} needs` };
+  const notes = [
+    fewBins > 0 && st.minFlows > 1 ? `${st.label} is drawn only for bins with at least ${fmtCount(st.minFlows)} finished flows (fewer: marked "too few")` : undefined,
+    limitNote(runs.length, shown.length, 'runs'),
+  ].filter(Boolean);
+  return { id, title, option, height: heightFor(shownNames), ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+}
+
+/** The bar charts of every bin set of the runs' summaries, per statistic. */
+export function slowdownBarCharts(runs: readonly RunData[], names: readonly string[]): Chart[] {
+  const sets = runs[0]?.summary.fct.binSets.length ?? 0;
+  const charts: Chart[] = [];
+  for (const stat of Object.keys(STATS) as StatKey[]) {
+    if (sets === 0) charts.push(slowdownBars(runs, names, -1, stat));
+    for (let i = 0; i < sets; i++) charts.push(slowdownBars(runs, names, i, stat));
+  }
+  return charts;
+}
+
 /** CDF of per-flow slowdown, one line per run (log x axis). */
-export function slowdownCdf(runs: readonly RunData[]): Chart | undefined {
+export function slowdownCdf(runs: readonly RunData[], names: readonly string[]): Chart {
   const shown = runs.slice(0, MAX_SERIES);
   const series: Option[] = [];
-  for (const r of shown) {
-    const fct = readTable(r.dir, 'fct') ?? [];
-    const xs = fct.map((row) => Number(row['slowdown'])).filter((v) => Number.isFinite(v) && v > 0);
-    if (xs.length === 0) continue;
+  shown.forEach((r, i) => {
+    const xs = readColumns(r.dir, 'fct').numbers('slowdown').filter((v) => Number.isFinite(v) && v > 0);
+    if (xs.length === 0) return;
     xs.sort((a, b) => a - b);
-    const pts = xs.map((v, i) => [v, (i + 1) / xs.length] as [number, number]);
-    series.push({ name: r.label, type: 'line', showSymbol: false, step: 'end', data: thin(pts).map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4]) });
-  }
-  if (series.length === 0) return undefined;
+    const pts = xs.map((v, k) => [v, (k + 1) / xs.length] as [number, number]);
+    series.push({ name: names[i], type: 'line', showSymbol: false, step: 'end', data: thin(pts).map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4]) });
+  });
   const title = 'CDF of FCT slowdown';
+  if (series.length === 0) return { id: 'slowdown-cdf', title, empty: 'no flow finished' };
   const option: Option = {
-    ...base(title, 'slowdown (log)', 'fraction of flows', true),
-    xAxis: { type: 'log', min: 1, name: 'slowdown (log)', nameLocation: 'middle', nameGap: 32 },
-    yAxis: { type: 'value', min: 0, max: 1, name: 'fraction of flows', nameLocation: 'middle', nameGap: 50 },
+    ...frame(title, series.map((x) => String(x['name'])), true),
+    xAxis: axis('log', 'slowdown (log)', { axisLabel: { margin: 14 }, nameGap: 38, min: 1 }),
+    yAxis: axis('value', 'fraction of flows', { min: 0, max: 1, nameGap: 46 }),
     series,
   };
   const note = limitNote(runs.length, shown.length, 'runs');
-  return { id: 'slowdown-cdf', title, svg: renderSvg(option), ...(note ? { note } : {}) };
+  return { id: 'slowdown-cdf', title, option, height: heightFor(series.map((x) => String(x['name']))), ...(note ? { note } : {}) };
 }
 
-interface SeriesSpec {
-  file: 'queues' | 'throughput';
-  value: string;
-  scale: number;
-  unit: string;
-  what: string;
+/** Varied fields whose values are numbers in every run and take at least two values. */
+export function numericFields(runs: readonly RunData[], fields: readonly string[]): string[] {
+  return fields.filter((f) => runs.every((r) => typeof r.vars[f] === 'number') && new Set(runs.map((r) => r.vars[f])).size >= 2);
 }
 
-const PORT_SERIES: Record<'queues' | 'throughput', SeriesSpec> = {
-  queues: { file: 'queues', value: 'bytes', scale: 1 / 1000, unit: 'KB', what: 'Queue length' },
-  throughput: { file: 'throughput', value: 'bps', scale: 1e-9, unit: 'Gbps', what: 'Throughput' },
-};
+const LINE_METRICS: { key: StatKey; label: string }[] = [
+  { key: 'meanSlowdown', label: 'mean slowdown' },
+  { key: 'p99Slowdown', label: 'p99 slowdown' },
+];
 
-/** Time series per sampled port (queue length or throughput): one chart per port, one line per run. */
-export function portSeries(runs: readonly RunData[], kind: 'queues' | 'throughput', maxPorts = 6): Chart[] {
-  const spec = PORT_SERIES[kind];
-  const shown = runs.slice(0, MAX_SERIES);
-  const byPort = new Map<string, { name: string; type: string; showSymbol: boolean; data: [number, number][] }[]>();
-  for (const r of shown) {
-    const rows = readTable(r.dir, spec.file);
-    if (rows === undefined) continue;
-    const groups = new Map<string, TableRow[]>();
-    for (const row of rows) {
-      const key = `${row['node']}:${row['port']}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = []));
-      g.push(row);
-    }
-    for (const [key, g] of groups) {
-      let list = byPort.get(key);
-      if (!list) byPort.set(key, (list = []));
-      const data = thin(g.map((row) => [Number(row['t_ps']) / 1e6, Number(row[spec.value]) * spec.scale] as [number, number])).map(
-        ([t, v]) => [Math.round(t * 1000) / 1000, Math.round(v * 1000) / 1000] as [number, number],
-      );
-      list.push({ name: r.label, type: 'line', showSymbol: false, data });
-    }
-  }
-  const ports = [...byPort.keys()];
+/**
+ * A metric against each numeric swept field (e.g. slowdown versus load): one
+ * line per combination of the other varied values (one line per CC in a
+ * CC x load sweep). A p99 point needs at least 100 finished flows.
+ */
+export function sweepLines(runs: readonly RunData[], fields: readonly string[]): Chart[] {
   const charts: Chart[] = [];
-  for (const key of ports.slice(0, maxPorts)) {
-    const [node, port] = key.split(':');
-    const title = `${spec.what} at node ${node} port ${port}`;
-    const option: Option = {
-      ...base(title, 'time (us)', spec.unit, true),
-      xAxis: { type: 'value', name: 'time (us)', nameLocation: 'middle', nameGap: 32 },
-      yAxis: { type: 'value', name: spec.unit, nameLocation: 'middle', nameGap: 50 },
-      series: byPort.get(key),
-    };
-    const note = [limitNote(ports.length, Math.min(maxPorts, ports.length), 'sampled ports'), limitNote(runs.length, shown.length, 'runs')].filter(Boolean).join('; ');
-    charts.push({ id: `${kind}-n${node}-p${port}`, title, svg: renderSvg(option), ...(note ? { note } : {}) });
+  const keys = shortKeys(fields);
+  for (const f of numericFields(runs, fields)) {
+    const { names } = legendNames(runs, fields, f);
+    const groups = new Map<string, RunData[]>();
+    runs.forEach((r, i) => {
+      const g = groups.get(names[i]!);
+      if (g) g.push(r);
+      else groups.set(names[i]!, [r]);
+    });
+    const lines = [...groups.entries()].slice(0, MAX_SERIES);
+    for (const m of LINE_METRICS) {
+      const min = STATS[m.key].minFlows;
+      const series = lines.map(([name, rs]) => ({
+        name,
+        type: 'line',
+        symbolSize: 6,
+        connectNulls: false,
+        data: [...rs]
+          .sort((a, b) => (a.vars[f] as number) - (b.vars[f] as number))
+          .map((r) => [r.vars[f] as number, r.summary.totals.finished >= min ? r3(r.summary.fct.overall[m.key]) : null]),
+      }));
+      const key = keys.get(f)!;
+      const title = `${m.label} vs ${key}`;
+      const id = `vs-${key.replace(/[^A-Za-z0-9]+/g, '_')}-${STATS[m.key].id}`;
+      if (series.every((s) => s.data.every((d) => d[1] === null))) {
+        charts.push({ id, title, empty: min > 1 ? `no point has ${min} finished flows` : 'no flow finished' });
+        continue;
+      }
+      charts.push({
+        id,
+        title,
+        height: heightFor(series.map((x) => x.name)),
+        option: {
+          ...frame(title, series.map((x) => x.name), false),
+          xAxis: axis('value', f, { axisLabel: { margin: 14 }, nameGap: 38, scale: true }),
+          yAxis: axis('value', m.label, { scale: true, nameGap: 46 }),
+          series,
+        },
+        ...(groups.size > lines.length ? { note: `showing ${lines.length} of ${groups.size} lines` } : {}),
+      });
+    }
   }
   return charts;
-}
-
-/** Per-flow goodput traces (flow_throughput): one chart per run, one line per flow. */
-export function flowRates(runs: readonly RunData[], maxRuns = 4, maxFlows = 12): Chart[] {
-  const charts: Chart[] = [];
-  const withData = runs.filter((r) => readTable(r.dir, 'flow_throughput') !== undefined);
-  for (const [i, r] of withData.slice(0, maxRuns).entries()) {
-    const rows = readTable(r.dir, 'flow_throughput') ?? [];
-    const flows = new Map<number, [number, number][]>();
-    for (const row of rows) {
-      const f = Number(row['flow']);
-      let l = flows.get(f);
-      if (!l) flows.set(f, (l = []));
-      l.push([Number(row['t_ps']) / 1e6, Number(row['bps']) / 1e9]);
-    }
-    const ids = [...flows.keys()].sort((a, b) => a - b);
-    const series = ids.slice(0, maxFlows).map((f) => ({
-      name: `flow ${f}`,
-      type: 'line',
-      showSymbol: false,
-      data: thin(flows.get(f)!).map(([t, v]) => [Math.round(t * 1000) / 1000, Math.round(v * 1000) / 1000]),
-    }));
-    if (series.length === 0) continue;
-    const title = `Per-flow rate: ${r.label}`;
-    const option: Option = {
-      ...base(title, 'time (us)', 'goodput (Gbps)', true),
-      xAxis: { type: 'value', name: 'time (us)', nameLocation: 'middle', nameGap: 32 },
-      yAxis: { type: 'value', name: 'goodput (Gbps)', nameLocation: 'middle', nameGap: 50 },
-      series,
-    };
-    const note = [limitNote(ids.length, series.length, 'flows'), i === 0 ? limitNote(withData.length, Math.min(maxRuns, withData.length), 'runs') : undefined]
-      .filter(Boolean)
-      .join('; ');
-    charts.push({ id: `flow-rate-${i}`, title, svg: renderSvg(option), ...(note ? { note } : {}) });
-  }
-  return charts;
-}
-
-/** PFC pause frames sent, summed per switch layer (and hosts), one bar per run. */
-export function pfcByLayer(runs: readonly RunData[]): Chart | undefined {
-  const shown = runs.slice(0, MAX_SERIES);
-  const perRun: Map<string, number>[] = [];
-  const layers = new Set<string>();
-  for (const r of shown) {
-    const m = new Map<string, number>();
-    for (const row of readTable(r.dir, 'counters_nodes') ?? []) {
-      const layer = String(row['layer']);
-      layers.add(layer);
-      m.set(layer, (m.get(layer) ?? 0) + Number(row['pauses_sent']));
-    }
-    perRun.push(m);
-  }
-  if (layers.size === 0) return undefined;
-  const order = ['host', 'tor', 'leaf', 'agg', 'spine', 'core', 'switch'];
-  const cats = [...layers].sort((a, b) => (order.indexOf(a) + 100 * Number(!order.includes(a))) - (order.indexOf(b) + 100 * Number(!order.includes(b))) || a.localeCompare(b));
-  const title = 'PFC pause frames sent per layer';
-  const option: Option = {
-    ...base(title, 'layer', 'pause frames sent', true),
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'category', data: cats, name: 'layer', nameLocation: 'middle', nameGap: 32 },
-    yAxis: { type: 'value', name: 'pause frames sent', nameLocation: 'middle', nameGap: 50, minInterval: 1 },
-    series: shown.map((r, i) => ({ name: r.label, type: 'bar', data: cats.map((c) => perRun[i]!.get(c) ?? 0) })),
-  };
-  const note = limitNote(runs.length, shown.length, 'runs');
-  return { id: 'pfc-per-layer', title, svg: renderSvg(option), ...(note ? { note } : {}) };
 }

@@ -23,7 +23,7 @@ import { UsageError } from '../experiment/errors.js';
 import { readTable } from '../experiment/results.js';
 import type { FigureTable } from '../experiment/analysis.js';
 import { mean, percentileLinear, sortedCopy } from '../metrics/stats.js';
-import { renderSvg, type Chart } from './charts.js';
+import { axis, frame, heightFor, type Chart, type Option } from './charts.js';
 
 /** One finished flow of either simulator. Times in ns. */
 export interface FlowOutcome {
@@ -344,14 +344,12 @@ export function comparisonCdf(c: Comparison, id = 'compare-cdf'): Chart | undefi
   };
   const xName = c.metric === 'slowdown' ? 'slowdown (log)' : 'FCT, µs (log)';
   const title = `CDF of ${c.metric === 'slowdown' ? 'slowdown' : 'FCT'}: ${c.labels.ours} vs ${c.labels.theirs} (${c.matched} matched flows)`;
-  const svg = renderSvg({
-    title: { text: title, left: 'center', top: 6, textStyle: { fontSize: 14 } },
-    legend: { type: 'plain', top: 34, left: 'center', textStyle: { fontSize: 10 } },
-    grid: { left: 70, right: 30, top: 70, bottom: 60 },
-    tooltip: { trigger: 'axis' },
-    xAxis: { type: 'log', ...(c.metric === 'slowdown' ? { min: 1 } : {}), name: xName, nameLocation: 'middle', nameGap: 32 },
-    yAxis: { type: 'value', min: 0, max: 1, name: 'fraction of flows', nameLocation: 'middle', nameGap: 50 },
+  const legend = [c.labels.ours, c.labels.theirs];
+  const option: Option = {
+    ...frame(title, legend, true),
+    xAxis: axis('log', xName, { axisLabel: { margin: 14 }, nameGap: 38, ...(c.metric === 'slowdown' ? { min: 1 } : {}) }),
+    yAxis: axis('value', 'fraction of flows', { min: 0, max: 1, nameGap: 46 }),
     series: [line(c.labels.ours, c.pairs.map((p) => p.ours)), line(c.labels.theirs, c.pairs.map((p) => p.theirs))],
-  });
-  return { id, title, svg };
+  };
+  return { id, title, option, height: heightFor(legend) };
 }

@@ -1,17 +1,22 @@
 /**
  * `ccsim report`: one self-contained HTML file for a run or sweep folder.
- * Everything is inline (styles, SVG charts rendered by ECharts on the server
- * side, a few lines of script for the "download SVG" buttons), so the file
- * opens offline and can be mailed or archived as is.
+ * Everything is inline (styles, the chart options as JSON, the Apache ECharts
+ * runtime, a few lines of script for tooltips' flow counts and the
+ * "download SVG / CSV" buttons), so the file opens offline and can be mailed
+ * or archived as is. The charts are interactive: tooltips, zoom (toolbox and
+ * slider on time axes), legend entries toggle their series.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { UsageError, errorMessage } from '../experiment/errors.js';
 import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
 import { ccsimVersion } from '../experiment/output.js';
 import { writeFileAtomic } from '../experiment/sweep-point.js';
 import type { FctStats } from '../metrics/summary.js';
-import { flowRates, pfcByLayer, portSeries, slowdownBars, slowdownCdf, type Chart } from './charts.js';
+import { HEIGHT, WIDTH, slowdownBarCharts, slowdownCdf, sweepLines, type Chart } from './charts.js';
+import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-series.js';
+import { legendNames } from './labels.js';
 import { findFigure } from '../experiment/analysis.js';
 import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
 import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
@@ -28,37 +33,57 @@ export interface ReportSection {
   html: string;
 }
 
+/** JSON inside a <script> element: `</` cannot end it early. */
+function scriptJson(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, '\\u003c');
+}
+
 export function chartHtmlOf(c: Chart): string {
+  const w = c.width ?? WIDTH;
+  const h = c.height ?? HEIGHT;
+  const caption = (buttons: string): string => `<figcaption>${c.note ? `<span class="note">${esc(c.note)}</span> ` : ''}${buttons}</figcaption>`;
+  if (c.option === undefined) {
+    return (
+      `<figure class="chart empty" data-chart="${esc(c.id)}"><div class="title">${esc(c.title)}</div>` +
+      `<div class="nodata" style="width:${w}px">${esc(c.empty ?? 'no data')}</div>${caption('')}</figure>`
+    );
+  }
   return (
     `<figure class="chart" data-chart="${esc(c.id)}">` +
-    `<div class="svg">${c.svg}</div>` +
-    `<figcaption>${c.note ? `<span class="note">${esc(c.note)}</span> ` : ''}` +
-    `<button type="button" data-download="${esc(c.id)}.svg">download SVG</button></figcaption></figure>`
+    `<div class="plot" style="width:${w}px;height:${h}px"></div>` +
+    `<script type="application/json" class="option">${scriptJson(c.option)}</script>` +
+    caption(`<button type="button" data-download="${esc(c.id)}.svg">download SVG</button>`) +
+    `</figure>`
   );
+}
+
+function fileSafe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'table';
 }
 
 export function tableHtml(t: FigureTable, cls = 'figure-table'): string {
   const cell = (c: Cell): string => `<td${typeof c === 'number' ? ' class="num"' : ''}>${esc(formatCell(c))}</td>`;
   return (
-    `<table class="${cls}"><caption>${esc(t.title)}</caption>` +
+    `<div class="table"><table class="${cls}"><caption>${esc(t.title)} <button type="button" data-csv="${esc(fileSafe(t.title))}.csv">download CSV</button></caption>` +
     `<thead><tr>${t.columns.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>` +
     `<tbody>${t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('')}</tbody></table>` +
-    (t.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join('')
+    (t.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join('') +
+    `</div>`
   );
 }
 
-function summaryTable(runs: readonly RunData[]): FigureTable {
+function summaryTable(runs: readonly RunData[], names: readonly string[]): FigureTable {
   const s = (x: FctStats, k: 'meanSlowdown' | 'p50Slowdown' | 'p95Slowdown' | 'p99Slowdown' | 'p999Slowdown'): Cell =>
     Number.isFinite(x[k]) ? Math.round(x[k] * 1000) / 1000 : null;
   return {
     title: 'Summary',
     columns: ['run', 'cc', 'flows', 'finished', 'mean', 'p50', 'p95', 'p99', 'p99.9', 'drops', 'PFC pauses', 'timeouts', 'events', 'wall s'],
-    rows: runs.map((r) => {
+    rows: runs.map((r, i) => {
       const t = r.summary.totals;
       const o = r.summary.fct.overall;
       const run = r.manifest['run'] as { events?: number; wallMs?: number } | undefined;
       return [
-        r.label,
+        names[i]!,
         r.cc,
         t.flows,
         t.finished,
@@ -98,6 +123,7 @@ export function figureResult(set: ResultSet): { id: string; result?: FigureResul
 /** Every section of the standard report of a result set. */
 export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[] {
   const runs = set.runs;
+  const { names, notes: legendNotes } = legendNames(runs, set.fields);
   const chartHtml = (c: Chart): string => chartHtmlOf({ ...c, id: idPrefix + c.id });
   const sections: ReportSection[] = [];
   const fig = figureResult(set);
@@ -115,19 +141,18 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
             : '');
     sections.push({ id: `${idPrefix}figure`, title: `Figure analysis: ${fig.id}`, html: body });
   }
-  sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: tableHtml(summaryTable(runs), 'summary-table') });
-  sections.push({
-    id: `${idPrefix}slowdown`,
-    title: 'FCT slowdown by flow size',
-    html: [slowdownBars(runs, 'meanSlowdown'), slowdownBars(runs, 'p99Slowdown'), slowdownBars(runs, 'p999Slowdown')].map(chartHtml).join(''),
-  });
-  const cdf = slowdownCdf(runs);
-  if (cdf) sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: chartHtml(cdf) });
-  const q = portSeries(runs, 'queues');
+  const summary = summaryTable(runs, names);
+  if (legendNotes.length > 0) summary.notes = [...(summary.notes ?? []), ...legendNotes];
+  sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: tableHtml(summary, 'summary-table') });
+  const lines = sweepLines(runs, set.fields);
+  if (lines.length > 0) sections.push({ id: `${idPrefix}vs`, title: 'Metrics against the swept values', html: lines.map(chartHtml).join('') });
+  sections.push({ id: `${idPrefix}slowdown`, title: 'FCT slowdown by flow size', html: slowdownBarCharts(runs, names).map(chartHtml).join('') });
+  sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: chartHtml(slowdownCdf(runs, names)) });
+  const q = portSeries(runs, names, 'queues');
   if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: q.map(chartHtml).join('') });
-  const th = portSeries(runs, 'throughput');
+  const th = portSeries(runs, names, 'throughput');
   if (th.length > 0) sections.push({ id: `${idPrefix}throughput`, title: 'Throughput', html: th.map(chartHtml).join('') });
-  const fr = flowRates(runs);
+  const fr = flowRates(runs, names);
   if (fr.length > 0) {
     sections.push({
       id: `${idPrefix}flow-rates`,
@@ -135,8 +160,10 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
       html: fr.map(chartHtml).join('') + '<p class="note">goodput (acknowledged payload per sampling interval); window traces are not recorded by ccsim</p>',
     });
   }
-  const pfc = pfcByLayer(runs);
+  const pfc = pfcByLayer(runs, names);
   if (pfc) sections.push({ id: `${idPrefix}pfc`, title: 'PFC pauses', html: chartHtml(pfc) });
+  const topo = topologyTable(runs[0]);
+  if (topo) sections.push({ id: `${idPrefix}topology`, title: 'Topology', html: tableHtml(topo) });
   if (set.missing.length > 0) {
     sections.push({
       id: `${idPrefix}missing`,
@@ -147,14 +174,31 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
   return sections;
 }
 
+/** Every chart of the standard report of a result set (for `ccsim report --svg/--png`). */
+export function standardCharts(set: ResultSet): Chart[] {
+  const runs = set.runs;
+  const { names } = legendNames(runs, set.fields);
+  return [
+    ...sweepLines(runs, set.fields),
+    ...slowdownBarCharts(runs, names),
+    slowdownCdf(runs, names),
+    ...portSeries(runs, names, 'queues'),
+    ...portSeries(runs, names, 'throughput'),
+    ...flowRates(runs, names),
+    ...[pfcByLayer(runs, names)].filter((c): c is Chart => c !== undefined),
+  ];
+}
+
 const STYLE = `
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1600px;color:#222;padding:0 16px}
 h1{font-size:22px;margin-bottom:4px} h2{font-size:18px;border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
 .meta{color:#666;font-size:13px} nav a{margin-right:12px;font-size:13px}
-.charts{display:flex;flex-wrap:wrap;gap:16px}
+.charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 figure.chart{display:inline-block;margin:8px 16px 8px 0;border:1px solid #eee;padding:4px;vertical-align:top}
-figure.chart .svg svg{display:block;max-width:100%;height:auto}
-figcaption{font-size:12px;color:#666;text-align:right} figcaption button{font-size:11px;margin-left:8px;cursor:pointer}
+figure.chart .plot{max-width:100%}
+figure.empty .title{font-weight:600;font-size:14px;text-align:center;padding:8px}
+figure.empty .nodata{color:#888;font-size:14px;text-align:center;padding:24px 0;max-width:100%}
+figcaption{font-size:12px;color:#666;text-align:right;max-width:760px} button{font-size:11px;margin-left:8px;cursor:pointer;font-weight:normal}
 table{border-collapse:collapse;margin:12px 0;font-size:13px} caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px} th{background:#f5f5f5} td.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{color:#666;font-size:12px} .error{color:#b00}
@@ -162,18 +206,67 @@ th,td{border:1px solid #ddd;padding:3px 8px} th{background:#f5f5f5} td.num{text-
 `;
 
 const SCRIPT = `
-document.addEventListener('click', function (ev) {
-  var b = ev.target;
-  if (!(b instanceof HTMLButtonElement) || !b.dataset.download) return;
-  var svg = b.closest('figure').querySelector('svg');
-  var text = new XMLSerializer().serializeToString(svg);
-  var url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
-  var a = document.createElement('a');
-  a.href = url; a.download = b.dataset.download;
-  document.body.appendChild(a); a.click(); a.remove();
-  setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
-});
+(function () {
+  function fmt(v) { return v === null || v === undefined ? 'too few flows' : String(v); }
+  function flowsTip(params) {
+    var ps = Array.isArray(params) ? params : [params];
+    var head = ps.length ? String(ps[0].axisValueLabel || ps[0].name).split('\\n')[0] : '';
+    return head + ps.map(function (p) {
+      var d = p.data || {};
+      return '<br>' + p.marker + p.seriesName + ': ' + fmt(d.value) + ' (' + (d.n || 0).toLocaleString('en-US') + ' flows)';
+    }).join('');
+  }
+  var charts = [];
+  document.querySelectorAll('figure.chart').forEach(function (fig) {
+    var el = fig.querySelector('.plot');
+    var src = fig.querySelector('script.option');
+    if (!el || !src) return;
+    var opt = JSON.parse(src.textContent);
+    if (opt.tooltip && opt.tooltip.ccsimFormat === 'flows') opt.tooltip.formatter = flowsTip;
+    var chart = echarts.init(el, null, { renderer: 'svg' });
+    chart.setOption(Object.assign({ animation: false, backgroundColor: '#fff' }, opt));
+    fig.ccsimChart = chart;
+    charts.push(chart);
+  });
+  window.ccsimCharts = charts;
+  function save(name, text, type) {
+    var url = URL.createObjectURL(new Blob([text], { type: type }));
+    var a = document.createElement('a');
+    a.href = url; a.download = name;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+  function csvCell(s) { return /[",\\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
+  document.addEventListener('click', function (ev) {
+    var b = ev.target;
+    if (!(b instanceof HTMLButtonElement)) return;
+    if (b.dataset.download) {
+      var svg = b.closest('figure').querySelector('.plot svg');
+      save(b.dataset.download, new XMLSerializer().serializeToString(svg), 'image/svg+xml');
+    } else if (b.dataset.csv) {
+      var rows = b.closest('table').querySelectorAll('tr');
+      var lines = [];
+      rows.forEach(function (tr) {
+        var cells = [];
+        tr.querySelectorAll('th,td').forEach(function (c) { cells.push(csvCell(c.textContent)); });
+        lines.push(cells.join(','));
+      });
+      save(b.dataset.csv, lines.join('\\n') + '\\n', 'text/csv');
+    }
+  });
+})();
 `;
+
+let runtime: string | undefined;
+
+/** The ECharts browser build (the common charts and components), to inline once per page. */
+export function echartsRuntime(): string {
+  if (runtime === undefined) {
+    const main = createRequire(import.meta.url).resolve('echarts');
+    runtime = readFileSync(join(dirname(main), 'echarts.common.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script');
+  }
+  return runtime;
+}
 
 export function renderPage(title: string, metaLines: readonly string[], sections: readonly ReportSection[]): string {
   const nav = sections.map((s) => `<a href="#${esc(s.id)}">${esc(s.title)}</a>`).join('');
@@ -183,6 +276,7 @@ export function renderPage(title: string, metaLines: readonly string[], sections
 <title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><h1>${esc(title)}</h1>${metaLines.map((l) => `<p class="meta">${esc(l)}</p>`).join('')}<nav>${nav}</nav>
 ${body}
+<script>${echartsRuntime()}</script>
 <script>${SCRIPT}</script></body></html>
 `;
 }

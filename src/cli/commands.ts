@@ -1,0 +1,185 @@
+/**
+ * The CLI's sweep, reproduce and claims commands (./main.ts parses the
+ * command line and loads this module only for them; run and validate are in
+ * ./run.ts, which loads less).
+ */
+import { UsageError } from '../experiment/errors.js';
+import { runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
+import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
+import { formatCell, formatTable } from '../report/text.js';
+import { claimsView, formatCause, formatMeasured, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
+import { comparisonText, displayOrder } from '../report/published.js';
+import { out } from './format.js';
+import type { Cell, FigureTable } from '../experiment/analysis.js';
+import { readRunSummary } from '../experiment/results.js';
+import { pointDir } from '../experiment/sweep-point.js';
+import { PointsFailed } from './errors.js';
+import '../../experiments/index.js';
+
+// ---------------------------------------------------------------------------------------------
+// commands
+
+
+
+
+function printSweepOutcome(r: SweepOutcome): void {
+  const secs = r.wallMs / 1000;
+  const parts = [`${r.finished}/${r.plan.points.length} points finished`];
+  if (r.skipped > 0) parts.push(`${r.skipped} skipped (already finished)`);
+  if (r.failed.length > 0) parts.push(`${r.failed.length} failed`);
+  out(`sweep ${r.plan.name}: ${parts.join(', ')}; ${r.ran} run in ${secs.toFixed(1)} s on ${r.jobs} worker${r.jobs === 1 ? '' : 's'}`);
+  out(`  results: ${r.dir} (index: sweep.json, points.csv)`);
+  const table = pointsTable(r);
+  if (table.rows.length > 0) {
+    out();
+    for (const l of formatTable(table)) out(l);
+  }
+  const footer = `charts and tables: ccsim report ${r.dir}`;
+  if (r.figure !== undefined) {
+    if (r.figure.error !== undefined) {
+      out(`  figure ${r.figure.id}: not analyzed: ${r.figure.error}`);
+    } else if (r.figure.result !== undefined) {
+      for (const t of r.figure.result.tables) {
+        out();
+        for (const l of formatTable(t)) out(l);
+      }
+      if (r.figure.result.claims.length > 0) {
+        out();
+        out('measured claims:');
+        for (const c of r.figure.result.claims) out(`  ${c.id}: ${c.bound === 'lower' ? '> ' : ''}${formatCell(c.value)}${c.unit !== undefined ? ` ${c.unit}` : ''}`);
+      }
+    }
+  }
+  if (r.finished > 0) {
+    out();
+    out(footer);
+  }
+}
+
+/** One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each point's summary.json). */
+function pointsTable(r: SweepOutcome): FigureTable {
+  const failed = new Map(r.failed.map((f) => [f.index, f.error]));
+  const rows: Cell[][] = r.plan.points.map((p) => {
+    const s = readRunSummary(pointDir(r.dir, p.id));
+    if (s === undefined) return [p.label, null, null, null, null, failed.has(p.index) ? 'failed' : 'not finished'];
+    const o = s.fct.overall;
+    const num = (x: number | null): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), s.unfinished, 'done'];
+  });
+  return { title: 'FCT slowdown per point (over finished flows)', columns: ['point', 'flows', 'mean', 'p99', 'unfinished', 'status'], rows };
+}
+
+function printClaims(view: ClaimsView): void {
+  if (view.rows.length === 0) return;
+  const quick = new Map(view.experiments.map((e) => [e.name, quickLabel(e.plan)]));
+  const rows = displayOrder(view.rows).map((r) => [
+    r.variantOf !== undefined ? `  sensitivity (${r.variant ?? 'variant'}): ${r.id}` : r.id,
+    r.experiment,
+    `${r.published}${r.unit ?? ''}`,
+    comparisonText(r),
+    formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : '') + (view.quick && r.measured !== null ? ` [quick: ${quick.get(r.experiment) ?? '?'}]` : ''),
+    r.variantOf !== undefined ? `(${r.verdict}; not counted)` : r.verdict,
+    formatCause(r),
+  ]);
+  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause'], rows })) out(l);
+  out(verdictCounts(view.rows));
+  if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
+  for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
+  if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
+}
+
+function printStatus(st: SweepStatus): void {
+  const c = st.counts;
+  out(
+    `sweep ${st.name} (${st.dir}): ${st.points.length} points: ${c.done} done, ${c.running} running, ${c.queued} queued, ${c.failed} failed, ${c['not started']} not started`,
+  );
+  if (st.squeue === 'unavailable') out('  (squeue is not available here: running / queued are unknown)');
+  for (const p of st.points) {
+    if (p.status === 'failed') out(`  failed: point ${p.index} (${p.label}): ${p.error ?? ''}`);
+    else if (p.status === 'running') out(`  running: point ${p.index} (${p.label})`);
+  }
+  if (st.completed.length > 0) out(`  all points done: wrote ${st.completed.join(', ')}`);
+}
+
+
+
+
+export interface SweepCommandOptions {
+  out?: string;
+  jobs?: number;
+  quick?: boolean;
+  quiet?: boolean;
+  point?: number;
+  slurm?: boolean;
+  partition?: string;
+  time?: string;
+  mem?: string;
+  status?: string;
+}
+
+export async function sweepCommand(spec: string | undefined, o: SweepCommandOptions): Promise<void> {
+  if (o.status !== undefined) {
+    if (spec !== undefined) throw new UsageError('--status takes a sweep folder, not a spec: ccsim sweep --status <dir>');
+    printStatus(sweepStatus(o.status));
+    return;
+  }
+  if (spec === undefined) throw new UsageError('missing <spec> (or --status <dir>)');
+  const slurmOnly = (['partition', 'time', 'mem'] as const).filter((k) => o[k] !== undefined);
+  if (o.slurm !== true && slurmOnly.length > 0) throw new UsageError(`--${slurmOnly[0]} needs --slurm`);
+  if (o.slurm === true) {
+    if (o.point !== undefined) throw new UsageError('--slurm and --point do not go together');
+    const r = submitSlurm(spec, {
+      quick: o.quick === true,
+      ...(o.out !== undefined ? { out: o.out } : {}),
+      ...(o.partition !== undefined ? { partition: o.partition } : {}),
+      ...(o.time !== undefined ? { time: o.time } : {}),
+      ...(o.mem !== undefined ? { mem: o.mem } : {}),
+    });
+    if (r.jobId === undefined) out(`nothing to submit: all ${r.skipped} points are finished (${r.dir})`);
+    else {
+      out(`submitted job array ${r.jobId}: ${r.points.length} point${r.points.length === 1 ? '' : 's'}${r.skipped > 0 ? ` (${r.skipped} already finished)` : ''}; script ${r.script}`);
+      out(`  follow it with: ccsim sweep --status ${r.dir}`);
+    }
+    return;
+  }
+  const r = await runSweep(spec, {
+    ...(o.out !== undefined ? { out: o.out } : {}),
+    ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+    ...(o.point !== undefined ? { only: [o.point], inline: true } : {}),
+    quick: o.quick === true,
+    quiet: o.quiet === true,
+    progress: o.point === undefined && process.stderr.isTTY === true && !process.env['CI'],
+  });
+  if (o.point === undefined) printSweepOutcome(r);
+  else if (r.failed.length === 0) out(`point ${o.point}: ${r.ran > 0 ? 'done' : 'already finished'} (${r.dir})`);
+  if (r.failed.length > 0) {
+    process.stderr.write(`error: ${r.failed.length} of ${o.point === undefined ? r.plan.points.length : 1} points failed:\n`);
+    for (const f of r.failed) process.stderr.write(`  point ${f.index} (${f.label}): ${f.error}\n`);
+    throw new PointsFailed();
+  }
+}
+
+export async function reproduceCommand(paper: string, o: { quick?: boolean; jobs?: number; out?: string; quiet?: boolean }): Promise<void> {
+  const r = await reproduce(paper, {
+    quick: o.quick === true,
+    ...(o.jobs !== undefined ? { jobs: o.jobs } : {}),
+    ...(o.out !== undefined ? { out: o.out } : {}),
+    quiet: o.quiet === true,
+    progress: process.stdout.isTTY === true && !process.env['CI'],
+  });
+  if (r.message !== undefined) out(r.message);
+  printClaims(r.view);
+  if (r.report !== undefined) out(`report: ${r.report}`);
+  if (r.failed > 0) {
+    process.stderr.write(`error: ${r.failed} point${r.failed === 1 ? '' : 's'} failed (listed above and in the report)\n`);
+    throw new PointsFailed();
+  }
+}
+
+export function claimsCommand(paper: string, o: { quick?: boolean; out?: string; writeReadme?: boolean }): void {
+  const view = claimsView(paper, { quick: o.quick === true, recorded: true, ...(o.out !== undefined ? { out: o.out } : {}) });
+  if (view.data === undefined) out(`no published numbers for ${view.paper} yet (data/published/${view.paper}.yaml)`);
+  printClaims(view);
+  if (o.writeReadme === true) out(`updated ${writeClaimsReadme(view)}`);
+}
+

@@ -1,0 +1,90 @@
+/** Terminal output of the CLI: aligned numbers and the run summary. */
+import { formatTime } from '../engine/units.js';
+import type { RunResult } from '../experiment/runner.js';
+import { lossWarnings, type FctStats } from '../metrics/summary.js';
+
+// ---------------------------------------------------------------------------------------------
+// output helpers
+
+export function out(line = ''): void {
+  process.stdout.write(line + '\n');
+}
+
+export function fmtNum(x: number, digits = 3): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '-';
+}
+
+export function fmtInt(x: number): string {
+  return Math.round(x).toLocaleString('en-US');
+}
+
+export function pad(s: string, w: number, left = false): string {
+  return left ? s.padEnd(w) : s.padStart(w);
+}
+
+function statsLine(label: string, s: FctStats, labelWidth: number): string {
+  return (
+    '  ' +
+    pad(label, labelWidth, true) +
+    pad(fmtInt(s.count), 9) +
+    pad(fmtNum(s.meanSlowdown), 9) +
+    pad(fmtNum(s.p50Slowdown), 9) +
+    pad(fmtNum(s.p95Slowdown), 9) +
+    pad(fmtNum(s.p99Slowdown), 9) +
+    pad(fmtNum(s.p999Slowdown), 9)
+  );
+}
+
+/** "1 switch", "2 switches". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? one : many}`;
+}
+
+export function printRunSummary(r: RunResult, cc: string): void {
+  const { summary, output } = r;
+  const t = summary.totals;
+  out(`${r.spec.name}: cc ${cc}, seed ${r.input.seed}`);
+  out(`  flows finished ${fmtInt(t.finished)}/${fmtInt(t.flows)}${summary.unfinished > 0 ? ` (${fmtInt(summary.unfinished)} unfinished)` : ''}`);
+  const dl = summary.deadlock;
+  if (dl !== undefined) {
+    out(`  PFC DEADLOCK found at ${formatTime(dl.detectedAtPs)}: cycle ${dl.cycle.map((p) => `${p.name}->${p.peerName}`).join(', ')} (class ${dl.cycle[0]!.cls}); run ended there`);
+    out(
+      `  ${fmtInt(dl.unfinishedFlows)} unfinished flows, ${fmtInt(dl.unfinishedWithDrops)} of them lost packets (drops in the run: ${fmtInt(dl.drops)})` +
+        (dl.dropsRuledOut ? '; drops ruled out as their cause' : ''),
+    );
+  }
+  const fct = summary.fct;
+  const labels = [
+    'overall',
+    ...fct.binSets.flatMap((s) => [...s.bins.map((b) => b.label), 'outside these bins']),
+    ...Object.keys(fct.tags).map((k) => `tag ${k}`),
+  ];
+  const w = Math.max(16, ...labels.map((l) => l.length + 4));
+  const header = (title: string): void =>
+    out('  ' + pad(title, w, true) + pad('flows', 9) + pad('mean', 9) + pad('p50', 9) + pad('p95', 9) + pad('p99', 9) + pad('p99.9', 9));
+  header('slowdown');
+  out(statsLine('overall', fct.overall, w));
+  for (const [k, s] of Object.entries(fct.tags)) out(statsLine(`tag ${k}`, s, w));
+  if (fct.binSets.length > 0) out('  flow sizes: KB = 1000 B, KiB = 1024 B; "(" open, "[" closed end; a set\'s bins may overlap');
+  for (const set of fct.binSets) {
+    header(set.title);
+    for (const b of set.bins) out(statsLine('  ' + b.label, b, w));
+    out(statsLine('  outside these bins', set.outside, w));
+  }
+  const secs = output.wallMs / 1000;
+  out(
+    `  drops ${fmtInt(t.drops)}, PFC pauses ${fmtInt(t.pausesSent)}, timeouts ${fmtInt(t.timeouts)}, ` +
+      `retransmitted packets ${fmtInt(t.retransmittedPackets)}` +
+      (t.trimmedPackets !== undefined
+        ? `, trimmed ${fmtInt(t.trimmedPackets)}, header drops ${fmtInt(t.headerDrops ?? 0)}, returned headers ${fmtInt(t.returnedHeaders ?? 0)}`
+        : ''),
+  );
+  out(
+    `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
+      (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
+  );
+  for (const w of lossWarnings(output, summary)) out(`  ${w}`);
+  for (const n of summary.notes) out(`  note: ${n}`);
+  out(`  results: ${r.outDir}`);
+}
+

@@ -1,0 +1,149 @@
+/** `ccsim list`: topologies, workloads and CCs with their parameters (from the zod schemas). */
+import { z } from 'zod';
+import { CC_REGISTRY } from '../cc/registry.js';
+import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
+import { formatTime } from '../engine/units.js';
+import { UsageError } from '../experiment/errors.js';
+import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
+import { listWorkloads } from '../workload/index.js';
+import { workloadDefinitions } from '../workload/registry.js';
+import { fmtInt, out, pad } from './format.js';
+
+// ---------------------------------------------------------------------------------------------
+// `list`: CC parameter descriptions from the zod schemas
+
+interface ParamInfo {
+  name: string;
+  type: string;
+  default: unknown;
+  hasDefault: boolean;
+  optional: boolean;
+  description: string;
+}
+
+function typeName(s: z.ZodType): string {
+  if (s instanceof z.ZodDefault || s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+    return typeName(s.unwrap() as z.ZodType);
+  }
+  if (s instanceof z.ZodEnum) return s.options.map((o) => JSON.stringify(o)).join(' | ');
+  if (s instanceof z.ZodLiteral) return [...s.values].map((v) => JSON.stringify(v)).join(' | ');
+  if (s instanceof z.ZodUnion) return (s.options as readonly z.ZodType[]).map(typeName).join(' | ');
+  if (s instanceof z.ZodArray) return `${typeName(s.element as z.ZodType)}[]`;
+  return s._zod.def.type;
+}
+
+function describeParams(schema: z.ZodType): ParamInfo[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  const out: ParamInfo[] = [];
+  for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    let s: z.ZodType = field;
+    let description = s.description;
+    let hasDefault = false;
+    let optional = false;
+    let dflt: unknown;
+    for (let i = 0; i < 8; i++) {
+      if (s instanceof z.ZodDefault) {
+        hasDefault = true;
+        dflt = s._zod.def.defaultValue;
+        s = s.unwrap() as z.ZodType;
+      } else if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+        optional ||= s instanceof z.ZodOptional;
+        s = s.unwrap() as z.ZodType;
+      } else break;
+      description ??= s.description;
+    }
+    out.push({ name, type: typeName(field), default: dflt, hasDefault, optional, description: description ?? '' });
+  }
+  return out;
+}
+
+function listTopologies(): void {
+  out('topology types (spec `topology.type`):');
+  for (const t of TOPOLOGY_TYPES) out(`  ${pad(t.name, 12, true)} ${t.description}`);
+  out(`  ${pad('preset', 12, true)} a named topology: topology: { type: preset, preset: <name> }`);
+  out(`  ${pad('file', 12, true)} a topology file: path, format (${TOPOLOGY_FILE_FORMATS.join(', ')}), linkConfig for oscar`);
+  out('topology presets:');
+  const w = Math.max(...TOPOLOGY_PRESETS.map((p) => p.name.length));
+  for (const p of TOPOLOGY_PRESETS) out(`  ${pad(p.name, w, true)}  ${p.description}`);
+}
+
+function listWorkloadCdfs(): void {
+  out('workload types (spec `workload[i].type`):');
+  const defs = workloadDefinitions();
+  const tw = Math.max(...defs.map((d) => d.type.length));
+  for (const d of defs) out(`  ${pad(d.type, tw, true)}  ${d.summary}`);
+  out('workloads (flow-size distributions, spec `cdf`):');
+  const list = listWorkloads();
+  const w = Math.max(...list.map((x) => x.name.length));
+  for (const x of list) {
+    out(`  ${pad(x.name, w, true)}  mean ${pad(fmtInt(x.meanBytes), 11)} B, max ${pad(fmtInt(x.maxBytes), 13)} B  ${x.description}`);
+  }
+}
+
+function listCcs(): void {
+  out('congestion control (spec `cc`):');
+  for (const cc of CC_REGISTRY) {
+    out(`  ${cc.name}: ${cc.description}`);
+    out(`    reference: ${cc.reference}`);
+    // what choosing the CC turns on (cc/network-settings.ts), with default params under profile hpcc
+    const defaults = cc.network === undefined ? undefined : cc.params.safeParse({});
+    if (cc.network !== undefined && defaults?.success === true) {
+      for (const n of cc.network(defaults.data, profileDefaults('hpcc'))) out(`    sets network.${n.path.join('.')}: ${JSON.stringify(n.value)}  (${n.why})`);
+    }
+    const params = describeParams(cc.params);
+    if (params.length === 0) continue;
+    out('    params:');
+    for (const p of params) {
+      const d = p.hasDefault ? ` = ${JSON.stringify(p.default)}` : '';
+      const kind = p.optional && !p.hasDefault ? `${p.type}, optional` : p.type;
+      out(`      ${p.name}${d}  (${kind})${p.description ? `  ${p.description}` : ''}`);
+    }
+    listResolved(cc, params);
+  }
+}
+
+/** A resolved parameter value, with the unit its name carries. */
+function showValue(name: string, v: unknown): string {
+  if (typeof v !== 'number') return JSON.stringify(v);
+  if (name.endsWith('Bps')) return v >= 1e9 ? `${+(v / 1e9).toPrecision(6)} Gbps` : `${+(v / 1e6).toPrecision(6)} Mbps`;
+  if (name.endsWith('Ps')) return formatTime(v);
+  if (name.endsWith('Bytes')) return `${fmtInt(v)} B`;
+  return String(+v.toPrecision(6));
+}
+
+/**
+ * For a CC whose optional parameters take their values from a preset or the
+ * profile: the value each takes, per preset (or per profile), at 100 Gbps.
+ */
+function listResolved(cc: (typeof CC_REGISTRY)[number], params: readonly ParamInfo[]): void {
+  if (cc.resolvedParams === undefined) return;
+  const rows = params.filter((p) => p.optional && !p.hasDefault).map((p) => p.name);
+  if (rows.length === 0) return;
+  const preset = params.find((p) => p.name === 'preset' && p.type.includes('|'));
+  const presetValues = preset === undefined ? [] : [...preset.type.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((v) => v !== 'auto');
+  const columns =
+    presetValues.length > 0
+      ? presetValues.map((v) => ({ label: `preset ${v}`, raw: { preset: v }, net: profileDefaults('oscar') }))
+      : PROFILE_NAMES.map((pr) => ({ label: `profile ${pr}`, raw: {}, net: profileDefaults(pr) }));
+  const values = columns.map((c) => cc.resolvedParams!(cc.params.parse(c.raw), c.net, 100e9));
+  out(`    values the optional params take (at 100 Gbps line rate; rates scale with it where the preset says so)${
+    preset !== undefined ? `; preset auto: ${preset.description}` : ''
+  }:`);
+  const w0 = Math.max(...rows.map((r) => r.length)) + 2;
+  const cells = rows.map((r) => values.map((v) => showValue(r, v[r])));
+  const ws = columns.map((c, j) => Math.max(c.label.length, ...cells.map((row) => row[j]!.length)) + 2);
+  out('      ' + pad('', w0, true) + columns.map((c, j) => pad(c.label, ws[j]!)).join(''));
+  rows.forEach((r, i) => out('      ' + pad(r, w0, true) + cells[i]!.map((c, j) => pad(c, ws[j]!)).join('')));
+}
+
+
+export function listCommand(what: string | undefined): void {
+  const all = what === undefined;
+  const known = ['topologies', 'workloads', 'ccs'];
+  if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
+  if (all || what === 'topologies') listTopologies();
+  if (all) out();
+  if (all || what === 'workloads') listWorkloadCdfs();
+  if (all) out();
+  if (all || what === 'ccs') listCcs();
+}

@@ -1,0 +1,71 @@
+/** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
+import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
+import { fmtInt, out, plural, printRunSummary } from './format.js';
+
+/** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
+function isSweepFile(path: string): boolean {
+  let raw: unknown;
+  try {
+    raw = readSpecFile(path);
+  } catch {
+    return false;
+  }
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'sweep' in raw;
+}
+
+export async function runCommand(spec: string, o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean }): Promise<void> {
+  const quiet = o.quiet === true;
+  const { runExperiment } = await import('../experiment/runner.js');
+  const r = await runExperiment(spec, {
+    ...(o.out !== undefined ? { out: o.out } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    quick: o.quick === true,
+    quiet,
+    progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],
+    progressLines: !quiet && (process.stderr.isTTY !== true || process.env['CI'] !== undefined),
+  });
+  if (!quiet) printRunSummary(r, r.input.cc.name);
+}
+
+/** 1.2k, 3.4M, 5.6G */
+function fmtCount(n: number): string {
+  if (!Number.isFinite(n)) return '-';
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+/** Seconds as "0.4 s", "42 s", "3.1 min", "2.5 h". */
+export function fmtSecs(s: number): string {
+  if (!Number.isFinite(s)) return '-';
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${(s / 60).toFixed(1)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
+  if (isSweepFile(spec)) {
+    await import('../../experiments/index.js');
+    const { planSweep } = await import('../experiment/sweep.js');
+    const plan = planSweep(spec, { quick: o.quick === true });
+    const flows = plan.points.reduce((a, p) => a + p.flows, 0);
+    out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
+    return;
+  }
+  const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
+  const hosts = input.topology.hostCount;
+  const switches = input.topology.nodes.length - hosts;
+  out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);
+  if (o.estimate === false) return;
+  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
+  const e = estimateCost(input);
+  out(
+    `  cost: ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events (${e.eventsPerPacket.toFixed(1)} per packet), ` +
+      `~${fmtSecs(e.wallSecs)} of wall time here (${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+  );
+  if (e.wallSecs > SLOW_RUN_SECS) {
+    out(`  warning: this run would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a shorter \`duration\`, or a \`quick:\` block for trials)`);
+  }
+}
