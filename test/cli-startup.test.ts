@@ -20,7 +20,9 @@ function staticImports(file: string): string[] {
 }
 
 test('main.ts imports only commander and node modules; run.ts leaves the simulator and sweeps to the command that runs them', () => {
-  assert.deepEqual(staticImports('src/cli/main.ts').filter((m) => !m.startsWith('node:')), ['commander']);
+  // compare-commands.ts declares `compare` and `anchors` with commander alone (their work loads when they run)
+  assert.deepEqual(staticImports('src/cli/main.ts').filter((m) => !m.startsWith('node:')), ['commander', './compare-commands.js']);
+  assert.deepEqual(staticImports('src/cli/compare-commands.ts'), []);
   const run = staticImports('src/cli/run.ts');
   for (const heavy of ['../experiment/runner.js', '../experiment/sweep.js', '../experiment/sweep-run.js', '../report/html.js', 'echarts']) assert.ok(!run.includes(heavy), heavy);
   for (const f of ['src/report/html.ts', 'src/report/charts.ts', 'src/report/charts-series.ts', 'src/cli/report.ts']) assert.ok(!staticImports(f).includes('echarts'), f);
@@ -29,7 +31,7 @@ test('main.ts imports only commander and node modules; run.ts leaves the simulat
 test('ccsim --help and --version answer without loading a command', () => {
   const h = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
   assert.equal(h.status, 0);
-  for (const c of ['run', 'validate', 'sweep', 'report', 'reproduce', 'claims', 'list', 'schema']) assert.match(h.stdout, new RegExp(`^  ${c}\\b`, 'm'), c);
+  for (const c of ['run', 'validate', 'sweep', 'report', 'reproduce', 'claims', 'list', 'schema', 'compare', 'anchors']) assert.match(h.stdout, new RegExp(`^  ${c}\\b`, 'm'), c);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   assert.equal(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout.trim(), pkg.version);
   // the papers named in the help (main.ts keeps its own copy so as not to load published.ts)
