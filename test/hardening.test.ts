@@ -406,3 +406,24 @@ test('11. timer and sampling periods have lower bounds: 1 ps deadlock checks, 1 
   assert.match(r.stderr, /network\.transport\.rtoPs: 1 — must be 0 or >= 1us/);
   assert.match(r.stderr, /metrics\.queues\.interval: "1ps" — must be >= 1ns/);
 });
+
+test('9. validation gaps: __proto__ keys, 300-character names, absurd topology-file rates and delays', () => {
+  let r = ccsim('validate', write('proto.yaml', `${TINY}__proto__: { x: 1 }\n`));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /__proto__: is not a spec field/);
+  r = ccsim('validate', write('proto.json', JSON.stringify({ name: 'p', topology: { type: 'star', hosts: 3, rate: '100Gbps', delay: '1us', __proto__x: 1 } }).replace('__proto__x', '__proto__')));
+  assert.match(r.stderr, /topology\.__proto__: is not a spec field/);
+  r = ccsim('validate', write('longname.yaml', TINY.replace('name: tiny', `name: ${'n'.repeat(300)}`)));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /name: .* — must be at most 200 characters/);
+  for (const [line, why] of [
+    ['0 2 1e30 1us 0', /outside 1 kbps \.\. 100 Tbps/],
+    ['0 2 1e-300 1us 0', /outside 1 kbps \.\. 100 Tbps|rate must be > 0/],
+    ['0 2 100Gbps 1e10 0', /delay "1e10" is above 1 s/],
+  ] as const) {
+    write('absurd.txt', `3 1 2\n2\n${line}\n1 2 100Gbps 1us 0\n`);
+    r = ccsim('validate', write('absurd.yaml', TINY.replace(/topology:.*\n/, 'topology: { type: file, path: absurd.txt, format: hpcc }\n')));
+    assert.equal(r.code, 2, line);
+    assert.match(r.stderr, why);
+  }
+});
