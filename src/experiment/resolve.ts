@@ -53,8 +53,31 @@ export function readSpecFile(path: string): unknown {
     throw new UsageError(`spec file ${path} is not UTF-8 text (it looks like UTF-16 or binary): save it as UTF-8`);
   }
   const ext = extname(abs).toLowerCase();
-  if (ext === '.json') return parseJsonText(text, path);
-  return parseYamlText(text, path);
+  const raw = ext === '.json' ? parseJsonText(text, path) : parseYamlText(text, path);
+  const proto = protoKeyPath(raw, '');
+  if (proto !== undefined) {
+    throw new SpecError([{ path: proto, value: undefined, showValue: false, message: 'is not a spec field (a reserved JavaScript name, never accepted as a key)' }], path);
+  }
+  return raw;
+}
+
+/** The path of the first `__proto__` key in parsed spec data (an own key, or one that set an object's prototype). */
+function protoKeyPath(v: unknown, at: string): string | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = protoKeyPath(v[i], `${at}[${i}]`);
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+  const here = at === '' ? '__proto__' : `${at}.__proto__`;
+  if (Object.prototype.hasOwnProperty.call(v, '__proto__') || Object.getPrototypeOf(v) !== Object.prototype) return here;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const p = protoKeyPath(x, at === '' ? k : `${at}.${k}`);
+    if (p !== undefined) return p;
+  }
+  return undefined;
 }
 
 function parseJsonText(text: string, file: string): unknown {

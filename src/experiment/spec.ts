@@ -277,6 +277,8 @@ export const specSchema = z
     name: z
       .string()
       .min(1)
+      // a folder name (with a -seed<n> / -quick suffix) must fit the 255-byte limit of file names
+      .max(200, { message: 'must be at most 200 characters (it names the output directory)' })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'must be letters, digits, ".", "_" or "-" (it names the output directory)' }),
     description: z.string().optional(),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
