@@ -50,9 +50,11 @@ workload:
   assert.match(r.stdout, /warning: this run would take more than 10 minutes/);
   const quiet = spawnSync(process.execPath, [CLI, 'validate', '--no-estimate', spec], { encoding: 'utf8' });
   assert.doesNotMatch(quiet.stdout, /cost:/);
-  const run = spawnSync(process.execPath, [CLI, 'run', join(ROOT, 'examples', 'incast-none.yaml'), '-o', join(dir, 'run')], { encoding: 'utf8' });
+  // the demo runs for seconds, long enough that its progress (polled a few times a second) passes several tenths
+  const run = spawnSync(process.execPath, [CLI, 'run', join(ROOT, 'examples', 'demo.yaml'), '-o', join(dir, 'run')], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const lines = run.stderr.split('\n').filter((l) => l.startsWith('progress: '));
+  assert.ok(lines.length >= 2, `progress lines: ${lines.length}\n${run.stderr}`);
   for (const l of lines) assert.match(l, /^progress: \d0% of bytes delivered, .* simulated, [\d,]+ flows left, [\d,]+ events, .* elapsed, ETA /);
   const pcts = lines.map((l) => Number(/(\d+)%/.exec(l)![1]));
   assert.deepEqual(pcts, [...pcts].sort((a, b) => a - b), 'increasing');
