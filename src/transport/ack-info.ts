@@ -6,6 +6,7 @@
 import type { AckInfo, SendInfo } from '../cc/types.js';
 import * as packet from '../net/packet.js';
 import type { PacketStore } from '../net/packet.js';
+import type { Flow } from './flow.js';
 
 const { INT_MAX_HOPS, INT_QLEN, INT_RATE, INT_RX, INT_TS, INT_TX } = packet;
 
@@ -52,4 +53,20 @@ export function copyIntEcho(ai: AckInfo, pk: PacketStore, pkt: number, n: number
     ai.intRateBps[i] = a[b + INT_RATE + i]!;
     ai.intRxBytes[i] = a[b + INT_RX + i]!;
   }
+}
+
+/**
+ * A receiver-made control ACK of flow `f` toward its sender, in class `cls`, with the
+ * cumulative sequence and nothing else: what a receiver-driven send driver (Homa's grant,
+ * NDP's PULL) writes its credit word into before `Host.sendControl`.
+ */
+export function controlAck(pk: PacketStore, f: Flow, cls: number): number {
+  const a = pk.alloc(packet.PKT_ACK);
+  pk.setFlow(a, f.id);
+  pk.setDst(a, f.src);
+  pk.setSeq(a, f.rcvExpected);
+  pk.setSize(a, f.ackWireBytes);
+  pk.setPrio(a, cls);
+  pk.setHash(a, f.ackHash);
+  return a;
 }

@@ -27,14 +27,13 @@
  * Per packet this costs one comparison walk in a host's list (typically a few
  * messages) and no allocation; the lists grow only when a message arrives.
  */
-import * as packet from '../net/packet.js';
 import type { PacketStore } from '../net/packet.js';
 import type { Host } from '../net/host.js';
 import { homaPriorityPlan, homaScheduledLevel, homaUnscheduledLevel, type HomaParams, type HomaPriorityPlan } from '../cc/homa.js';
+import { controlAck } from './ack-info.js';
 import type { Flow } from './flow.js';
 import type { SendDriver } from './send-driver.js';
 
-const { PKT_ACK } = packet;
 
 /** what the driver needs of the transport to send a grant of its own */
 export interface HomaHost {
@@ -223,13 +222,7 @@ export class HomaDriver implements SendDriver {
   /** A grant of its own to e's sender (an ACK with e's cumulative sequence). */
   private sendGrant(e: Flow): void {
     const pk = this.t.pool;
-    const a = pk.alloc(PKT_ACK);
-    pk.setFlow(a, e.id);
-    pk.setDst(a, e.src);
-    pk.setSeq(a, e.rcvExpected);
-    pk.setSize(a, e.ackWireBytes);
-    pk.setPrio(a, this.grantClass);
-    pk.setHash(a, e.ackHash);
+    const a = controlAck(pk, e, this.grantClass);
     const credit = e.homaGranted - e.rcvExpected;
     pk.setXack(a, (credit > 0 ? credit : 0) * 8 + e.homaRxPrio);
     this.t.hosts[e.dst]!.sendControl(a, this.grantClass);

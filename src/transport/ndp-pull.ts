@@ -26,11 +26,10 @@
 import type { Scheduler } from '../engine/scheduler.js';
 import type { NetContext } from '../net/context.js';
 import type { Host } from '../net/host.js';
-import * as packet from '../net/packet.js';
+import { controlAck } from './ack-info.js';
 import type { Flow } from './flow.js';
 import type { SendDriver } from './send-driver.js';
 
-const { PKT_ACK } = packet;
 
 export class NdpPull implements SendDriver {
   readonly name = 'ndpPull';
@@ -147,13 +146,7 @@ export class NdpPull implements SendDriver {
 
   private sendPull(f: Flow): void {
     const pk = this.ctx.pool;
-    const a = pk.alloc(PKT_ACK);
-    pk.setFlow(a, f.id);
-    pk.setDst(a, f.src);
-    pk.setSeq(a, f.rcvExpected);
-    pk.setSize(a, f.ackWireBytes);
-    pk.setPrio(a, this.pullClass);
-    pk.setHash(a, f.ackHash);
+    const a = controlAck(pk, f, this.pullClass);
     pk.setSendTs(a, -1);
     pk.setAux(a, 0);
     pk.setXack(a, ++f.pullsSent);
