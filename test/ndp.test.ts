@@ -11,12 +11,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation } from '../src/sim/simulate.js';
 import type { AdmissionChoice } from '../src/net/config.js';
-import { FLAG_ECT, FLAG_RTS, FLAG_TRIM, PKT_ACK, PKT_DATA, metaPrio } from '../src/net/packet.js';
+import { FLAG_RTS, FLAG_TRIM, PKT_ACK, PKT_DATA, metaPrio } from '../src/net/packet.js';
 import { star } from '../src/net/topology/index.js';
 import { US } from '../src/engine/units.js';
 import { TrimRecovery } from '../src/transport/trim-recovery.js';
 import { input, net } from './helpers/sim.js';
-import { serveAll } from './helpers/probe.js';
+import { arriveLabelled, serveAll } from './helpers/probe.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { findFigure, type PointResult } from '../src/experiment/analysis.js';
@@ -44,17 +44,7 @@ function rig() {
     port,
     pk,
     /** a packet (1000 B on the wire, 900 B payload) of class 1 for host 2 from host 0's port, labelled in its seq */
-    arrive(label: number, type = PKT_DATA, prio = 1, size = 1000): number {
-      const p = pk.alloc(type);
-      pk.setDst(p, 2);
-      pk.setSize(p, size);
-      pk.setAux(p, type === PKT_DATA ? 900 : 0);
-      pk.setPrio(p, prio);
-      pk.setSeq(p, label);
-      pk.setFlag(p, FLAG_ECT, true);
-      sw.arrivals.receive(p, 0);
-      return p;
-    },
+    arrive: (label: number, type = PKT_DATA, prio = 1, size = 1000): number => arriveLabelled(sw, pk, label, prio, type, size, type === PKT_DATA ? 900 : 0),
     /** the labels in service order */
     serve: (): number[] => serveAll(sw, port, pk),
   };

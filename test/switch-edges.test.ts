@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Simulation } from '../src/sim/simulate.js';
 import { ADMIT, DROP, HOLD, MARK, TRIM, type AdmissionPolicyDefinition } from '../src/net/admission.js';
 import type { AdmissionChoice, NetworkConfig, ProfileName } from '../src/net/config.js';
-import { FLAG_CE, FLAG_ECT, FLAG_TRIM, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
+import { FLAG_CE, FLAG_TRIM, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
 import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../src/net/queue-discipline.js';
 import { SWITCH_FEATURES, switchPolicyNames, unmetSwitchNeeds } from '../src/net/switch-features.js';
 import { registerAdmissionPolicy, registerDiscipline } from '../src/net/switch-registry.js';
@@ -19,7 +19,7 @@ import { findCc } from '../src/cc/registry.js';
 import { unmetNeeds } from '../src/cc/types.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
-import { serveAll } from './helpers/probe.js';
+import { arriveLabelled, serveAll } from './helpers/probe.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 
@@ -87,17 +87,7 @@ function rig(cfg: NetworkConfig, idle = false) {
     port,
     pk,
     /** a data packet (1000 B on the wire, 900 B payload, ECN-capable) of class `prio` for host 2, labelled in its seq, from host 0 */
-    arrive(prio: number, label: number, type = PKT_DATA): number {
-      const p = pk.alloc(type);
-      pk.setDst(p, 2);
-      pk.setSize(p, 1000);
-      pk.setAux(p, 900);
-      pk.setPrio(p, prio);
-      pk.setSeq(p, label);
-      pk.setFlag(p, FLAG_ECT, true);
-      sw.arrivals.receive(p, 0);
-      return p;
-    },
+    arrive: (prio: number, label: number, type = PKT_DATA): number => arriveLabelled(sw, pk, label, prio, type, 1000, 900),
     /** the labels in service order */
     serve: (): number[] => serveAll(sw, port, pk),
   };

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from '../../src/cc/types.js';
 import type { Simulation } from '../../src/sim/simulate.js';
-import { FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type PacketStore } from '../../src/net/packet.js';
+import { FLAG_ECT, FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, type PacketStore } from '../../src/net/packet.js';
 import { txTimePs } from '../../src/engine/units.js';
 import type { NetworkConfig } from '../../src/net/config.js';
 import type { Flow } from '../../src/transport/flow.js';
@@ -207,6 +207,22 @@ export function recordArrivals(sim: Simulation, host: number): (PacketView & { n
     inner(pkt, port);
   };
   return out;
+}
+
+/**
+ * Hands switch `sw` an ECN-capable packet for host 2 arriving on port 0 (from host 0), labelled
+ * in its seq, as the switch-service rigs do; returns it. `aux` is its payload bytes.
+ */
+export function arriveLabelled(sw: Switch, pk: PacketStore, label: number, prio: number, type: number, size: number, aux: number): number {
+  const p = pk.alloc(type);
+  pk.setDst(p, 2);
+  pk.setSize(p, size);
+  pk.setAux(p, aux);
+  pk.setPrio(p, prio);
+  pk.setSeq(p, label);
+  pk.setFlag(p, FLAG_ECT, true);
+  sw.arrivals.receive(p, 0);
+  return p;
 }
 
 /** Dequeues from a switch port until nothing can go; the packets' seq labels in service order (pool records released). */
