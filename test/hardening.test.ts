@@ -292,6 +292,26 @@ sweep:
   assert.notEqual(readFileSync(join(out, 'points', 'seed=1', 'fct.csv'), 'utf8'), fct);
 });
 
+test('6. a point hash does not depend on where the checkout lives: the same spec and CDF in another folder hash the same', async () => {
+  const { planSweep } = await import('../src/experiment/sweep.js');
+  const text = `name: sw6b
+topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }
+cc: none
+workload:
+  - { type: poisson, cdf: cdf/my.cdf, load: 0.3, duration: 20us }
+sweep:
+  seed: [1, 2]
+`;
+  write('sw6b-a/cdf/my.cdf', '1000 0\n2000 0.5\n4000 1\n');
+  write('elsewhere/sw6b-b/cdf/my.cdf', '1000 0\n2000 0.5\n4000 1\n');
+  const a = planSweep(write('sw6b-a/s.yaml', text)).points.map((p) => p.hash);
+  const b = planSweep(write('elsewhere/sw6b-b/s.yaml', text)).points.map((p) => p.hash);
+  assert.equal(a.length, 2);
+  assert.deepEqual(b, a);
+  write('elsewhere/sw6b-b/cdf/my.cdf', '1000 0\n2000 0.6\n4000 1\n');
+  assert.notDeepEqual(planSweep(join(dir, 'elsewhere/sw6b-b/s.yaml')).points.map((p) => p.hash), a);
+});
+
 test('7. values that map to one folder name get distinct point folders, and every point lands in flows.parquet', async () => {
   const { planSweep } = await import('../src/experiment/sweep.js');
   const spec = write('sw7.yaml', `${TINY.replace('name: tiny', 'name: sw7')}sweep:\n  workload[0].flows[0].tag: ['x_~2', 'x/', 'x?', 'X?', 'x_~1']\n`);

@@ -17,7 +17,7 @@
  * points from changed ones.
  */
 import { createHash } from 'node:crypto';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, relative, resolve as resolvePath, sep } from 'node:path';
 import { recordFileReads } from '../engine/io.js';
 import { figureNames, findFigure } from './analysis.js';
 import { ccsimVersion } from './output.js';
@@ -343,7 +343,9 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
       });
       r = value;
       resolved.set(rkey, r);
-      inputDigests.set(rkey, Object.fromEntries([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+      // keyed by the path relative to the spec's folder, so the same results are current from any checkout
+      const rel = [...files].map(([f, d]): [string, string] => [relative(specDir, f).split(sep).join('/'), d]);
+      inputDigests.set(rkey, Object.fromEntries(rel.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
     if (r instanceof SpecError) {
       for (const i of r.issues) addPointIssue(ref, i);
