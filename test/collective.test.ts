@@ -173,9 +173,21 @@ test('determinism: the same spec twice gives the same rows and jobs; jobs.csv an
     const j = jobs[i]!;
     assert.equal(line, `${j.job},${j.iteration},${j.startPs},${j.finishPs},${j.finishPs - j.startPs},${j.bytes}`);
   });
-  const summary = JSON.parse(readFileSync(join(r.outDir, 'summary.json'), 'utf8')) as { jobs: { iterations: number; maxPs: number } };
+  const summary = JSON.parse(readFileSync(join(r.outDir, 'summary.json'), 'utf8')) as { jobs: { iterations: number; maxPs: number; completedFlows: number } };
   assert.equal(summary.jobs.iterations, 4);
   assert.equal(summary.jobs.maxPs, Math.max(...jobs.map((j) => j.finishPs - j.startPs)));
+  // 2 groups x 2 iterations x 2(N-1) = 6 ring steps x 4 flows
+  assert.equal(summary.jobs.completedFlows, 96);
+  // the report shows the iteration times: a chart and a table row per run
+  const { writeReport } = await import('../src/report/html.js');
+  const html = readFileSync(writeReport(r.outDir).file, 'utf8');
+  assert.match(html, /<section id="jobs"><h2>Job iterations<\/h2>/);
+  assert.match(html, /data-chart="job-iterations"/);
+  // a background flow beside the jobs is not a job flow
+  writeFileSync(path, stringify(spec([...w, { type: 'flows', flows: [{ src: 0, dst: 1, size: '10KB', tag: 'bg' }] }])));
+  const r1 = await runExperiment(path, { out: join(dir, 'out1'), quiet: true });
+  assert.equal(r1.summary.totals.finished, 97);
+  assert.equal(r1.summary.jobs!.completedFlows, 96);
   const manifest = JSON.parse(readFileSync(join(r.outDir, 'manifest.json'), 'utf8')) as { files: string[] };
   assert.ok(manifest.files.includes('jobs.csv'));
   // a run without jobs writes no jobs.csv and no summary jobs

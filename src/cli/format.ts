@@ -79,6 +79,13 @@ export function printRunSummary(r: RunResult, cc: string): void {
         ? `, trimmed ${fmtInt(t.trimmedPackets)}, header drops ${fmtInt(t.headerDrops ?? 0)}, returned headers ${fmtInt(t.returnedHeaders ?? 0)}`
         : ''),
   );
+  const j = summary.jobs;
+  if (j !== undefined) {
+    out(
+      `  jobs: ${fmtInt(j.iterations)} iterations, mean ${formatTime(j.meanPs)}, p50 ${formatTime(j.p50Ps)}, p99 ${formatTime(j.p99Ps)}, ` +
+        `max ${formatTime(j.maxPs)}; ${fmtInt(j.completedFlows)} job flows finished (jobs.csv)`,
+    );
+  }
   out(
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
       (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),

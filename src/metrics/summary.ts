@@ -245,13 +245,22 @@ export interface JobSummary {
   p50Ps: number;
   p99Ps: number;
   maxPs: number;
+  /** flows of the jobs (tagged with a job's tag) that finished within the run: OSCAR Fig 12's "completed flows in the window" */
+  completedFlows: number;
 }
 
 /** The summary of job iterations (OSCAR §6.4 Fig 12 reports all-reduce times). */
-export function jobSummary(jobs: NonNullable<SimOutput['jobs']>, method: PercentileMethod = 'linear'): JobSummary {
+export function jobSummary(jobs: NonNullable<SimOutput['jobs']>, method: PercentileMethod = 'linear', cols?: FctColumns): JobSummary {
   const pct = method === 'nearestRank' ? percentileNearestRank : percentileLinear;
   const d = sortedCopy(jobs.map((j) => j.finishPs - j.startPs));
-  return { iterations: d.length, meanPs: mean(d), p50Ps: pct(d, 50), p99Ps: pct(d, 99), maxPs: d.length > 0 ? d[d.length - 1]! : NaN };
+  // a job is named by its entry's tag, or tag/group: its flows carry the tag
+  const tags = new Set(jobs.map((j) => j.job.replace(/\/\d+$/, '')));
+  let completedFlows = 0;
+  if (cols !== undefined) {
+    const isJob = cols.tags.map((t) => tags.has(t));
+    for (let i = 0; i < cols.count; i++) if (isJob[cols.tag[i]!] === true) completedFlows++;
+  }
+  return { iterations: d.length, meanPs: mean(d), p50Ps: pct(d, 50), p99Ps: pct(d, 99), maxPs: d.length > 0 ? d[d.length - 1]! : NaN, completedFlows };
 }
 
 export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByName(DEFAULT_BIN_SETS), opts: SummarizeOptions = {}, notes: readonly string[] = []): RunSummary {
@@ -284,7 +293,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
     endPs: out.endPs,
   };
   if (out.deadlock !== undefined) s.deadlock = out.deadlock;
-  if (out.jobs !== undefined && out.jobs.length > 0) s.jobs = jobSummary(out.jobs, fct.percentile);
+  if (out.jobs !== undefined && out.jobs.length > 0) s.jobs = jobSummary(out.jobs, fct.percentile, cols);
   return s;
 }
 

@@ -1,0 +1,61 @@
+/**
+ * The report's job section: iteration times of closed-loop workloads
+ * (collectives, parameter servers; summary.json `jobs`), one row and one bar
+ * per run, so a sweep over CCs shows each CC's iteration time side by side
+ * (OSCAR §6.4 Fig 12, CCC §6.4 Fig 12; docs/guide.md, "Collective workloads").
+ */
+import type { RunData } from '../experiment/results.js';
+import type { FigureTable } from '../experiment/analysis.js';
+import { MAX_SERIES, WIDTH, axis, frame, limitNote, r3, type Chart, type Option } from './charts.js';
+
+const MS = 1e9;
+
+function ms(ps: number | undefined): number | null {
+  return ps === undefined ? null : r3(ps / MS);
+}
+
+/** Runs that ran jobs, with their names. */
+function withJobs(runs: readonly RunData[], names: readonly string[]): { run: RunData; name: string }[] {
+  return runs.map((run, i) => ({ run, name: names[i]! })).filter((x) => x.run.summary.jobs !== undefined);
+}
+
+/** One row per run that ran jobs: iterations and their durations (ms), and the jobs' finished flows. */
+export function jobTable(runs: readonly RunData[], names: readonly string[]): FigureTable | undefined {
+  const rows = withJobs(runs, names);
+  if (rows.length === 0) return undefined;
+  return {
+    title: 'Job iterations',
+    columns: ['run', 'cc', 'iterations', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'job flows finished'],
+    rows: rows.map(({ run, name }) => {
+      const j = run.summary.jobs!;
+      return [name, run.cc, j.iterations, ms(j.meanPs), ms(j.p50Ps), ms(j.p99Ps), ms(j.maxPs), // summaries written before completedFlows existed lack it
+        (j as { completedFlows?: number }).completedFlows ?? null];
+    }),
+    notes: ['an iteration runs from its first flow start to its last flow finish (jobs.csv has every one); job flows finished: flows tagged with a job\'s tag that finished within the run'],
+  };
+}
+
+/** Horizontal bars of the mean and p99 iteration time per run. */
+export function jobChart(runs: readonly RunData[], names: readonly string[]): Chart | undefined {
+  const all = withJobs(runs, names);
+  if (all.length === 0) return undefined;
+  const shown = all.slice(0, MAX_SERIES);
+  const title = 'Iteration time per run';
+  if (shown.every((x) => x.run.summary.jobs!.iterations === 0)) return { id: 'job-iterations', title, empty: 'no iteration finished' };
+  const cats = shown.map((x) => x.name);
+  const base = frame(title, ['mean', 'p99'], false);
+  const option: Option = {
+    ...base,
+    grid: { left: 12, right: 40, top: (base['grid'] as { top: number }).top, bottom: 48, containLabel: true },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true },
+    xAxis: axis('value', 'iteration time (ms)', { nameGap: 28 }),
+    yAxis: axis('category', '', { data: cats, inverse: true, axisLabel: { width: Math.floor(WIDTH * 0.4), overflow: 'break', fontSize: 11 } }),
+    series: (['meanPs', 'p99Ps'] as const).map((k) => ({
+      name: k === 'meanPs' ? 'mean' : 'p99',
+      type: 'bar',
+      data: shown.map((x) => (x.run.summary.jobs!.iterations > 0 ? ms(x.run.summary.jobs![k]) : null)),
+    })),
+  };
+  const note = limitNote(all.length, shown.length, 'runs');
+  return { id: 'job-iterations', title, option, height: Math.max(220, 110 + shown.length * 34), ...(note ? { note } : {}) };
+}
