@@ -72,6 +72,11 @@ test('reproduce: experiments as one sweep, report with published vs measured and
     ],
   );
   assert.deepEqual(r.view.unknown, ['zzz']);
+  // finished experiments whose analysis never produces a published id are named, so a renamed id cannot hide
+  assert.deepEqual(r.view.unmeasured, []);
+  const renamed = join(dir, 'published-renamed.yaml');
+  writeFileSync(renamed, readFileSync(published, 'utf8').replace('cc=hpcc.mean', 'hpcc.mean'));
+  assert.deepEqual(claimsView('oscar', { quick: true, out, experiments: exp, published: renamed }).unmeasured, [{ experiment: 'a', id: 'hpcc.mean' }]);
   // measured = the point's own summary.json
   const hpccDir = join(out, 'repro-a-quick', 'points', 'cc=hpcc');
   const summary = JSON.parse(readFileSync(join(hpccDir, 'summary.json'), 'utf8')) as { fct: { overall: { meanSlowdown: number } } };

@@ -310,8 +310,12 @@ const fig20: FigureAnalysis = {
       const win = q.v.filter((_, i) => q.t[i]! >= t0 + margin && q.t[i]! < end - margin);
       const steady = win.length > 0 ? mean(win) : null;
       rows.push([p.label, Math.round(peak), steady === null ? null : Math.round(steady)]);
-      claims.push({ id: `fig20.${p.label}.peak`, value: peak, unit: 'B' });
-      if (steady !== null) claims.push({ id: `fig20.${p.label}.steady`, value: steady, unit: 'B' });
+      // ids from the incast size and U_AI, not the point label (whose field order and port hashes follow the spec's layout)
+      const fan = p.vars['workload[0].fanIn'];
+      const uAi = p.vars['cc.params.uAi'];
+      const key = fan !== undefined && uAi !== undefined ? `flows=${String(fan)}.uAi=${String(uAi)}` : p.label;
+      claims.push({ id: `fig20.${key}.peak`, value: peak, unit: 'B' });
+      if (steady !== null) claims.push({ id: `fig20.${key}.steady`, value: steady, unit: 'B' });
     }
     return {
       tables: [{ title: 'Fig 20: incast queue', columns: ['point', 'peak (B)', 'steady (B)'], rows, notes: ['published: 200 flows peak ~30 MB, steady ~230 KB; 1000 flows steady ~900 KB (U_AI 0.001)'] }],

@@ -85,6 +85,7 @@ function printClaims(view: ClaimsView): void {
   out(verdictCounts(view.rows));
   if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
+  for (const u of view.unmeasured) out(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`);
   if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
 }
 

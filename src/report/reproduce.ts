@@ -84,6 +84,8 @@ export interface ClaimsView {
   rows: ClaimRow[];
   /** experiments named by the data file that have no spec */
   unknown: string[];
+  /** claims of experiments whose every point finished but whose analysis gave no value for them (an id the analysis does not produce) */
+  unmeasured: { experiment: string; id: string }[];
   quick: boolean;
   /** the record file consulted (claimsView with `recorded`), whether or not it exists yet */
   recordFile?: string;
@@ -170,6 +172,12 @@ function perSeedMap(exps: readonly ExperimentState[]): Map<string, MeasuredClaim
   return m;
 }
 
+/** Claims of experiments that finished every point whose analysis gave them no value: an id it does not produce. */
+function unmeasuredOf(exps: readonly ExperimentState[], rows: readonly ClaimRow[]): { experiment: string; id: string }[] {
+  const complete = new Set(exps.filter((e) => e.total > 0 && e.finished === e.total && e.figure?.result !== undefined).map((e) => e.name));
+  return rows.filter((r) => r.measured === null && complete.has(r.experiment)).map((r) => ({ experiment: r.experiment, id: r.id }));
+}
+
 /** The published-vs-measured view from the latest results on disk (runs nothing). */
 export function claimsView(paperName: string, opts: ReproduceOptions = {}): ClaimsView {
   const paper = checkPaper(paperName);
@@ -183,7 +191,7 @@ export function claimsView(paperName: string, opts: ReproduceOptions = {}): Clai
   const recordFile = opts.record ?? (opts.experiments === undefined && opts.published === undefined ? join(packageRoot(), 'data', 'measured', `${paper}.json`) : undefined);
   const useRecord = opts.recorded === true && !quick && recordFile !== undefined;
   const rows = useRecord ? withRecorded(data, fresh, loadClaimRecord(recordFile!)) : fresh;
-  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick, ...(useRecord ? { recordFile } : {}) };
+  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], unmeasured: unmeasuredOf(experiments, fresh), quick, ...(useRecord ? { recordFile } : {}) };
 }
 
 export interface ReproduceOutcome {
@@ -208,7 +216,7 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   prepareOutDir(reportDir, REPRODUCE_FILES);
   if (files.length === 0) {
     const message = `no experiments for ${paper} yet: ${expDir} has no experiment specs${data ? `; its ${data.claims.length} published claims are all "not run"` : ''}`;
-    const view: ClaimsView = { paper, data, experiments: [], rows: data ? compareClaims(data, new Map()) : [], unknown: [], quick };
+    const view: ClaimsView = { paper, data, experiments: [], rows: data ? compareClaims(data, new Map()) : [], unknown: [], unmeasured: [], quick };
     const report = data ? writeReproduceReport(view, reportDir, [message]) : undefined;
     return { view, report, failed: 0, ran: 0, message };
   }
@@ -226,7 +234,7 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   const outcomes = await executeSweeps(targets, sweepOpts);
   const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
   const rows = data ? compareClaims(data, measuredMap(experiments), perSeedMap(experiments)) : [];
-  const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], quick };
+  const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], unmeasured: unmeasuredOf(experiments, rows), quick };
   const notes = data ? [] : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
   const report = writeReproduceReport(view, reportDir, notes);
   return { view, report, failed: outcomes.reduce((s, o) => s + o.failed.length, 0), ran: outcomes.reduce((s, o) => s + o.ran, 0) };
