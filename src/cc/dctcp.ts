@@ -13,19 +13,50 @@
  * Switch side: DCTCP's own step marking, kmin = kmax = 30 KB per 10 Gb/s of
  * port rate (300 KB at 100 G, KB = 1000 B), pmax 1 (docs/network-model.md §11.4), declared in
  * `needs.ecnMarking` so it replaces the profile's RED thresholds.
+ *
+ * Parameter columns (`preset`): `hpcc` (the HPCC scripts' DCTCP: g 1/16, +615 Mb/s,
+ * floor 1 Gb/s, step marking) and `powertcp` (the PowerTCP authors' simulator with its
+ * configs, which ran DCTCP for their reference runs: its rate code shares DCQCN's
+ * EWMA_GAIN 1/256 as g, DCTCP_RATE_AI 1000 Mb/s, MIN_RATE 100 Mb/s, and its switches keep
+ * the config's RED marking for every CC, 100/400 KB at p 0.2 per 25 G: `marking:
+ * profile`; docs/algorithms.md §9.2).
  */
 import { z } from 'zod';
-import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
+import type { AckInfo, CcDefinition, CcFlow, CcInstance, CcNeeds } from './types.js';
 
 const params = z
   .object({
-    g: z.number().positive().max(1).default(1 / 16).describe('EWMA gain of alpha'),
-    rateAiBps: z.number().nonnegative().default(615e6).describe('additive increase per window of feedback, bps (DCTCP_RATE_AI)'),
-    minRateBps: z.number().positive().default(1e9).describe('rate floor, bps (HPCC simulator MIN_RATE)'),
+    preset: z.enum(['hpcc', 'powertcp']).default('hpcc').describe('parameter column: HPCC scripts (g 1/16, 615 Mb/s, floor 1 Gb/s, step marking) or the PowerTCP authors\' configs (g 1/256, 1000 Mb/s, floor 100 Mb/s, the profile\'s RED)'),
+    g: z.number().positive().max(1).optional().describe('EWMA gain of alpha (hpcc: 1/16; powertcp: EWMA_GAIN 1/256)'),
+    rateAiBps: z.number().nonnegative().optional().describe('additive increase per window of feedback, bps (DCTCP_RATE_AI; hpcc: 615 Mb/s, powertcp: 1000 Mb/s)'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (MIN_RATE; hpcc: 1 Gb/s, powertcp: 100 Mb/s)'),
+    marking: z.enum(['step', 'profile']).optional().describe("'step' = DCTCP's own kmin = kmax = 30 KB per 10 G (hpcc); 'profile' = the profile's RED thresholds (powertcp)"),
     window: z.enum(['rate', 'none']).default('rate').describe("'rate' = window follows the rate, BDP·rate/C (VAR_WIN); 'none' = rate only"),
   })
   .strict();
 type Params = z.infer<typeof params>;
+
+interface Resolved {
+  g: number;
+  rateAiBps: number;
+  minRateBps: number;
+  marking: 'step' | 'profile';
+}
+
+function resolve(p: Params): Resolved {
+  const pt = p.preset === 'powertcp';
+  return {
+    g: p.g ?? (pt ? 1 / 256 : 1 / 16),
+    rateAiBps: p.rateAiBps ?? (pt ? 1000e6 : 615e6),
+    minRateBps: p.minRateBps ?? (pt ? 100e6 : 1e9),
+    marking: p.marking ?? (pt ? 'profile' : 'step'),
+  };
+}
+
+/** DCTCP's step marking (docs/network-model.md §11.4). */
+const STEP_NEEDS: CcNeeds = { ecn: true, ecnMarking: { kminBytes: 30_000, kmaxBytes: 30_000, pmax: 1, refRateBps: 10e9 } };
+/** The profile's own RED thresholds (the PowerTCP authors' configs). */
+const PROFILE_NEEDS: CcNeeds = { ecn: true };
 
 class Dctcp implements CcInstance {
   private alpha = 1;
@@ -34,11 +65,14 @@ class Dctcp implements CcInstance {
   private batch = 0;
   private cwr = false;
   private highSeq = 0;
+  private readonly r: Resolved;
 
   constructor(
     private readonly f: CcFlow,
     private readonly p: Params,
-  ) {}
+  ) {
+    this.r = resolve(p);
+  }
 
   private setRate(r: number): void {
     const f = this.f;
@@ -58,7 +92,7 @@ class Dctcp implements CcInstance {
         this.batch = Math.floor(ack.sndNxt / mtu) + 1;
       } else {
         const frac = Math.min(1, this.ecnCnt / this.batch);
-        this.alpha = (1 - this.p.g) * this.alpha + this.p.g * frac;
+        this.alpha = (1 - this.r.g) * this.alpha + this.r.g * frac;
         this.ecnCnt = 0;
         this.batch = Math.floor((ack.sndNxt - ack.seq) / mtu) + 1;
       }
@@ -66,11 +100,11 @@ class Dctcp implements CcInstance {
     }
     if (this.cwr && ack.seq > this.highSeq) this.cwr = false;
     if (cnp && !this.cwr) {
-      this.setRate(Math.max(this.p.minRateBps, f.rateBps * (1 - this.alpha / 2)));
+      this.setRate(Math.max(this.r.minRateBps, f.rateBps * (1 - this.alpha / 2)));
       this.cwr = true;
       this.highSeq = ack.sndNxt;
     }
-    if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.p.rateAiBps));
+    if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.r.rateAiBps));
   }
 
   traceState(out: Float64Array): void {
@@ -84,7 +118,9 @@ export const dctcpCc: CcDefinition<typeof params> = {
   description: 'DCTCP over RDMA (rate-based): ECN-fraction alpha, one cut per window, additive increase; step marking kmin = kmax',
   reference: 'Alizadeh et al. SIGCOMM\'10; docs/algorithms.md §9.2 (HPCC simulator CC_MODE 8), docs/network-model.md §11.4 (DCTCP marking); docs/baselines.md',
   params,
-  needs: { ecn: true, ecnMarking: { kminBytes: 30_000, kmaxBytes: 30_000, pmax: 1, refRateBps: 10e9 } },
+  needs: STEP_NEEDS,
+  needsFor: (p) => (resolve(p).marking === 'step' ? STEP_NEEDS : PROFILE_NEEDS),
+  resolvedParams: (p) => ({ preset: p.preset, ...resolve(p), window: p.window }),
   dataHeaderBytes: () => 0,
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'rate' ? flow.baseBdpBytes : Infinity),

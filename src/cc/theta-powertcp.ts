@@ -28,7 +28,9 @@
  *   the RTT of the packet ending at the ACK's sequence, each send time used
  *   once (a later ACK for the same sequence, e.g. a NACK, takes τ_min as its
  *   RTT); it runs inside the reference's HPCC path, so packets and ACKs carry
- *   the 42-B INT block; window = max(1, floor(maxBdp·R/C)); no first-ACK skip.
+ *   the 42-B INT block; window = R·τ_min/8 bytes (the reference sizes a PowerTCP
+ *   flow's window as rate × its base RTT, and θ-PowerTCP's base RTT is τ_min;
+ *   PowerTCP §3.5, Alg. 2: w = rate·τ; docs/algorithms.md §4); no first-ACK skip.
  *
  * Overridable: gamma, beta, τ choice and its scale, the θ̇+1 floor, rate floor,
  * and the start rate (`initRateFraction`: CCC Fig 2 starts one flow at 0.1 C).
@@ -43,7 +45,7 @@
 import { z } from 'zod';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
-import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, setRateHpcc } from './powertcp.js';
+import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES } from './powertcp.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
 /** Send-timestamp header of the paper profile (TIMELY's TS field, docs/network-model.md §8). */
@@ -158,7 +160,10 @@ class ThetaPowerTcp implements CcInstance {
   onStart(): void {
     if (this.initFrac === 1) return;
     const f = this.f;
-    if (this.inet) setRateHpcc(f, this.rRef, this.win);
+    if (this.inet) {
+      f.setRate(this.rRef);
+      f.setCwnd(Math.max(1, Math.floor((f.rateBps * this.tau) / SEC / 8)));
+    }
     else if (this.paper) {
       f.setCwnd(this.cwnd);
       f.setRate((this.cwnd * 8 * SEC) / this.tau);
@@ -225,7 +230,9 @@ class ThetaPowerTcp implements CcInstance {
     const f = this.f;
     if (this.inet) {
       const r = powerLawRate(this.rRef, G, g, this.betaRate, this.minRate, f.lineRateBps);
-      setRateHpcc(f, r, this.win);
+      f.setRate(r);
+      // the window is rate x τ, τ being the smallest RTT seen (PowerTCP §3.5 / Alg. 2: w = rate·τ)
+      f.setCwnd(Math.max(1, Math.floor((f.rateBps * tau) / SEC / 8)));
       if (ack.seq > this.lastUpdateSeq) {
         this.rRef = r;
         this.lastUpdateSeq = ack.maxSentSeq;

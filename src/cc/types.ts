@@ -281,6 +281,8 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
   reference: string;
   params: S;
   needs: CcNeeds;
+  /** the needs under `params` when they depend on them (DCTCP's marking); absent: `needs` */
+  needsFor?(params: z.infer<S>): CcNeeds;
   /** extra header bytes the CC puts on every data packet (e.g. HPCC INT block 42 B, OSCAR sendTs + pktInfl 6 B); they cost wire time and buffer */
   dataHeaderBytes(net: NetworkConfig, params: z.infer<S>): number;
   /** extra header bytes on every ACK (before the profile's minimum-size padding) */
@@ -317,7 +319,12 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> {
  * The needs of `def` that profile `net` cannot meet, one message each (empty:
  * runnable). Checked before a run starts (spec resolution and `simulate`).
  */
-export function unmetNeeds(def: CcDefinition, net: NetworkConfig): string[] {
+export function unmetNeeds(def: CcDefinition, net: NetworkConfig, params?: unknown): string[] {
   // what the switches must provide is the needs table's (net/switch-features.ts)
-  return unmetSwitchNeeds(def.name, def.needs, net);
+  return unmetSwitchNeeds(def.name, ccNeeds(def, params), net);
+}
+
+/** The needs of `def` under its parsed `params` (`needsFor`), or its static `needs` without params. */
+export function ccNeeds(def: CcDefinition, params?: unknown): CcNeeds {
+  return params !== undefined && def.needsFor !== undefined ? def.needsFor(params) : def.needs;
 }

@@ -222,7 +222,10 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   }
   // a CC whose needs this profile cannot meet is a spec error, before anything runs
   const def = findCc(spec.cc.name);
-  if (def !== undefined) for (const m of unmetNeeds(def, net)) issues.add(['cc'], m, spec.cc.name);
+  if (def !== undefined) {
+    const parsed = def.params.safeParse(spec.cc.params ?? {});
+    for (const m of unmetNeeds(def, net, parsed.success ? parsed.data : undefined)) issues.add(['cc'], m, spec.cc.name);
+  }
   return net;
 }
 

@@ -39,7 +39,7 @@ export const REFERENCE_CCS: readonly ReferenceCc[] = [
   { ref: 'dcqcn', cc: { name: 'dcqcn', params: { preset: 'powertcp' } }, why: 'no window (windowCheck 0)' },
   { ref: 'dcqcn-win', cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, why: 'window of one BDP scaled by rate (windowCheck 1, VAR_WIN)' },
   { ref: 'timely', cc: { name: 'timely', params: { preset: 'powertcp' } }, why: 'no window (windowCheck 0)' },
-  { ref: 'dctcp', cc: { name: 'dctcp', params: { rateAiBps: 1e9, minRateBps: 100e6 } }, why: 'AI 1000 Mb/s, the config\u2019s 100 Mb/s rate floor, rate-scaled window' },
+  { ref: 'dctcp', cc: { name: 'dctcp', params: { preset: 'powertcp' } }, why: 'g = EWMA_GAIN 1/256, AI 1000 Mb/s, the config\u2019s 100 Mb/s rate floor and RED marking, rate-scaled window' },
 ];
 
 export const W10 = 'ns3-w10';

@@ -5,7 +5,7 @@
  * runs in one process never share state.
  */
 import { findCc, ccNames } from '../cc/registry.js';
-import { unmetNeeds, type CcDefinition } from '../cc/types.js';
+import { ccNeeds, unmetNeeds, type CcDefinition } from '../cc/types.js';
 import type { HomaParams } from '../cc/homa.js';
 import { applyCcNetwork, ccNetworkSettings } from '../cc/network-settings.js';
 import { Rng } from '../engine/rng.js';
@@ -96,7 +96,7 @@ export class Simulation {
     // what the CC turns on in the network (NDP: trimming, spraying, no PFC); a resolved spec has it already
     const net = applyCcNetwork(input.net, ccNetworkSettings(def, params, input.net));
     const tc = net.transport;
-    const unmet = unmetNeeds(def, net);
+    const unmet = unmetNeeds(def, net, params);
     if (unmet.length > 0) throw new Error(unmet.join('; '));
 
     const sched = new Scheduler(4096);
@@ -109,7 +109,7 @@ export class Simulation {
     const portMap = buildPortMap(topo);
     const routes = computeRoutes(topo, portMap);
     const oracle = new PathOracle(topo, portMap);
-    const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), def.needs);
+    const network = new Network(ctx, topo, net, portMap, routes, rng.fork('net'), ccNeeds(def, params));
     this.network = network;
     const transport = new Transport(ctx, net, network.hosts, def);
     this.transport = transport;
