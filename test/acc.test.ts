@@ -160,12 +160,15 @@ test('ACC Fig. 10 (reduced): the queue of 10 line-rate flows is drained by sourc
   assert.ok(jainIndex(rates) > 0.85, `Jain ${jainIndex(rates)} of ${rates.map((r) => (r / 1e9).toFixed(1)).join(' ')}`);
 });
 
-test('ACC ackRateSpan: the spec formula (dA_elig / T) under-reads R in the period a halt ends and under-fills the 10:1 link; dividing by the post-halt part of the period fills it (ACC Fig. 10(c))', () => {
+test('ACC ackRateSpan: R measured only from periods whose every ACK is eligible (default) fills the 10:1 link (ACC Fig. 10(c)); dividing a period that straddles the first post-halt ACK by T under-reads R and under-fills it', () => {
   const util = (o: SimOutput): number => mean(o.throughput[0]!.v.slice(1500)) / C;
-  const period = tenToOne('acc', 3 * MS);
-  const eligible = tenToOne('acc', 3 * MS, { ackRateSpan: 'eligible' });
-  assert.ok(util(period) < 0.9, `utilization ${util(period)} (ackRateSpan period, the default)`);
-  assert.ok(util(eligible) > util(period) + 0.05, `utilization ${util(eligible)} (eligible) vs ${util(period)} (period)`);
+  const full = tenToOne('acc', 3 * MS);
+  const period = tenToOne('acc', 3 * MS, { ackRateSpan: 'period' });
+  assert.ok(util(full) > 0.95, `utilization ${util(full)} (ackRateSpan full, the default)`);
+  assert.ok(util(period) < 0.9, `utilization ${util(period)} (ackRateSpan period)`);
+  // and shared fairly
+  const rates = full.throughput.slice(1).map((s) => mean(s.v.slice(1500)));
+  assert.ok(jainIndex(rates) > 0.95, `Jain ${jainIndex(rates)} of ${rates.map((r) => (r / 1e9).toFixed(1)).join(" ")}`);
 });
 
 test('ACC w/o halt: congested flows take the ACK rate but the NICs never go silent; the queue drains much more slowly', () => {
@@ -327,6 +330,71 @@ test('deadlock detection adds no events: results and event counts are identical 
   const off = simulate({ ...resolveSpec(spec, '.'), deadlock: null });
   assert.equal(on.events, off.events);
   assert.deepEqual(on.fct, off.fct);
+});
+
+// ------------------------------------------------------------------ ACC Prop. 1 (§4.6, App. A Eq. 2)
+
+test('ACC Prop. 1 (App. A Eq. 2): flows whose aggregate rate exceeds C each take phi_i C from the ACK rate of one period, so their rates sum to C, and all halt for the time the queue needs to drain, (sum S - C) T / C', () => {
+  // three flows at S_i(0) = 1.5 phi_i C share a bottleneck C; in their first period the bottleneck
+  // returns ACKs at phi_i C: with T = 100 full packets at C, phi = 0.2 / 0.3 / 0.5 is 20 / 30 / 50 ACKs
+  const wire = 1056;
+  const T = (8 * wire * 100) / (C / 1e12);
+  const phis = [0.2, 0.3, 0.5];
+  const rates: number[] = [];
+  for (const phi of phis) {
+    const n = Math.round(phi * 100);
+    let now = 1 * MS;
+    const holds: number[] = [];
+    const f = fakeFlow();
+    f.now = () => now;
+    f.setHold = (until: number) => holds.push(until);
+    const def = findCc('acc')!;
+    const cc = def.create(f, def.params.parse({ periodPs: T }));
+    const m = f as unknown as { maxSentSeq: number; sndNxt: number; sndUna: number };
+    // sent in the previous period at S_i(0) = 1.5 phi_i C: 1.5 n packets
+    m.maxSentSeq = m.sndNxt = 1.5 * n * 1000;
+    for (let k = 1; k <= n; k++) {
+      now = 1 * MS + ((k - 1) * T) / n;
+      cc.onAck({ ...ack(k * 1000, 0, TCD_CE, m.sndNxt), nowPs: now });
+      m.sndUna = k * 1000;
+    }
+    now = 1 * MS + T;
+    cc.onTimer!(0);
+    const r = f.rates.at(-1)!;
+    assert.ok(Math.abs(r - phi * C) < 1e-6 * C, `phi ${phi}: rate ${r / 1e9} Gb/s, expected ${phi * 100} Gb/s`);
+    rates.push(r);
+    // R_i(1) = 0: a halt of (sum S - C) T / C = 0.5 T, the same for every flow
+    assert.equal(holds.length, 1);
+    assert.ok(Math.abs(holds[0]! - now - 0.5 * T) < 1e-6 * T, `phi ${phi}: halt ${(holds[0]! - now) / US} us, expected ${(0.5 * T) / US} us`);
+  }
+  assert.ok(Math.abs(rates.reduce((a, b) => a + b, 0) - C) < 1e-6 * C);
+});
+
+test('ACC Prop. 1 in the simulator: 4 line-rate flows into one 100 G port hold rates that sum to C (within 10 %) from one period after their first congested decision on, while halted', () => {
+  const topo = star({ hosts: 5, rateBps: C, delayPs: 1 * US });
+  const flows: FlowSpec[] = [];
+  for (let i = 0; i < 4; i++) flows.push({ src: i, dst: 4, bytes: 1e12, startPs: 0 });
+  const out = simulate(input(topo, flows, { net: profileDefaults('acc'), cc: 'acc', stopAtPs: 100 * US, metrics: { ccTrace: [], ccTraceIntervalPs: 1 * US } }));
+  const tr = out.ccTrace!;
+  const k = tr.fields.length;
+  const CONGESTED = 1;
+  // the sample index of each flow's first congested decision
+  const first = tr.series.map((s) => {
+    for (let i = 0; i < s.t.length; i++) if (s.v[i * k + 4] === CONGESTED) return i;
+    return -1;
+  });
+  assert.ok(first.every((i) => i > 0), `first congested samples ${first.join(' ')}`);
+  const from = Math.max(...first);
+  let haltedSamples = 0;
+  for (let i = from; i < from + 40; i++) {
+    let sum = 0;
+    for (const s of tr.series) {
+      sum += s.v[i * k]!;
+      haltedSamples += s.v[i * k + 1]!;
+    }
+    assert.ok(Math.abs(sum - C) < 0.1 * C, `t = ${tr.series[0]!.t[i]! / US} us: rates sum to ${sum / 1e9} Gb/s`);
+  }
+  assert.ok(haltedSamples > 0, 'the flows are halted while their rates already sum to C');
 });
 
 // ------------------------------------------------------------------ sparse ACKs, in-flight limit, the CBD unit

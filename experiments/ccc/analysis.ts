@@ -255,7 +255,7 @@ const fig7: FigureAnalysis = {
       claims.push({ id: 'ccc.fig7.share-in-A-after-entry', value: r3(inA) ?? NaN });
       claims.push({ id: 'ccc.fig7.late-q', value: r1(qLate) ?? NaN, unit: 'us' });
       tables.push({
-        title: `${ccLabel(p)}: regions visited (runs of >= 3 samples) and the end state`,
+        title: `${ccLabel(p)}${Object.keys(p.vars).length > 0 ? ` (${p.label})` : ''}: regions visited (runs of >= 3 samples) and the end state`,
         columns: ['first region sequence (up to 12)', 'first A entry (us)', 'share of samples in A after it', 'mean q last 2 ms (us)', 'mean |q_v| last 2 ms'],
         rows: [[seq.slice(0, 12).join(' > '), firstA < 0 ? null : r1(e.t[firstA]! / US_PS), r3(inA), r1(qLate), r3(qvLate)]],
         notes: ['the destination is (q_B, 0) = (5 us, 0); the full trajectory is cc_trace.csv (q_us, qv)'],

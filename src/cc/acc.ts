@@ -28,16 +28,15 @@
  * Reconstructed choices (docs/algorithms.md §5), each a parameter: the CE fraction
  * threshold, P_thresh, RI_Low/RI_High, R_min (lineRate/1000), whether the ACK
  * rate is counted in wire or payload bytes (`ackRateBytes`), the period
- * (`periodPs`, default the flow's path base RTT), and the time span the
- * eligible ACK bytes are divided by (`ackRateSpan`). The default is
- * docs/algorithms.md §5, R = 8 dA_elig / T. In the period after a halt only the
- * ACKs of post-halt packets are eligible and they arrive during part of the
- * period, so this reads e.g. 2.5 Gb/s for a 10 Gb/s share and the flow
- * collapses and halts again (ACC Fig. 10 setup: 81 % utilization at 1 us
- * links, 65 % at 5 us). `ackRateSpan: eligible` divides by the part of the
- * period after (end of the last halt + T) instead: 97 % / 100 % there, but in
- * the Fig. 11 setup it lets F1 keep too high a rate and PAUSEs reach SW2-SW3;
- * neither reading is the paper's (experiments/acc/README.md).
+ * (`periodPs`, default the flow's path base RTT), and which periods measure R
+ * (`ackRateSpan`). R = 8 dA_elig / T (Alg. 1 l.3) is measured only from a
+ * period whose every ACK is eligible (default `full`): in the period in which
+ * the first post-halt ACK arrives the eligible ACKs cover only part of T, and
+ * dividing by T there reads e.g. 2.5 Gb/s for a 10 Gb/s share, so the flow
+ * collapses and halts again (`period`, ACC Fig. 10 setup: 82 % utilization at
+ * 1 us links, 65 % at 5 us; `full`: ~100 %). `eligible` divides by the
+ * post-halt part of the period instead and over-reads on bunched ACKs
+ * (experiments/acc/README.md "R after a halt").
  *
  * ACC has no window (docs/algorithms.md §5 [AMB-A8]): a new flow sends at line rate
  * until its first decision, and a flow whose ACKs stop keeps its rate. `window`
@@ -73,10 +72,10 @@ const params = z
         "R in the halt time (ΔS − ΔA)/R and its extension (ACC Alg. 1): 'measured' = the ACK arrival rate as measured, even below R_min; 'atLeastMinRate' = max(R, R_min), the rate the flow resumes at (the paper is silent when R < R_min; under heavy PFC a measured R of ~18 Mb/s gave a 130 ms halt, experiments/acc/README.md)",
       ),
     ackRateSpan: z
-      .enum(['period', 'eligible'])
-      .default('period')
+      .enum(['full', 'period', 'eligible'])
+      .default('full')
       .describe(
-        "time over which the eligible ACK bytes are an arrival rate R: 'eligible' = the part of the period after (end of the last halt + T), before which no eligible ACK can arrive (the ACK arrival rate of ACC §4.3); 'period' = the whole period T (docs/algorithms.md §5 R = 8 dA_elig / T, which under-reads R when a period straddles the end of a halt)",
+        "which periods measure the ACK arrival rate R = 8 dA_elig / T (ACC Alg. 1 l.3): 'full' (default) = only a period all of whose ACKs are eligible (the first packet sent after the last halt was acked before the period began: Alg. 1 l.2 read at the period's start); a congested period that straddles the first eligible ACK is partly ACK-less, measures nothing and holds. 'period' = any period with eligible ACKs (docs/algorithms.md §5 as first written: under-reads R in the period a halt ends, 82 % utilization in ACC Fig. 10); 'eligible' = divide by the part of the period after (end of the last halt + T) instead of T (over-reads on bunched ACKs: PAUSEs at SW2/SW3 in ACC Fig. 11)",
       ),
   })
   .strict();
@@ -103,6 +102,8 @@ class Acc implements CcInstance {
   /** wire bytes per payload byte of a full packet (1 with ackRateBytes: payload) */
   private readonly wf: number;
   private readonly useHalt: boolean;
+  /** ackRateSpan 'full': only periods whose every ACK is eligible measure R */
+  private readonly spanFull: boolean;
 
   private rS: number;
   private rPre = 0;
@@ -145,6 +146,7 @@ class Acc implements CcInstance {
     this.riLow = p.riLowBps ?? this.riHigh / 10;
     this.wf = p.ackRateBytes === 'wire' ? f.dataWireBytes / f.mtuBytes : 1;
     this.useHalt = p.halt;
+    this.spanFull = p.ackRateSpan === 'full';
     this.rS = C;
   }
 
@@ -203,6 +205,9 @@ class Acc implements CcInstance {
       }
       if (this.ceCnt > thr * this.ackCnt) {
         this.lastClass = CLS_CONGESTED;
+        // 'full': a period that began before the first post-halt packet was acked is partly ACK-less and would
+        // under-read R; it measures nothing (before any halt, sndNxtStart = 0, every period measures)
+        if (this.spanFull && this.sndNxtStart > 0 && this.periodStartUna <= this.sndNxtStart) this.ackElig = 0;
         this.congested(tEff, dAElig, now, thr);
       } else if (this.ceCnt > 0) {
         this.lastClass = CLS_HOLD;

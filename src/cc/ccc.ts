@@ -52,6 +52,8 @@ const params = z
     minRateFraction: z.number().positive().max(1).default(0.001).describe('r_min / R_l (unspecified)'),
     sInitFraction: z.number().positive().max(1).default(0.1).describe('S_init / R_l (unspecified)'),
     packetBytes: z.number().positive().optional().describe('M of the analytical rule (Eq. 8), bytes; default the MTU payload'),
+    eq8Gain: z.number().positive().default(1).describe('diagnostic only: multiplies the analytical step of Eq. 8 (the paper: 1; issue 28 6e limit-cycle sweep, experiments/ccc/ccc-limit-cycle.yaml)'),
+    qvBound: z.number().default(-1).describe('[AMB-C1] A^i lower bound on q_v (the paper: q_v = -1 bounds A^i); below it the point is H1^i'),
     rttMin: z.enum(['path', 'base']).default('path').describe("RTT_min: 'path' = the flow's own unloaded RTT, 'base' = the profile's base RTT"),
   })
   .strict();
@@ -75,6 +77,9 @@ class Ccc implements CcInstance {
   /** 8·M, bits */
   private readonly bitsM: number;
   private readonly gamma: number;
+  private readonly qvBound: number;
+  /** 8·M·eq8Gain, bits (Eq. 8's M; eq8Gain is a diagnostic, 1 by default) */
+  private readonly stepBits: number;
   private r: number;
   private S: number;
   private qv = 0;
@@ -106,6 +111,8 @@ class Ccc implements CcInstance {
     this.rMin = p.minRateFraction * this.Rl;
     this.bitsM = 8 * (p.packetBytes ?? f.mtuBytes);
     this.gamma = p.gamma;
+    this.qvBound = p.qvBound;
+    this.stepBits = this.bitsM * p.eq8Gain;
     this.r = p.initRateFraction * this.Rl;
     this.S = p.sInitFraction * this.Rl;
     this.rec = new Float64Array(p.sRecords);
@@ -157,7 +164,7 @@ class Ccc implements CcInstance {
     let region: number;
     if (delta > 0) {
       if (q < this.qL) region = qv < 0 ? H1I : H2I;
-      else region = qv >= -1 ? AI : H1I;
+      else region = qv >= this.qvBound ? AI : H1I;
     } else if (q > this.qH) region = H2D;
     else if (qv > 0) region = H1D;
     else region = AD;
@@ -195,7 +202,7 @@ class Ccc implements CcInstance {
       const qpRaw = q + itv * qv;
       const qp = qpRaw > this.qL ? qpRaw : this.qL;
       const span = itv > rttMin ? itv : rttMin;
-      u = ((0.5 * Math.log(qB / qp)) / LN2 - qv) * ((this.bitsM * 1e12) / span);
+      u = ((0.5 * Math.log(qB / qp)) / LN2 - qv) * ((this.stepBits * 1e12) / span);
       this.analyticalAcks++;
     } else if (region === H1I || region === H2I) {
       let wai: number;

@@ -37,6 +37,6 @@ export const timelyTcdCc: CcDefinition<typeof timelyParams> = {
   needs: { ts: true, tcd: true },
   dataHeaderBytes: timelyCc.dataHeaderBytes,
   ackHeaderBytes: timelyCc.ackHeaderBytes,
-  initialCwnd: () => Infinity,
+  initialCwnd: timelyCc.initialCwnd,
   create: (flow, p) => new TimelyTcd(flow, p),
 };

@@ -39,6 +39,10 @@ export const timelyParams = z
     rateHaiBps: z.number().nonnegative().optional().describe('hyper-increase step, bps (oscar: maxStage x delta)'),
     maxStage: z.number().int().positive().default(5).describe('consecutive increases before the hyper step'),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
+    window: z
+      .enum(['none', 'bdp'])
+      .default('none')
+      .describe("'bdp' = a one-BDP window (line rate x base RTT), scaled by rate / line rate under the profile's VAR_WIN, as the PowerTCP authors' simulator gives every queue pair (ns-3.35; ns-3.39 only with windowCheck 1); default none"),
   })
   .strict();
 type Params = z.infer<typeof timelyParams>;
@@ -150,10 +154,10 @@ export const timelyCc: CcDefinition<typeof params> = {
   description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
   reference: 'Mittal et al. SIGCOMM\'15; docs/algorithms.md §9.3 (HPCC simulator and OSCAR artifact variants); docs/baselines.md',
   params,
-  needs: { ts: true },
+  needs: { ts: true, rateScaledWindow: true },
   dataHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
   ackHeaderBytes: (net, p) => (isOscar(p, net) ? 0 : TS_HEADER_BYTES),
-  initialCwnd: () => Infinity,
+  initialCwnd: (flow, p) => (p.window === 'bdp' ? flow.baseBdpBytes : Infinity),
   create: (flow, p) => new Timely(flow, p),
   traceFields: ['rate_bps', 'gradient', 'rtt_ps'],
 };
