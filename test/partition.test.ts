@@ -23,33 +23,37 @@ function checkTable(topo: Topology, p: Partitioning): void {
   }
 }
 
-test('a 5-pod fat tree (oscar320) splits by pod: 2 and 4 partitions balanced, only agg-core links cut', () => {
+/** Largest over mean ports of a partition. */
+const imbalance = (p: Partitioning): number => Math.max(...p.rows.map((r) => r.ports)) / (p.rows.reduce((a, r) => a + r.ports, 0) / p.count);
+
+test('a 5-pod fat tree (oscar320): 5 partitions are its pods; 2, 4 and 8 cut one level lower (ToR groups) to balance', () => {
   const topo = fatTreePreset('oscar320');
-  for (const n of [2, 4]) {
+  const p5 = partitionTopology(topo, 5);
+  checkTable(topo, p5);
+  assert.equal(p5.groupKind, 'pod');
+  assert.equal(p5.groups, 5);
+  assert.deepEqual(p5.rows.map((r) => r.hosts), [64, 64, 64, 64, 64]);
+  // every pod (4 edges + 4 aggs + 64 hosts) is whole: only agg-core links are cut
+  for (const l of topo.links) {
+    if (p5.of[l.a] !== p5.of[l.b]) assert.deepEqual([topo.nodes[l.a]!.layer, topo.nodes[l.b]!.layer].sort(), ['agg', 'core']);
+  }
+  for (const n of [2, 4, 8]) {
     const p = partitionTopology(topo, n);
     checkTable(topo, p);
     assert.equal(p.count, n);
-    assert.equal(p.groupKind, 'pod');
-    assert.equal(p.groups, 5);
+    // 5 pods do not split evenly into 2, 4 or 8: ToR groups (20 of them) do
+    assert.equal(p.groupKind, 'ToR group');
+    assert.equal(p.groups, 20);
+    assert.ok(imbalance(p) <= 1.05, `${n} partitions: ports ${p.rows.map((r) => r.ports).join(',')}`);
     assert.deepEqual(p.notes, []);
     assert.equal(p.lookaheadPs, US);
-    // every pod (4 edges + 4 aggs + 64 hosts) is whole: edges and aggs of a pod share a partition
-    for (const l of topo.links) {
-      if (p.of[l.a] !== p.of[l.b]) {
-        const layers = [topo.nodes[l.a]!.layer, topo.nodes[l.b]!.layer].sort();
-        assert.deepEqual(layers, ['agg', 'core']);
-      }
-    }
-    // 5 pods of 64 hosts: hosts differ by at most one pod; ports by at most one pod's ports plus cores'
-    const hosts = p.rows.map((r) => r.hosts);
-    assert.ok(Math.max(...hosts) - Math.min(...hosts) <= 64, `hosts ${hosts.join(',')}`);
   }
-  // 5 pods: asking 8 gives 5 with a note saying why
-  const p8 = partitionTopology(topo, 8);
-  checkTable(topo, p8);
-  assert.equal(p8.count, 5);
-  assert.equal(p8.requested, 8);
-  assert.match(p8.notes[0]!, /5 pods/);
+  // 20 ToR groups: asking 32 gives 20 with a note saying why
+  const p32 = partitionTopology(topo, 32);
+  checkTable(topo, p32);
+  assert.equal(p32.count, 20);
+  assert.equal(p32.requested, 32);
+  assert.match(p32.notes[0]!, /20 ToR groups/);
 });
 
 test('the cores go to the lightest partition, so 4 pods in 2 partitions are exactly balanced', () => {
@@ -87,7 +91,7 @@ test('a star cannot be split; a dumbbell splits at its bottleneck; one partition
   assert.equal(p.count, 1);
   assert.equal(p.crossLinks, 0);
   assert.equal(p.lookaheadPs, Infinity);
-  assert.match(p.notes[0]!, /1 switch group/);
+  assert.match(p.notes[0]!, /1 ToR group/);
   const d = dumbbell({ left: 3, right: 5, hostRateBps: 100 * GBPS, bottleneckRateBps: 10 * GBPS, delayPs: 2 * US });
   const q = partitionTopology(d, 2);
   checkTable(d, q);

@@ -94,9 +94,35 @@ export function partitionTopology(topo: Topology, requested: number): Partitioni
   const lv = levels(topo, adj);
   let top = 0;
   for (let n = topo.hostCount; n < N; n++) if (lv[n]! > top) top = lv[n]!;
-  // the nodes left out of the groups: the top level's switches (none when every switch is a first hop)
-  const isTop = (n: number): boolean => top >= 2 && n >= topo.hostCount && lv[n] === top;
-  // groups: connected components without the top level; with every switch on level 1, without switch-switch links
+  // cut at the top level first; when that gives fewer partitions than asked (5 pods for 8)
+  // or leaves them unbalanced (5 pods in 4), one level lower (ToR groups) if that does better
+  let best = split(topo, adj, ports, lv, top, requested, top);
+  for (let cut = top - 1; cut >= 2 && (best.count < requested || imbalance(best) > BALANCED); cut--) {
+    const p = split(topo, adj, ports, lv, top, requested, cut);
+    if (p.count > best.count || (p.count === best.count && imbalance(p) < imbalance(best))) best = p;
+  }
+  if (best.count > 1 && !(best.lookaheadPs > 0)) {
+    const one = split(topo, adj, ports, lv, top, 1, top);
+    return { ...one, requested, notes: [...best.notes, 'a link between partitions has no propagation delay (no lookahead), so one partition'] };
+  }
+  return best;
+}
+
+/** Largest over mean ports of a partition (1: perfect). */
+function imbalance(p: Partitioning): number {
+  const ports = p.rows.map((r) => r.ports);
+  return Math.max(...ports) / (ports.reduce((a, x) => a + x, 0) / ports.length);
+}
+
+/** A split is balanced enough when no partition has 5 % more ports than the mean. */
+const BALANCED = 1.05;
+
+/** The split with groups cut at level `cut` (switches at `cut` and above are placed one by one). */
+function split(topo: Topology, adj: readonly number[][], ports: Int32Array, lv: Int32Array, top: number, requested: number, cut: number): Partitioning {
+  const N = topo.nodes.length;
+  // the nodes left out of the groups: switches at the cut level or above (none when every switch is a first hop)
+  const isTop = (n: number): boolean => cut >= 2 && n >= topo.hostCount && lv[n]! >= cut;
+  // groups: connected components without them; with every switch on level 1, without switch-switch links
   const group = new Int32Array(N).fill(-1);
   const groups: number[][] = [];
   for (let s = 0; s < N; s++) {
@@ -108,7 +134,7 @@ export function partitionTopology(topo: Topology, requested: number): Partitioni
       const n = members[i]!;
       for (const m of adj[n]!) {
         if (group[m] !== -1 || isTop(m)) continue;
-        if (top < 2 && n >= topo.hostCount && m >= topo.hostCount) continue;
+        if (cut < 2 && n >= topo.hostCount && m >= topo.hostCount) continue;
         group[m] = g;
         members.push(m);
       }
@@ -116,14 +142,20 @@ export function partitionTopology(topo: Topology, requested: number): Partitioni
     members.sort((a, b) => a - b);
     groups.push(members);
   }
-  const groupKind = top >= 3 ? 'pod' : top === 2 ? 'leaf group' : 'switch group';
+  let firstHop = 'switch';
+  for (let n = topo.hostCount; n < N; n++) {
+    if (lv[n] === 1) {
+      firstHop = topo.nodes[n]!.layer === 'switch' ? 'switch' : topo.nodes[n]!.layer === 'tor' ? 'ToR' : topo.nodes[n]!.layer;
+      break;
+    }
+  }
+  const groupKind = cut >= 3 && cut === top ? 'pod' : `${firstHop} group`;
   const notes: string[] = [];
   let count = Math.min(requested, groups.length);
   if (requested > groups.length) {
     notes.push(`the topology splits into ${groups.length} ${groupKind}${groups.length === 1 ? '' : 's'} (a host stays with its first switch), so at most ${groups.length} partition${groups.length === 1 ? '' : 's'}`);
   }
   if (count < 1) count = 1;
-
   const of = new Int32Array(N).fill(0);
   const load = new Float64Array(count);
   const hostsIn = new Int32Array(count);
@@ -175,10 +207,6 @@ export function partitionTopology(topo: Topology, requested: number): Partitioni
     rows[pa]!.crossLinks++;
     rows[pb]!.crossLinks++;
     if (l.delayPs < lookaheadPs) lookaheadPs = l.delayPs;
-  }
-  if (count > 1 && !(lookaheadPs > 0)) {
-    const one = partitionTopology(topo, 1);
-    return { ...one, requested, notes: [...notes, 'a link between partitions has no propagation delay (no lookahead), so one partition'] };
   }
   return { requested, count, of, rows, crossLinks: cross, lookaheadPs, groupKind, groups: groups.length, notes };
 }
