@@ -47,6 +47,15 @@ test('a 5-pod fat tree (oscar320): 5 partitions are its pods; 2, 4 and 8 cut one
     assert.ok(imbalance(p) <= 1.05, `${n} partitions: ports ${p.rows.map((r) => r.ports).join(',')}`);
     assert.deepEqual(p.notes, []);
     assert.equal(p.lookaheadPs, US);
+    // an aggregation switch joins a partition that holds ToRs of its pod, unless that would
+    // unbalance it (on 8 partitions 4 of the 20 go to the lightest instead)
+    let away = 0;
+    for (let s = topo.hostCount; s < topo.nodes.length; s++) {
+      if (topo.nodes[s]!.layer !== 'agg') continue;
+      const tors = topo.links.filter((l) => l.b === s && topo.nodes[l.a]!.layer === 'tor').map((l) => p.of[l.a]);
+      if (!tors.includes(p.of[s])) away++;
+    }
+    assert.equal(away, n === 8 ? 4 : 0, `${n} partitions: ${away} aggs away from their pod's ToRs`);
   }
   // 20 ToR groups: asking 32 gives 20 with a note saying why
   const p32 = partitionTopology(topo, 32);
