@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { runExperiment } from '../src/experiment/runner.js';
+import { planSweep } from '../src/experiment/sweep.js';
 import { PARALLEL_ENGINE, partitionTable, planThreads } from '../src/experiment/threads.js';
 import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { GBPS, US } from '../src/engine/units.js';
@@ -98,4 +99,17 @@ test('ccsim run --explain-partition prints the table and runs nothing; a bad --t
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /--threads/);
   assert.doesNotMatch(bad.stderr, /^\s+at /m);
+});
+
+test('a sweep point keeps its hash whatever `threads` says: a finished point is not run again for another thread count', () => {
+  const plain = join(dir, 'sweep-plain.yaml');
+  const threaded = join(dir, 'sweep-threaded.yaml');
+  const body = SPEC.replace('threads-demo', 'sweep-threads') + 'sweep:\n  cc: [dcqcn, hpcc]\n';
+  writeFileSync(plain, body);
+  writeFileSync(threaded, body + 'threads: 2\n');
+  const a = planSweep(plain, { quick: false });
+  const b = planSweep(threaded, { quick: false });
+  assert.equal(a.points.length, 2);
+  assert.deepEqual(b.points.map((p) => p.hash), a.points.map((p) => p.hash));
+  assert.equal(b.points[0]!.spec.threads, 2);
 });
