@@ -61,6 +61,8 @@ function buildProgram(): Command {
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('-q, --quiet', 'no progress bar and no summary')
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
+    .option('-t, --threads <n>', "worker threads for this one run (overrides the spec's `threads`; at most one per partition and per core)", parsePositive)
+    .option('--explain-partition', 'print how the topology would be split for --threads (partitions, hosts, links, cross links, lookahead) and exit without running')
     .action(async (spec: string, o: Parameters<RunCommands['runCommand']>[1]) => (await runCommands()).runCommand(spec, o));
 
   program

@@ -13,12 +13,23 @@ function isSweepFile(path: string): boolean {
   return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'sweep' in raw;
 }
 
-export async function runCommand(spec: string, o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean }): Promise<void> {
+export async function runCommand(
+  spec: string,
+  o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean; threads?: number; explainPartition?: boolean },
+): Promise<void> {
   const quiet = o.quiet === true;
+  if (o.explainPartition === true) {
+    const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
+    const { planThreads, partitionTable } = await import('../experiment/threads.js');
+    const requested = o.threads ?? loaded.spec.threads;
+    for (const line of partitionTable(input.topology, planThreads(input.topology, requested, o.threads !== undefined ? 'option' : 'spec'))) out(line);
+    return;
+  }
   const { runExperiment } = await import('../experiment/runner.js');
   const r = await runExperiment(spec, {
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.threads !== undefined ? { threads: o.threads } : {}),
     quick: o.quick === true,
     quiet,
     progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],

@@ -170,6 +170,8 @@ export interface RunInfo {
   totalWallMs: number;
   /** the sweep point this run is (index, id, varied fields), recorded in the manifest */
   sweep?: Record<string, unknown>;
+  /** threads asked for and used, partitions, lookahead (experiment/threads.ts `threadRecord`) */
+  threads?: Record<string, unknown>;
 }
 
 export interface ResultData {
@@ -421,6 +423,8 @@ export interface RunManifest {
     ccNetwork?: { field: string; value: unknown; why: string }[];
   };
   sweep?: Record<string, unknown>;
+  /** threads asked for and used (experiment/threads.ts); absent in manifests written before issue 31 */
+  threads?: Record<string, unknown>;
   spec: Spec;
   raw: unknown;
   files: string[];
@@ -463,6 +467,7 @@ export function buildManifest(d: ResultData, files: readonly string[]): RunManif
       ...ccNetworkRecord(input),
     },
     ...(d.info.sweep !== undefined ? { sweep: d.info.sweep } : {}),
+    ...(d.info.threads !== undefined ? { threads: d.info.threads } : {}),
     spec: { ...d.spec, seed: input.seed },
     raw: d.raw,
     files: [...files],

@@ -13,8 +13,9 @@ import { ensureOutDir, prepareOutDir, removeCreatedDirs, type OutDirPlan } from 
 import { FctStream, resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from '../sim/simulate.js';
-import type { Spec } from './spec.js';
+import { MAX_THREADS, type Spec } from './spec.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
+import { planThreads, threadRecord, type ThreadPlan } from './threads.js';
 
 export interface RunOptions {
   /** result folder; default results/<spec name> (results/<name>-seed<n> with another seed) */
@@ -31,6 +32,8 @@ export interface RunOptions {
   progressStream?: NodeJS.WritableStream;
   /** apply the spec's `quick:` block */
   quick?: boolean;
+  /** worker threads for this run; overrides the spec's `threads` (experiment/threads.ts) */
+  threads?: number;
 }
 
 export interface RunResult {
@@ -41,6 +44,8 @@ export interface RunResult {
   input: SimInput;
   /** names of the files written in outDir */
   files: string[];
+  /** the threads asked for and used (experiment/threads.ts) */
+  threads: ThreadPlan;
 }
 
 /** The bin sets a spec asks for: the named ones (metrics.binSets), then its own bins (metrics.bins) if any. */
@@ -178,6 +183,9 @@ function makeLineProgress(input: SimInput, stream: NodeJS.WritableStream): Progr
 export async function runExperiment(specPath: string, opts: RunOptions = {}): Promise<RunResult> {
   const startedAt = new Date();
   const t0 = performance.now();
+  if (opts.threads !== undefined && !(Number.isInteger(opts.threads) && opts.threads >= 1 && opts.threads <= MAX_THREADS)) {
+    throw new UsageError(`--threads: must be an integer from 1 to ${MAX_THREADS}, got ${opts.threads}`);
+  }
   const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
   const spec = loaded.spec;
   const outDir = opts.out ?? defaultOutDir(spec, input.seed);
@@ -185,6 +193,8 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   const plan = prepareOutDir(outDir, resultFileNames(spec, input));
 
   const stream = opts.progressStream ?? process.stderr;
+  const threads = planThreads(input.topology, opts.threads ?? spec.threads, opts.threads !== undefined ? 'option' : 'spec');
+  if (opts.quiet !== true) for (const n of threads.notes) stream.write(`threads: ${n}\n`);
   const progress =
     opts.quiet === true ? undefined : opts.progress === true ? makeProgress(input, stream) : opts.progressLines === true ? makeLineProgress(input, stream) : undefined;
   let ok = false;
@@ -193,6 +203,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
       specPath,
       startedAt,
       t0,
+      threads,
       ...(progress ? { onProgress: progress.onProgress } : {}),
     });
     ok = true;
@@ -211,6 +222,8 @@ export interface ResolvedRunOptions {
   onProgress?: SimInput['onProgress'];
   /** sweep point description recorded in the manifest */
   sweep?: Record<string, unknown>;
+  /** the thread plan (default: the spec's `threads`) */
+  threads?: ThreadPlan;
 }
 
 /**
@@ -221,6 +234,7 @@ export interface ResolvedRunOptions {
 export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
+  const threads = o.threads ?? planThreads(input.topology, spec.threads, 'spec');
   // FCT rows go to a scratch file in the result folder as flows finish, so a run of millions of flows never holds them
   const createdTop = ensureOutDir(plan);
   let fct: FctStream;
@@ -246,10 +260,11 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
         startedAt: o.startedAt,
         totalWallMs: Math.round(performance.now() - o.t0),
         ...(o.sweep !== undefined ? { sweep: o.sweep } : {}),
+        threads: threadRecord(threads),
       },
     });
     ok = true;
-    return { outDir, output, summary, spec, input, files };
+    return { outDir, output, summary, spec, input, files, threads };
   } catch (e) {
     // a write error of the scratch stream (a full disk) names the folder
     if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof UsageError)) {

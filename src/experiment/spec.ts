@@ -272,6 +272,9 @@ const limitsSchema = z
 // ---------------------------------------------------------------------------------------------
 // the spec
 
+/** The most worker threads a run may ask for (`threads`, `--threads`). */
+export const MAX_THREADS = 1024;
+
 export const specSchema = z
   .object({
     name: z
@@ -293,6 +296,11 @@ export const specSchema = z
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
+    /**
+     * worker threads for this one run (issue 31; experiment/threads.ts): the topology is split
+     * into that many partitions at most. Results do not depend on it.
+     */
+    threads: z.number().int().min(1).max(MAX_THREADS).default(1),
   })
   .strict();
 

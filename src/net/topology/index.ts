@@ -7,3 +7,4 @@ export * from './circuit.js';
 export * from './rdcn.js';
 export * from './files.js';
 export * from './routing.js';
+export * from './partition.js';
