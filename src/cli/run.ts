@@ -1,5 +1,6 @@
 /** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
+import { formatTime } from '../engine/units.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
 /** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
@@ -76,6 +77,11 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
     `  cost: ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events (${e.eventsPerPacket.toFixed(1)} per packet), ` +
       `~${fmtSecs(e.wallSecs)} of wall time here (${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
   );
+  const notable = e.periodic.filter((c) => c.events >= 0.01 * e.events || c.rows >= 100_000);
+  if (notable.length > 0) {
+    const items = notable.map((c) => `${fmtCount(c.firings)} ${c.what} every ${formatTime(c.periodPs)}${c.rows > 0 ? ` (${fmtCount(c.rows)} rows)` : ''}`);
+    out(`  timers and samplers: ~${fmtCount(e.timerEvents)} of those events, ${fmtCount(e.sampleRows)} sample rows: ${items.join('; ')}`);
+  }
   if (e.wallSecs > SLOW_RUN_SECS) {
     out(`  warning: this run would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a shorter \`duration\`, or a \`quick:\` block for trials)`);
   }

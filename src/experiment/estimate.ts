@@ -7,9 +7,12 @@
  * the simulator's current speed. It is an order-of-magnitude figure: events
  * per packet grow with path length, PFC and retransmissions, and the event
  * rate with the fabric's size (cache), so expect a factor of 2 either way.
+ * Timers and samplers (deadlock checks, retransmission timers, metrics
+ * samples) fire on their own clocks and are added from estimate-periodic.ts.
  */
 import type { SimInput } from '../sim/types.js';
 import { simulate } from '../sim/simulate.js';
+import { periodicCosts, periodicTotals, type PeriodicCost } from './estimate-periodic.js';
 import { parseSpec, resolveSpec } from './resolve.js';
 
 export interface Calibration {
@@ -22,8 +25,14 @@ export interface Calibration {
 export interface CostEstimate extends Calibration {
   flows: number;
   packets: number;
+  /** packet events plus timer and sampler events */
   events: number;
   wallSecs: number;
+  /** the timers and samplers (deadlock checks, retransmission timers, metrics samples; estimate-periodic.ts) */
+  periodic: PeriodicCost[];
+  /** their events (part of `events`) and the rows the samplers write */
+  timerEvents: number;
+  sampleRows: number;
 }
 
 /** Above this estimated wall time `validate` warns. */
@@ -55,6 +64,8 @@ export function calibrate(): Calibration {
 
 export function estimateCost(input: SimInput, cal: Calibration = calibrate()): CostEstimate {
   const packets = packetsOf(input);
-  const events = packets * cal.eventsPerPacket;
-  return { ...cal, flows: input.flows.length, packets, events, wallSecs: events / cal.eventsPerSec };
+  const periodic = periodicCosts(input);
+  const { events: timerEvents, rows: sampleRows } = periodicTotals(periodic);
+  const events = packets * cal.eventsPerPacket + timerEvents;
+  return { ...cal, flows: input.flows.length, packets, events, wallSecs: events / cal.eventsPerSec, periodic, timerEvents, sampleRows };
 }

@@ -270,10 +270,11 @@ export function prepareOutDir(outDir: string, names: readonly string[] = []): Ou
 
 /**
  * mkdir -p without `recursive: true` (which spins forever on some paths, e.g.
- * under /proc): creates the missing folders top-down and returns the topmost
- * one it created, or undefined if `dir` existed.
+ * under /proc, and reports ENOENT instead of EROFS on a read-only filesystem):
+ * creates the missing folders top-down and returns the topmost one it created,
+ * or undefined if `dir` existed.
  */
-function makeDirs(dir: string): string | undefined {
+export function makeDirs(dir: string): string | undefined {
   const missing: string[] = [];
   let d = dir;
   while (!existsSync(d)) {

@@ -63,8 +63,18 @@ function minBaseRttPs(ti: TopoIndex, racks: Racks, mtuBytes: number): number {
   return Number.isFinite(best) ? best : 10 * US;
 }
 
+/** A spec size bin is (min, max]: with min >= max it holds no flow, which is a mistake, not a bin. */
+function checkSizeBins(spec: Spec, issues: Issues): void {
+  spec.metrics.bins?.forEach((b, i) => {
+    if (b.max !== 'inf' && b.min >= b.max) {
+      issues.add(['metrics', 'bins', i, 'max'], `must be above min (${b.min} B): a bin is (min, max], so this one (max ${b.max} B) holds no flow`);
+    }
+  });
+}
+
 export function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues, mtuBytes: number): MetricsRequest {
   const m = spec.metrics;
+  checkSizeBins(spec, issues);
   const queues = m.queues === 'auto' ? { ports: 'auto' as const, top: 4, interval: SPEC_DEFAULTS.queueIntervalPs } : m.queues;
   const ports = (list: readonly PortRefSpec[] | undefined, key: string): PortRef[] =>
     (list ?? []).flatMap((r, i) => {

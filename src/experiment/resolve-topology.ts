@@ -37,6 +37,7 @@ import {
   type TopologyFileFormat,
 } from '../net/topology/index.js';
 import { racksOf, type Racks } from '../workload/powertcp.js';
+import { topologyFileProblems } from './check-topology-file.js';
 import { errorMessage, type PathSegment } from './errors.js';
 import type { Issues } from './issues.js';
 import type { SpecLimits, TopologySpec } from './spec.js';
@@ -199,6 +200,8 @@ export function buildTopology(t: TopologySpec, specDir: string, limits: SpecLimi
       }
       const loaded = issues.guard([...at, 'path'], () => loadTopologyFile(path, t.format as TopologyFileFormat, linkConfig, limits.fileBytes, { hosts: limits.hosts, links: limits.links }));
       checkTopologySize({ hosts: loaded.topology.hostCount, links: loaded.topology.links.length }, limits, issues);
+      for (const problem of topologyFileProblems(loaded, path)) issues.add([...at, 'path'], problem, t.path);
+      issues.throwIfAny();
       const identity = loaded.newIds.every((v, i) => v === i);
       return identity ? { topology: loaded.topology } : { topology: loaded.topology, newIds: loaded.newIds };
     }

@@ -29,13 +29,20 @@ function definitionOf(type: string) {
   return def;
 }
 
-/** Flows that start at or after a hard stop would never run: an error, not a silent result. */
+/**
+ * Flows that start at or after the end of the run would never run: an error,
+ * not a silent result. The run ends at `stop.at`, or at the latest at
+ * `stop.maxTime` (its default when not given).
+ */
 export function checkStartsBeforeStop(spec: Spec, issues: Issues): void {
-  const stop = spec.stop.at;
-  if (stop === undefined) return;
-  const msg = `starts at or after stop.at (${formatTime(stop)}): it would never run`;
+  const end = spec.stop.at ?? spec.stop.maxTime ?? SPEC_DEFAULTS.maxTimePs;
+  const field = spec.stop.at !== undefined ? 'stop.at' : spec.stop.maxTime !== undefined ? 'stop.maxTime' : 'the default stop.maxTime';
   spec.workload.forEach((w, i) => {
-    for (const [path, t] of definitionOf(w.type).startTimes(w)) if (t >= stop) issues.add(['workload', i, ...path], msg);
+    for (const [path, t, what] of definitionOf(w.type).startTimes(w)) {
+      if (t < end) continue;
+      const who = what === undefined ? 'starts' : `${what} starts at ${formatTime(t)},`;
+      issues.add(['workload', i, ...path], `${who} at or after ${field} (${formatTime(end)}): it would never run`);
+    }
   });
 }
 

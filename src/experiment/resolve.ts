@@ -20,6 +20,7 @@ import { splitExperiment } from './meta.js';
 import { checkFlowIds, resolveMetrics } from './resolve-metrics.js';
 import { resolveLinkEvents, resolveSchedule } from './resolve-topology-change.js';
 import { buildTopology, TopoIndex } from './resolve-topology.js';
+import { checkPeriodicCost } from './estimate-periodic.js';
 import { checkCcTags, checkOfferedLoad, checkStartsBeforeStop, checkWorkloadSize, generateWorkload, prepareWorkload } from './resolve-workload.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type Spec } from './spec.js';
 
@@ -292,7 +293,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   checkCcTags(spec, entries, issues);
   issues.throwIfAny();
 
-  return {
+  const input: SimInput = {
     seed,
     topology: built.topology,
     net,
@@ -311,6 +312,10 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
         ? { deadlock: { minPausedPs: spec.stop.deadlock.pausedFor, checkIntervalPs: spec.stop.deadlock.checkEvery } }
         : {}),
   };
+  const closedLoopBytes = entries.reduce((sum, e) => sum + (e.driver !== undefined ? e.estimate.bytes : 0), 0);
+  checkPeriodicCost(input, closedLoopBytes, spec.limits, issues);
+  issues.throwIfAny();
+  return input;
 }
 
 /** Loads, validates and resolves a spec file in one step. */

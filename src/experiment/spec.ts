@@ -257,6 +257,10 @@ export const DEFAULT_LIMITS = {
   packets: 2_000_000_000,
   /** size of a file the spec reads (CDF, topology) */
   fileBytes: 16 * MIB,
+  /** events of timers and samplers: deadlock checks, retransmission timers, metrics samples (experiment/estimate-periodic.ts) */
+  timers: 1_000_000_000,
+  /** rows the metrics samplers write (queue, throughput, goodput, CC trace, switch buffer) */
+  samples: 50_000_000,
 } as const;
 
 const limitsSchema = z
@@ -266,6 +270,8 @@ const limitsSchema = z
     flows: posInt.default(DEFAULT_LIMITS.flows),
     packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
     fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
+    timers: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.timers),
+    samples: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.samples),
   })
   .strict();
 

@@ -4,7 +4,7 @@
  * kill), records failures without stopping the other points, and runs the
  * figure analysis the spec names on the finished points.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -14,6 +14,7 @@ import { writeSweepParquet } from './sweep-parquet.js';
 import type { FigureResult, PointResult } from './analysis.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
+import { makeDirs } from './outdir.js';
 import { planSweep, pointValueText, type SweepPlan, type SweepPoint } from './sweep.js';
 import { readOwnedRecord, sealJson } from './ownership.js';
 import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
@@ -235,7 +236,7 @@ export function prepareSweep(plan: SweepPlan, dir: string, only?: readonly numbe
   const pts = join(dir, 'points');
   if (existsSync(pts) && !statSync(pts).isDirectory()) throw new UsageError(`cannot write the sweep to ${dir}: ${pts} exists and is not a folder`);
   try {
-    mkdirSync(pts, { recursive: true });
+    makeDirs(pts); // not mkdirSync(recursive), which says ENOENT on a read-only filesystem
     writeSweepIndex(dir, plan);
   } catch (e) {
     if (e instanceof UsageError) throw e;

@@ -26,6 +26,9 @@ export interface Cdf {
   maxBytes: number;
 }
 
+/** The largest flow size a CDF may give: 1 TiB, the bound of a spec's own flow sizes (engine/spec-fields.ts sizeField). */
+export const MAX_CDF_BYTES = 2 ** 40;
+
 /** Tolerance on the final cdf value (1, or 100 for percent files). */
 const END_TOLERANCE = 1e-9;
 
@@ -52,6 +55,9 @@ export function parseCdf(text: string, name: string): Cdf {
     const c = Number(fields[1]);
     if (!Number.isFinite(s) || s < 0) {
       throw new Error(`${where(k + 1)}: size "${fields[0]}" is not a non-negative number`);
+    }
+    if (s > MAX_CDF_BYTES) {
+      throw new Error(`${where(k + 1)}: size "${fields[0]}" is above the largest flow size, 1 TiB (${MAX_CDF_BYTES} bytes); sizes are in bytes`);
     }
     if (!Number.isFinite(c) || c < 0) {
       throw new Error(`${where(k + 1)}: cdf "${fields[1]}" is not a non-negative number`);

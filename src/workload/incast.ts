@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
 import { durationField, hostId, hostSelection, loadField, posInt, prio, sizeField } from '../engine/spec-fields.js';
-import { NS, SEC } from '../engine/units.js';
-import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
+import { formatTime, NS, SEC } from '../engine/units.js';
+import type { FieldPath, PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
 import type { FlowSpec } from './types.js';
 
 export interface IncastOptions {
@@ -260,11 +260,32 @@ function prepareIncast(w: IncastEntry, ctx: WorkloadContext): PreparedWorkload {
   };
 }
 
+/**
+ * The events' named times, and with a stagger the last sender of the latest
+ * listed event (or of an event at `start`, the earliest a Poisson event can
+ * be): sender fanIn starts (fanIn - 1) x stagger after its event, so a stagger
+ * that pushes it past the end of the run leaves senders that never start.
+ */
+function* incastStartTimes(w: IncastEntry): Iterable<readonly [FieldPath, number] | readonly [FieldPath, number, string]> {
+  let event = w.start;
+  if (w.at !== undefined) {
+    event = 0;
+    for (let j = 0; j < w.at.length; j++) {
+      yield [['at', j], w.at[j]!];
+      event = Math.max(event, w.at[j]!);
+    }
+  } else yield [['start'], w.start];
+  if (w.stagger > 0 && w.fanIn > 1) {
+    const which = w.at !== undefined && w.at.length > 1 ? 'the latest event' : 'the event';
+    yield [['stagger'], event + (w.fanIn - 1) * w.stagger, `sender ${w.fanIn} of ${which} (at ${formatTime(event)}, ${w.fanIn - 1} x stagger later)`];
+  }
+}
+
 /** `type: incast`: N:1 events at listed times or as a Poisson process (docs/network-model.md §12.3). */
 export const incastWorkload: WorkloadDefinition<IncastEntry> = {
   type: 'incast',
   summary: 'N:1 incast events (fanIn senders, one receiver) at listed times, at an incast load or an event rate',
   schema: incastSchema,
-  startTimes: (w) => (w.at !== undefined ? w.at.map((t, j) => [['at', j], t] as const) : [[['start'], w.start]]),
+  startTimes: incastStartTimes,
   prepare: prepareIncast,
 };

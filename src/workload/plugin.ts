@@ -86,10 +86,12 @@ export interface WorkloadDefinition<E extends { type: string } = { type: string 
   readonly schema: z.ZodType<E>;
   /**
    * Start times the entry names, with their paths: a flow starting at or after
-   * `stop.at` would never run, so those are spec errors (checked before the
-   * topology is built).
+   * the end of the run (`stop.at`, else `stop.maxTime`) would never run, so
+   * those are spec errors (checked before the topology is built). A start that
+   * is not the field's own value (e.g. an incast's last staggered sender) comes
+   * with a third element saying which flow it is.
    */
-  startTimes(entry: E): Iterable<readonly [FieldPath, number]>;
+  startTimes(entry: E): Iterable<readonly [FieldPath, number] | readonly [FieldPath, number, string]>;
   /** Checks the entry against the topology (through `ctx`) and prepares it. */
   prepare(entry: E, ctx: WorkloadContext): PreparedWorkload;
 }

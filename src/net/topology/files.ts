@@ -26,6 +26,8 @@ export interface LoadedTopology {
   newIds: number[];
   /** [P] only: the ToR switches (the first `tors` ids of the switch line), as new ids */
   torIds?: number[];
+  /** where each of `topology.links` is written in the file (`file:line`, or `file: links[i]` for JSON), for error messages */
+  linkSources: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,6 +107,8 @@ interface RawLink {
   b: number;
   rateBps: number;
   delayPs: number;
+  /** where the link is written (for errors) */
+  where: string;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -199,7 +203,7 @@ export function parseCcsimTopology(text: string, source: string): LoadedTopology
     }
     if (!(Number.isFinite(rateBps) && rateBps > 0)) throw new Error(`${where}.rate: must be > 0, got ${JSON.stringify(l.rate)}`);
     if (!(Number.isFinite(delayPs) && delayPs >= 0)) throw new Error(`${where}.delay: must be ≥ 0, got ${JSON.stringify(l.delay)}`);
-    rawLinks.push({ a, b, rateBps, delayPs });
+    rawLinks.push({ a, b, rateBps, delayPs, where });
   });
 
   const [originalIds, newIds] = renumber(rawNodes.map((n) => n.kind === 'switch'));
@@ -212,7 +216,7 @@ export function parseCcsimTopology(text: string, source: string): LoadedTopology
   });
   const topology: Topology = { name: typeof doc.name === 'string' ? doc.name : topologyNameOf(source), nodes, links, hostCount };
   validateTopology(topology);
-  return { topology, originalIds, newIds };
+  return { topology, originalIds, newIds, linkSources: rawLinks.map((l) => l.where) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,7 +372,7 @@ function assemble(source: string, header: Header, rawLinks: RawLink[]): LoadedTo
   }));
   const topology: Topology = { name: topologyNameOf(source), nodes, links, hostCount };
   validateTopology(topology);
-  return { topology, originalIds, newIds };
+  return { topology, originalIds, newIds, linkSources: rawLinks.map((l) => l.where) };
 }
 
 /** Parses `src dst rate delay err` lines ([H] and [P]); a non-zero loss rate is rejected. */
@@ -387,7 +391,7 @@ function parseRateDelayLinks(lines: Line[], source: string, header: Header): Raw
     const err = Number(errTok);
     if (!Number.isFinite(err) || err < 0 || err > 1) throw new Error(`${where}: error rate must be a number in [0, 1], got "${errTok}"`);
     if (err !== 0) throw new Error(`${where}: per-link loss rate ${errTok} is not supported (only 0)`);
-    out.push({ a, b, rateBps, delayPs });
+    out.push({ a, b, rateBps, delayPs, where });
   }
   return out;
 }
@@ -443,7 +447,7 @@ export function parseOscarTopology(text: string, source: string, linkConfig: Osc
     const type = line.tokens[2]!;
     const c = Object.prototype.hasOwnProperty.call(linkConfig, type) ? linkConfig[type] : undefined;
     if (!c) throw new Error(`${where}: link type "${type}" has no linkConfig entry (known: ${Object.keys(linkConfig).join(', ') || 'none'})`);
-    raw.push({ a, b, rateBps: c.rateBps, delayPs: c.delayPs });
+    raw.push({ a, b, rateBps: c.rateBps, delayPs: c.delayPs, where });
   }
   return assemble(source, header, raw);
 }
