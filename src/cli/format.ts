@@ -83,6 +83,10 @@ export function printRunSummary(r: RunResult, cc: string): void {
     `  events ${fmtInt(output.events)}, simulated ${formatTime(output.endPs)}, wall ${secs.toFixed(2)} s` +
       (secs > 0 ? ` (${fmtInt(output.events / secs)} events/s)` : ''),
   );
+  const peaks = output.queues.map((q) => ({ q, peak: q.v.reduce((a, b) => Math.max(a, b), 0) })).sort((a, b) => b.peak - a.peak);
+  if (peaks.length > 0) {
+    out(`  queue peaks (queues.csv): ${peaks.slice(0, 4).map((p) => `node ${p.q.node} port ${p.q.port} ${fmtInt(p.peak / 1000)} KB`).join(', ')}`);
+  }
   for (const w of lossWarnings(output, summary)) out(`  ${w}`);
   for (const n of summary.notes) out(`  note: ${n}`);
   out(`  results: ${r.outDir}`);
