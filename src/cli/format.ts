@@ -14,8 +14,18 @@ export function fmtNum(x: number, digits = 3): string {
   return Number.isFinite(x) ? x.toFixed(digits) : '-';
 }
 
+/**
+ * 1,234,567: an integer with thousands separators, as toLocaleString('en-US') writes it,
+ * without loading ICU's number formatting (about 60 ms on the first call, a tenth of
+ * `ccsim validate`'s start-up).
+ */
 export function fmtInt(x: number): string {
-  return Math.round(x).toLocaleString('en-US');
+  const n = Math.round(x);
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let s = '';
+  for (let i = digits.length; i > 0; i -= 3) s = (i > 3 ? ',' : '') + digits.slice(Math.max(0, i - 3), i) + s;
+  return n < 0 ? `-${s}` : s;
 }
 
 export function pad(s: string, w: number, left = false): string {

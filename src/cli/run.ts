@@ -2,14 +2,17 @@
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
-/** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
-function isSweepFile(path: string): boolean {
-  let raw: unknown;
+/** The spec file's data, or undefined when it cannot be read (loading it again reports why). */
+function readRaw(path: string): { raw: unknown } | undefined {
   try {
-    raw = readSpecFile(path);
+    return { raw: readSpecFile(path) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Does the spec data have a `sweep:` block? */
+function isSweep(raw: unknown): boolean {
   return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'sweep' in raw;
 }
 
@@ -46,7 +49,8 @@ export function fmtSecs(s: number): string {
 }
 
 export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
-  if (isSweepFile(spec)) {
+  const read = readRaw(spec);
+  if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');
     const { planSweep } = await import('../experiment/sweep.js');
     const plan = planSweep(spec, { quick: o.quick === true });
@@ -54,7 +58,7 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
     return;
   }
-  const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
+  const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true, ...read });
   const hosts = input.topology.hostCount;
   const switches = input.topology.nodes.length - hosts;
   out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);

@@ -156,6 +156,8 @@ function parseYamlText(text: string, file: string): unknown {
 export interface LoadOptions {
   /** merge the file's `quick:` block over it (reduced sizes) */
   quick?: boolean;
+  /** the file's data when the caller has read it already (readSpecFile), so it is not parsed twice */
+  raw?: unknown;
 }
 
 /**
@@ -166,7 +168,7 @@ export interface LoadOptions {
  */
 export function loadSpec(path: string, opts: LoadOptions = {}): LoadedSpec {
   const abs = resolvePath(path);
-  const raw = readSpecFile(path);
+  const raw = 'raw' in opts ? opts.raw : readSpecFile(path);
   if (raw === null || raw === undefined) {
     throw new SpecError([{ path: '', value: raw, message: 'the spec file is empty' }], path);
   }
