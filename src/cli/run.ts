@@ -48,7 +48,7 @@ export function fmtSecs(s: number): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
-export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
+export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number }): Promise<void> {
   const read = readRaw(spec);
   if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');
@@ -56,6 +56,18 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
     const plan = planSweep(spec, { quick: o.quick === true });
     const flows = plan.points.reduce((a, p) => a + p.flows, 0);
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
+    if (o.estimate === false) return;
+    const { calibrate, estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
+    const { availableParallelism } = await import('node:os');
+    const e = estimateSweepCost(plan.points, o.jobs ?? Math.max(1, availableParallelism() - 1), calibrate());
+    out(
+      `  cost: ${plural(e.points, 'point')}, ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events; ` +
+        `~${fmtSecs(e.wallSecs)} of wall time here on ${plural(e.jobs, 'worker')} (longest point ~${fmtSecs(e.longestSecs)}; ` +
+        `${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+    );
+    if (e.wallSecs > SLOW_RUN_SECS) {
+      out(`  warning: this sweep would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a \`quick:\` block and --quick for trials)`);
+    }
     return;
   }
   const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true, ...read });

@@ -312,6 +312,14 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   };
 }
 
+/** Data packets of the input's flows known up front (a closed-loop workload's later flows are not counted). */
+export function dataPackets(input: SimInput): number {
+  const mtu = input.net.transport.mtuBytes;
+  let n = 0;
+  for (const f of input.flows) n += Math.max(1, Math.ceil(f.bytes / mtu));
+  return n;
+}
+
 /** Loads, validates and resolves a spec file in one step. */
 export function loadAndResolve(path: string, overrides: ResolveOverrides = {}, opts: LoadOptions = {}): { loaded: LoadedSpec; input: SimInput } {
   const loaded = loadSpec(path, opts);
