@@ -61,3 +61,66 @@ test('spec.schema.json gives each CC its parameters with their ranges', () => {
   assert.equal(params.additionalProperties, false);
   assert.equal(s.properties.cc.anyOf.length, CC_REGISTRY.length + 1);
 });
+
+test('a time, rate or size written as a bare number is an error naming the field and suggesting units', () => {
+  const delay = specErrorOf(() => parseSpec({ ...BASE, cc: 'hpcc', topology: { type: 'star', hosts: 4, rate: '100Gbps', delay: 1 } }));
+  assert.match(delay, /^topology\.delay: 1 — is a bare number; write a unit, e.g\. "1us" or "1s" \(as a number it would be read as 1 s\)$/m);
+  const rate = specErrorOf(() => parseSpec({ ...BASE, cc: 'hpcc', topology: { type: 'star', hosts: 4, rate: 100, delay: '1us' } }));
+  assert.match(rate, /topology\.rate: 100 — is a bare number; write a unit, e.g\. "100Gbps" or "100bps"/);
+  const bps = specErrorOf(() => parseSpec({ ...BASE, cc: 'hpcc', topology: { type: 'star', hosts: 4, rate: 25e9, delay: '1us' } }));
+  assert.match(bps, /topology\.rate: 25000000000 — is a bare number; write a unit, e.g\. "25Gbps"/);
+  const w = specErrorOf(() =>
+    parseSpec({
+      ...BASE,
+      cc: 'hpcc',
+      workload: [
+        { type: 'incast', fanIn: 3, size: 64000, receiver: 0, at: [0.000005] },
+        { type: 'poisson', cdf: 'websearch', load: 0.5, duration: 1 },
+      ],
+    }),
+  );
+  assert.match(w, /workload\[0\]\.size: 64000 — is a bare number; write a unit, e.g\. "64000B" or "64KB"/);
+  assert.match(w, /workload\[0\]\.at\[0\]: 0\.000005 — is a bare number; write a unit, e.g\. "5us" \(as a number it would be read as 0\.000005 s\)/);
+  assert.match(w, /workload\[1\]\.duration: 1 — is a bare number/);
+  // 0 means the same in every unit; keys that name their unit take numbers in it
+  const ok = parseSpec({
+    ...BASE,
+    cc: 'hpcc',
+    workload: [{ type: 'flows', flows: [{ src: 1, dst: 0, size: '1500B', start: 0 }] }],
+    network: { switch: { bufferBytes: 4_000_000 }, transport: { rtoPs: 5_000_000 } },
+  });
+  assert.equal(ok.workload.length, 1);
+});
+
+test('shipped specs write times, rates and sizes with units', async () => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const { parse } = await import('yaml');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const files: string[] = [];
+  const walk = (d: string): void => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(f)) files.push(p);
+    }
+  };
+  walk(join(root, 'examples'));
+  walk(join(root, 'experiments'));
+  let checked = 0;
+  for (const f of files) {
+    const raw = parse(readFileSync(f, 'utf8')) as Record<string, unknown> | null;
+    if (raw === null || typeof raw !== 'object' || !('topology' in raw)) continue;
+    const { sweep: _s, figure: _f, quick, seeds: _d, ...base } = raw;
+    for (const r of [base, ...(quick !== undefined ? [{ ...base, ...(quick as object) }] : [])]) {
+      try {
+        parseSpec(r);
+      } catch (e) {
+        assert.doesNotMatch(String(e), /bare number/, f);
+      }
+    }
+    checked++;
+  }
+  assert.ok(checked > 40, `${checked} specs`);
+});

@@ -7,9 +7,10 @@
  * `Spec` is the spec "as resolved" and is what the manifest records.
  *
  * Conventions for values written in a spec:
- * - rates: a number in bps, or a string such as "100Gbps", "25G";
- * - durations: a number in seconds, or a string such as "1us", "10ms";
- * - sizes: a number of bytes, or a string such as "1MB", "32MiB".
+ * - rates: a string such as "100Gbps", "25G";
+ * - durations: a string such as "1us", "10ms";
+ * - sizes: a string such as "1500B", "1MB", "32MiB";
+ * a bare number is an error (0 excepted) that suggests units (engine/spec-fields.ts).
  * Inside `network` the fields carry their unit in their names (`...Bytes`,
  * `...Ps`, `...Bps`): a bare number is in that unit, a string is converted.
  *
@@ -296,7 +297,7 @@ const limitsSchema = z
     links: posInt.default(DEFAULT_LIMITS.links),
     flows: posInt.default(DEFAULT_LIMITS.flows),
     packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
-    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
+    fileBytes: sizeField({ bare: true }).default(DEFAULT_LIMITS.fileBytes),
   })
   .strict();
 
