@@ -208,7 +208,7 @@ test('YAML and JSON specs load to the same SimInput', () => {
       name: 'same',
       topology: { type: 'star', hosts: 17, rate: '100Gbps', delay: '1us' },
       cc: 'none',
-      workload: [{ type: 'poisson', cdf: 'hadoop', load: 0.3, duration: 0.0002 }],
+      workload: [{ type: 'poisson', cdf: 'hadoop', load: 0.3, duration: '0.2ms' }],
     }),
     'json',
   );
