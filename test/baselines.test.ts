@@ -260,7 +260,7 @@ test('bad parameters of the baseline CCs are spec errors naming the field and va
   const base = {
     name: 'x',
     topology: { type: 'star', hosts: 2, rate: '100Gbps', delay: '1us' },
-    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 1000, start: 0 }] }],
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1000B', start: 0 }] }],
   };
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['swift', { maxMdf: 2 }, /cc\.params\.maxMdf: 2/],

@@ -37,3 +37,31 @@ test('ccsim --help and --version answer without loading a command', () => {
   // the papers named in the help (main.ts keeps its own copy so as not to load published.ts)
   assert.match(readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8'), new RegExp(`export const PAPERS = '${PAPERS.join(' \\| ')}';`));
 });
+
+test('validate reads its spec file once and never starts ICU number formatting (about 60 ms of start-up)', () => {
+  // a preload that counts Number#toLocaleString calls and opens of the spec file, reported at exit
+  const spec = join(ROOT, 'examples', 'demo.yaml');
+  const preload = `
+    import fs from 'node:fs';
+    import { syncBuiltinESMExports } from 'node:module';
+    let locale = 0, opens = 0;
+    const tl = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = function (...a) { locale++; return tl.apply(this, a); };
+    const open = fs.openSync;
+    fs.openSync = function (p, ...a) { if (String(p) === ${JSON.stringify(spec)}) opens++; return open.call(this, p, ...a); };
+    syncBuiltinESMExports();
+    process.on('exit', () => process.stderr.write('COUNTS ' + JSON.stringify({ locale, opens }) + '\\n'));
+  `;
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, CLI, 'validate', spec, '--no-estimate'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^ok: demo: 64 hosts, 18 switches, 612 flows/);
+  const counts = JSON.parse(/COUNTS (.*)/.exec(r.stderr)![1]!) as { locale: number; opens: number };
+  assert.deepEqual(counts, { locale: 0, opens: 1 });
+});
+
+test('fmtInt writes integers as toLocaleString("en-US") does', async () => {
+  const { fmtInt } = await import('../src/cli/format.js');
+  for (const x of [0, 7, -7, 999, 1000, -1000, 12345, 999999, 1000000, 404906.4, -9876543.6, 2 ** 53 - 1, 1e21]) {
+    assert.equal(fmtInt(x), Math.round(x).toLocaleString('en-US'), String(x));
+  }
+});

@@ -7,10 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrate, estimateCost } from '../src/experiment/estimate.js';
+import { calibrate, estimateCost, estimateSweepCost } from '../src/experiment/estimate.js';
+import { planSweep } from '../src/experiment/sweep.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import { tempDir } from './helpers/tmp.js';
@@ -58,4 +59,45 @@ workload:
   for (const l of lines) assert.match(l, /^progress: \d0% of bytes delivered, .* simulated, [\d,]+ flows left, [\d,]+ events, .* elapsed, ETA /);
   const pcts = lines.map((l) => Number(/(\d+)%/.exec(l)![1]));
   assert.deepEqual(pcts, [...pcts].sort((a, b) => a - b), 'increasing');
+});
+
+test('sweep estimate: sums flows and packets over the points; wall time on -j workers is at least the longest point', () => {
+  const spec = join(dir, 'sweep.yaml');
+  writeFileSync(
+    spec,
+    `name: sw
+topology: { type: star, hosts: 16, rate: 100Gbps, delay: 1us }
+cc: hpcc
+workload:
+  - { type: incast, fanIn: 15, size: 64KB, receiver: 0, at: [0us] }
+sweep:
+  cc: [hpcc, dcqcn]
+  workload[0].size: [64KB, 10MB]
+`,
+  );
+  const plan = planSweep(spec);
+  const mtu = 1000; // the oscar profile's payload
+  assert.deepEqual(plan.points.map((p) => p.packets).sort((a, b) => a - b), [15 * 64, 15 * 64, 15 * 10_000, 15 * 10_000].map((n) => n * (1000 / mtu)));
+  const cal = { eventsPerPacket: 10, eventsPerSec: 1e6 };
+  const one = estimateSweepCost(plan.points, 1, cal);
+  assert.equal(one.points, 4);
+  assert.equal(one.flows, 60);
+  assert.equal(one.packets, 2 * 15 * 64 + 2 * 15 * 10_000);
+  assert.equal(one.events, one.packets * 10);
+  assert.equal(one.wallSecs, one.events / 1e6);
+  // 2 workers halve it (two big points in parallel); 8 workers are capped at the 4 points and wait for the longest
+  const two = estimateSweepCost(plan.points, 2, cal);
+  assert.equal(two.wallSecs, one.wallSecs / 2);
+  const eight = estimateSweepCost(plan.points, 8, cal);
+  assert.equal(eight.jobs, 4);
+  assert.equal(eight.longestSecs, (15 * 10_000 * 10) / 1e6);
+  assert.equal(eight.wallSecs, eight.longestSecs);
+  // the CLI prints it with the -j given and warns above 10 minutes
+  const big = join(dir, 'big-sweep.yaml');
+  writeFileSync(big, readFileSync(spec, 'utf8').replace('[64KB, 10MB]', '[64KB, 50GB]'));
+  const r = spawnSync(process.execPath, [CLI, 'validate', big, '-j', '3'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^ok: sw: sweep of 4 points over cc, workload\[0\]\.size \(60 flows in all\)\n {2}cost: 4 points, 60 flows, 1,500,001,920 data packets, ~[\d.]+G events; ~[\d.]+ (min|h) of wall time here on 3 workers \(longest point ~/);
+  assert.match(r.stdout, /warning: this sweep would take more than 10 minutes/);
+  assert.doesNotMatch(spawnSync(process.execPath, [CLI, 'validate', big, '--no-estimate'], { encoding: 'utf8' }).stdout, /cost:/);
 });

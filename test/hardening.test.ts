@@ -415,7 +415,7 @@ test('11. timer and sampling periods have lower bounds: 1 ps deadlock checks, 1 
     'validate',
     write(
       'bounds.yaml',
-      `${TINY}stop: { maxTime: 1ms, deadlock: { checkEvery: 1e-12 } }\nnetwork: { transport: { rtoPs: 1 } }\nmetrics:\n  queues: { ports: [{ link: [0, 3] }], interval: 1ps }\n`,
+      `${TINY}stop: { maxTime: 1ms, deadlock: { checkEvery: 1ps } }\nnetwork: { transport: { rtoPs: 1 } }\nmetrics:\n  queues: { ports: [{ link: [0, 3] }], interval: 1ps }\n`,
     ),
   );
   assert.equal(r.code, 2, r.stderr);

@@ -171,7 +171,7 @@ const spec = (network: Record<string, unknown> = {}, cc: unknown = 'homa'): Retu
     topology: { type: 'star', hosts: 4, rate: '25Gbps', delay: '1us' },
     network,
     cc,
-    workload: [{ type: 'flows', flows: [{ src: 0, dst: 3, size: 100000, start: 0 }] }],
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 3, size: '100KB', start: 0 }] }],
   });
 
 test('choosing homa turns on its network settings; a spec that contradicts one is an error naming both fields', () => {

@@ -55,7 +55,7 @@ function resultData(format: 'csv' | 'jsonl', flowThroughput: boolean): ResultDat
     name: 'out',
     topology: { type: 'star', hosts: 3, rate: '100G', delay: '1us' },
     cc: 'none',
-    workload: [{ type: 'flows', flows: [{ src: 0, dst: 2, size: 1000 }] }],
+    workload: [{ type: 'flows', flows: [{ src: 0, dst: 2, size: '1000B' }] }],
     output: { format },
     ...(flowThroughput ? { metrics: { flowThroughput: { flows: 'all' } } } : {}),
   };

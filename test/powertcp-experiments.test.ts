@@ -137,7 +137,7 @@ test('bad PowerTCP workload fields are spec errors naming field and value', () =
   const e2 = specErrorText(() => resolveRaw(spec([{ type: 'poisson', cdf: 'websearch_powertcp', load: 0.5, duration: '1ms', ptGenerator: 'paper', hosts: [1, 2] }])));
   assert.match(e2, /workload\[0\]\.hosts/);
   assert.match(e2, /ptGenerator paper/);
-  const e3 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: 4, requestSize: 5, fan: 10, duration: '1ms' }])));
+  const e3 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: 4, requestSize: '5B', fan: 10, duration: '1ms' }])));
   assert.match(e3, /workload\[0\]\.requestSize/);
   const e4 = specErrorText(() => resolveRaw(spec([{ type: 'query', requestRate: -1, requestSize: '1MB', duration: '1ms' }])));
   assert.match(e4, /workload\[0\]\.requestRate/);
@@ -157,8 +157,8 @@ test('switch buffer sampler: 1.5 x min RTT by default (6.96 us), max of 100 samp
       {
         type: 'flows',
         flows: [
-          { src: 0, dst: 16, size: 1e12, start: 0 },
-          ...Array.from({ length: 10 }, (_, i) => ({ src: i + 1, dst: 16, size: 1e12, start: '300us' })),
+          { src: 0, dst: 16, size: '1000GB', start: 0 },
+          ...Array.from({ length: 10 }, (_, i) => ({ src: i + 1, dst: 16, size: '1000GB', start: '300us' })),
         ],
       },
     ],

@@ -62,6 +62,10 @@ test('every example and experiment spec validates against the schema (Ajv); stru
     ['unknown profile', { ...demo, profile: 'nope' }],
     ['queues ports neither auto nor a list', { ...demo, metrics: { queues: { ports: 'all' } } }],
     ['negative seed', { ...demo, seed: -1 }],
+    ['a CC parameter outside its range (a percent for a fraction)', { ...demo, cc: { name: 'hpcc', params: { eta: 95 } } }],
+    ['a parameter the CC does not have', { ...demo, cc: { name: 'hpcc', params: { gamma: 0.9 } } }],
+    ['an unknown CC name', { ...demo, cc: 'hpcc2' }],
   ];
+  assert.ok(validate({ ...demo, cc: { name: 'hpcc', params: { eta: 1.5 }, byTag: { incast: { eta: 0.95 } } } }), JSON.stringify(validate.errors));
   for (const [what, spec] of bad) assert.equal(validate(JSON.parse(JSON.stringify(spec))), false, what);
 });

@@ -46,3 +46,37 @@ sweep:
   assert.match(lines[head + 3]!, new RegExp(`^cc=${word.replace(/[[\]]/g, '\\$&')}\\s+3\\s+[\\d.]+\\s+[\\d.]+\\s+0\\s+done$`));
   assert.match(r.stdout, new RegExp(`charts and tables: ccsim report ${out.replace(/[/.]/g, '\\$&')}\n$`));
 });
+
+test('flows.parquet has a seed column: with `seeds:` each row carries the seed its point ran with (issue 28)', async () => {
+  const spec = join(dir, 'seeds.yaml');
+  writeFileSync(
+    spec,
+    `name: seeds
+seed: 7
+topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }
+workload:
+  - { type: poisson, cdf: websearch, load: 0.3, duration: 1ms }
+cc: hpcc
+seeds: [7, 3]
+sweep:
+  cc: [hpcc, dcqcn]
+`,
+  );
+  const out = join(dir, 'seeds-out');
+  const r = spawnSync(process.execPath, [CLI, 'sweep', spec, '-o', out, '-j', '1', '-q'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const buf = readFileSync(join(out, 'flows.parquet'));
+  const rows = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) })) as Record<string, unknown>[];
+  assert.deepEqual([...new Set(rows.map((x) => x['seed']))].sort(), [3n, 7n]);
+  // each (cc, seed) group is exactly that point's flows: the spec's own seed keeps the plain folder name
+  for (const [cc, seed, folder] of [['hpcc', 7n, 'cc=hpcc'], ['dcqcn', 7n, 'cc=dcqcn'], ['hpcc', 3n, 'cc=hpcc,seed=3'], ['dcqcn', 3n, 'cc=dcqcn,seed=3']] as const) {
+    const fct = readFileSync(join(out, 'points', folder, 'fct.csv'), 'utf8').trim().split('\n').slice(1);
+    const unf = readFileSync(join(out, 'points', folder, 'unfinished.csv'), 'utf8').trim().split('\n').slice(1);
+    const mine = rows.filter((x) => x['cc'] === cc && x['seed'] === seed);
+    assert.equal(mine.length, fct.length + unf.length, `${folder}`);
+    assert.deepEqual(mine.filter((x) => x['finished'] === true).map((x) => x['bytes']), fct.map((l) => BigInt(l.split(',')[3]!)), `${folder} bytes`);
+  }
+  // different seeds draw different flows (else the column would not matter)
+  const sizes = (seed: bigint): string => rows.filter((x) => x['cc'] === 'hpcc' && x['seed'] === seed).map((x) => String(x['bytes'])).join(',');
+  assert.notEqual(sizes(3n), sizes(7n));
+});

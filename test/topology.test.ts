@@ -413,7 +413,7 @@ test('builders check what only they can (cross-field rules, names); option value
   // the one place option values are checked: the spec schema, naming the spec field and value
   const bad = (topology: unknown, re: RegExp): void => {
     assert.throws(
-      () => parseSpec({ name: 't', topology, cc: 'none', workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: 1000 }] }] }),
+      () => parseSpec({ name: 't', topology, cc: 'none', workload: [{ type: 'flows', flows: [{ src: 0, dst: 1, size: '1000B' }] }] }),
       (e: unknown) => e instanceof SpecError && re.test(e.message),
       JSON.stringify(topology),
     );

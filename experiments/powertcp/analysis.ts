@@ -13,6 +13,7 @@ import type { FlowsEntry } from '../../src/workload/flows.js';
 import type { IncastEntry } from '../../src/workload/incast.js';
 import type { SimOutput } from '../../src/sim/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
+import { parseBytes } from '../../src/engine/units.js';
 import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results.js';
 import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/series.js';
 import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
@@ -29,8 +30,19 @@ function ccOf(p: PointResult): { name: string; label: string } {
   return { name, label: name };
 }
 
+/** A swept number, or a swept size written with its unit (`requestSize: 2MB`) in bytes. */
 function varOf(p: PointResult, suffix: string): number | undefined {
-  for (const [k, v] of Object.entries(p.vars)) if (k.endsWith(suffix) && typeof v === 'number') return v;
+  for (const [k, v] of Object.entries(p.vars)) {
+    if (!k.endsWith(suffix)) continue;
+    if (typeof v === 'number') return v;
+    if (typeof v === 'string') {
+      try {
+        return parseBytes(v);
+      } catch {
+        return undefined;
+      }
+    }
+  }
   return undefined;
 }
 

@@ -44,7 +44,7 @@ const params = z
     underUtilRttFraction: z.number().positive().default(0.05).describe('v_ai: q below this x RTT_min counts as under-utilisation (§4.3.4)'),
     h1iWeight: z.number().nonnegative().default(0.5).describe('w_ai in H1^i = this x Irr/R_l x max(0, 1 - 2r/R_l)'),
     h2iWeight: z.number().nonnegative().default(0.1).describe('w_ai in H2^i = this x Irr/R_l'),
-    mdWeight: z.number().nonnegative().default(0.25).describe('w_md = -this x min(|q - q_B|/q_B, 1)'),
+    mdWeight: z.number().min(0).max(1).default(0.25).describe('w_md = -this x min(|q - q_B|/q_B, 1)'),
     stableQv: z.number().positive().default(0.05).describe('rates are recorded for S while |q_v| < this'),
     sRecords: z.number().int().positive().default(5).describe('rates averaged into the basis S'),
     vaiMaxExponent: z.number().int().nonnegative().default(16).describe('reconstruction: v_ai = 2^min(n, this) (overflow guard)'),

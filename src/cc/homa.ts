@@ -29,7 +29,7 @@ import type { CcDefinition, CcInstance } from './types.js';
 const params = z
   .object({
     // grants carry credit x 8 + level in a 32-bit word (transport/homa.ts): at most 2^27 bytes
-    rttBytes: sizeField({ min: 0, max: 2 ** 27 })
+    rttBytes: sizeField({ min: 0, max: 2 ** 27, bare: true })
       .default(0)
       .describe('RTTbytes (Homa §3.2): bytes a sender sends unscheduled, and the bytes each granted message keeps outstanding; 0 = max base RTT x host link rate (PowerTCP §4.1)'),
     overcommitment: z
@@ -48,7 +48,7 @@ const params = z
       .default(0)
       .describe("levels for unscheduled bytes (Homa §3.4); 0 = the workload's unscheduled fraction of bytes x priorities"),
     unscheduledCutoffsBytes: z
-      .array(sizeField({ min: 1 }))
+      .array(sizeField({ min: 1, bare: true }))
       .default([])
       .describe('message-size cutoffs of the unscheduled levels, ascending (size <= cutoff[0]: the highest level); [] = equal unscheduled bytes per level from the workload'),
   })

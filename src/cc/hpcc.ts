@@ -31,7 +31,8 @@ const params = z
       .enum(['auto', 'powertcp'])
       .default('auto')
       .describe('parameter column of the defaults: auto = W_AI 0.0005·C, floor 0.001·C; powertcp = the PowerTCP artifact\'s configs (RATE_AI 50 Mb/s, MIN_RATE 100 Mb/s; docs/algorithms.md §9.4)'),
-    eta: z.number().positive().default(0.95).describe('target utilisation (HPCC* uses 1.5)'),
+    // η is a fraction of line rate (0.95, docs/algorithms.md §9); above 1 it holds a standing queue of (η - 1) BDP (HPCC*, OSCAR §6.1: 1.5)
+    eta: z.number().gt(0).max(2).default(0.95).describe('target utilisation as a fraction, 0.95 = 95 % (HPCC* uses 1.5)'),
     maxStage: z.number().int().nonnegative().default(5).describe('additive rounds before multiplicative increase'),
     rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 0.0005·C, 50 Mb/s at 100 G; preset powertcp: 50 Mb/s)'),
     minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
@@ -200,7 +201,7 @@ export const hpccCc: CcDefinition<typeof params> = {
 };
 
 const starParams = params.extend({
-  eta: z.number().positive().default(1.5).describe('target utilisation: 1.5 = a 0.5-BDP standing queue, the target of OSCAR (OSCAR §6.1 HPCC*)'),
+  eta: z.number().gt(0).max(2).default(1.5).describe('target utilisation: 1.5 = a 0.5-BDP standing queue, the target of OSCAR (OSCAR §6.1 HPCC*)'),
 });
 
 /**

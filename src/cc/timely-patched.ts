@@ -30,7 +30,7 @@ import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './type
 export const timelyPatchedParams = z
   .object({
     alpha: z.number().min(0).max(1).default(0.875).describe('EWMA weight of the NEW RTT difference'),
-    beta: z.number().nonnegative().default(0.008).describe('multiplicative decrease factor (SQCC §IV)'),
+    beta: z.number().min(0).max(1).default(0.008).describe('multiplicative decrease factor, a fraction (SQCC §IV: 0.008)'),
     tLowUs: z.number().positive().default(50).describe('T_low, us'),
     tHighUs: z.number().positive().default(500).describe('T_high, us'),
     rttRefUs: z.number().positive().default(50).describe('RTT_ref of the error function, us (SQCC §II-A)'),

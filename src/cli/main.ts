@@ -72,6 +72,7 @@ function buildProgram(): Command {
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
     .option('--no-estimate', 'skip the cost estimate (flows, packets, events, wall time; measured with a short built-in run)')
+    .option('-j, --jobs <n>', `a sweep's estimated wall time on n workers, as \`ccsim sweep -j n\` (default cores - 1 = ${Math.max(1, availableParallelism() - 1)})`, parsePositive)
     .action(async (spec: string, o: Parameters<RunCommands['validateCommand']>[1]) => (await runCommands()).validateCommand(spec, o));
 
   program

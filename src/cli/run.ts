@@ -3,14 +3,17 @@ import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { formatTime } from '../engine/units.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
-/** Does the spec file have a `sweep:` block? (false when it cannot be read: the command reports that) */
-function isSweepFile(path: string): boolean {
-  let raw: unknown;
+/** The spec file's data, or undefined when it cannot be read (loading it again reports why). */
+function readRaw(path: string): { raw: unknown } | undefined {
   try {
-    raw = readSpecFile(path);
+    return { raw: readSpecFile(path) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Does the spec data have a `sweep:` block? */
+function isSweep(raw: unknown): boolean {
   return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'sweep' in raw;
 }
 
@@ -57,16 +60,29 @@ export function fmtSecs(s: number): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
-export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean }): Promise<void> {
-  if (isSweepFile(spec)) {
+export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number }): Promise<void> {
+  const read = readRaw(spec);
+  if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');
     const { planSweep } = await import('../experiment/sweep.js');
     const plan = planSweep(spec, { quick: o.quick === true });
     const flows = plan.points.reduce((a, p) => a + p.flows, 0);
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
+    if (o.estimate === false) return;
+    const { calibrate, estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
+    const { availableParallelism } = await import('node:os');
+    const e = estimateSweepCost(plan.points, o.jobs ?? Math.max(1, availableParallelism() - 1), calibrate());
+    out(
+      `  cost: ${plural(e.points, 'point')}, ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events; ` +
+        `~${fmtSecs(e.wallSecs)} of wall time here on ${plural(e.jobs, 'worker')} (longest point ~${fmtSecs(e.longestSecs)}; ` +
+        `${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+    );
+    if (e.wallSecs > SLOW_RUN_SECS) {
+      out(`  warning: this sweep would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a \`quick:\` block and --quick for trials)`);
+    }
     return;
   }
-  const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
+  const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true, ...read });
   const hosts = input.topology.hostCount;
   const switches = input.topology.nodes.length - hosts;
   out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);

@@ -3,27 +3,71 @@
  * schema (the experiment spec, workload plug-ins, topology changes): values
  * with units, converted to the simulator's units when parsed (rates to bps,
  * durations to integer ps, sizes to whole bytes), with the spec's error
- * wording. Conventions: a rate is a number in bps or a string such as
- * "100Gbps"; a duration a number in seconds or a string such as "10us"; a
- * size a number of bytes or a string such as "1MB".
+ * wording. Conventions: a rate is a string such as "100Gbps", a duration a
+ * string such as "10us", a size a string such as "1MB" or "1500B".
+ *
+ * A bare number is an error that names the field and suggests units (`delay: 1`
+ * would be a second per link, `duration: 1` a second of arrivals): 0 is the one
+ * number allowed, as it means the same in every unit. A field whose key names
+ * its unit (`bufferBytes`, `refRateBps`, `bytes`) documents that meaning and
+ * takes a number (`bare: true`). Programs that build specs write units too
+ * (`${x}B`, `${ps}ps`), or pass the simulator's input directly (docs/api.md).
  */
 import { z } from 'zod';
 import { parseBytes, parseRate, parseTimePs } from './units.js';
 
-const NUM_OR_STRING_RATE = 'expected a rate: a number in bps or a string such as "100Gbps"';
-const NUM_OR_STRING_TIME = 'expected a duration: a number in seconds or a string such as "10us"';
-const NUM_OR_STRING_SIZE = 'expected a size: a number of bytes or a string such as "1MB"';
+const NUM_OR_STRING_RATE = 'expected a rate: a string such as "100Gbps"';
+const NUM_OR_STRING_TIME = 'expected a duration: a string such as "10us"';
+const NUM_OR_STRING_SIZE = 'expected a size: a string such as "1MB" or "1500B"';
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A number as a short decimal (no float noise: 1e-6 * 1e6 -> "1"). */
+function short(x: number): string {
+  return String(Number(x.toPrecision(12)));
+}
+
+/**
+ * The error for a bare number (anything but 0) where a unit is needed, with units
+ * to write: the likely intent (`"1us"`) and the reading the number has as a
+ * number (`"1s"`, `"64000B"`).
+ */
+function bareNumberMessage(v: number, kind: 'rate' | 'time' | 'size'): string {
+  let eg: string[];
+  if (kind === 'time') {
+    const ps = v * 1e12;
+    const read = ps >= 1e12 ? `${short(v)}s` : ps >= 1e9 ? `${short(ps / 1e9)}ms` : ps >= 1e6 ? `${short(ps / 1e6)}us` : ps >= 1e3 ? `${short(ps / 1e3)}ns` : `${short(ps)}ps`;
+    // a tiny number was meant in seconds; a larger one is more likely µs without its unit
+    eg = v < 1e-3 ? [`"${read}"`] : [`"${short(v)}us"`, `"${read}"`];
+  } else if (kind === 'size') {
+    eg = [`"${short(v)}B"`, ...(v >= 1000 && v % 1000 === 0 ? [`"${short(v / 1000)}KB"`] : [])];
+  } else {
+    const read = v >= 1e9 ? `${short(v / 1e9)}Gbps` : v >= 1e6 ? `${short(v / 1e6)}Mbps` : `${short(v)}bps`;
+    eg = v >= 1e6 ? [`"${read}"`] : [`"${short(v)}Gbps"`, `"${read}"`];
+  }
+  const reading = kind === 'time' ? `${short(v)} s` : kind === 'size' ? `${short(v)} bytes` : `${short(v)} bps`;
+  return `is a bare number; write a unit, e.g. ${eg.join(' or ')} (as a number it would be read as ${reading})`;
+}
+
+/**
+ * Refuses a bare number above 0 unless `bare` (the field's key names the unit); 0, a
+ * negative or non-finite number go on to the range checks, which name what is wrong.
+ */
+function checkBare(v: number | string, kind: 'rate' | 'time' | 'size', bare: boolean | undefined, ctx: z.RefinementCtx): boolean {
+  if (bare === true || typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) return true;
+  ctx.addIssue({ code: 'custom', message: bareNumberMessage(v, kind) });
+  return false;
+}
+
 /** The fastest rate a spec may give (100 Tbps): beyond it serialization times round to 0 ps. */
 export const MAX_RATE_BPS = 1e14;
 
-/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS. */
-export function rateField(opts: { allowZero?: boolean } = {}) {
+/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS; a bare number only with `bare` (or 0). */
+export function rateField(opts: { allowZero?: boolean; bare?: boolean } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
+    if (!checkBare(v, 'rate', opts.bare, ctx)) return z.NEVER;
     let bps: number;
     try {
       bps = parseRate(v);
@@ -58,6 +102,7 @@ function showPs(ps: number): string {
  */
 export function durationField(opts: { positive?: boolean; min?: number; why?: string } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
+    if (!checkBare(v, 'time', false, ctx)) return z.NEVER;
     let ps: number;
     try {
       ps = parseTimePs(v);
@@ -81,11 +126,15 @@ export function durationField(opts: { positive?: boolean; min?: number; why?: st
   });
 }
 
-/** A size converted to whole bytes, >= min (default 1) and <= max (default 1 TiB). */
-export function sizeField(opts: { min?: number; max?: number } = {}) {
+/**
+ * A size converted to whole bytes, >= min (default 1) and <= max (default 1 TiB); a bare
+ * number only with `bare` (a key that names bytes: `bufferBytes`, `bytes`) or 0.
+ */
+export function sizeField(opts: { min?: number; max?: number; bare?: boolean } = {}) {
   const min = opts.min ?? 1;
   const max = opts.max ?? 2 ** 40;
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_SIZE }).transform((v, ctx): number => {
+    if (!checkBare(v, 'size', opts.bare, ctx)) return z.NEVER;
     let bytes: number;
     try {
       bytes = parseBytes(v);

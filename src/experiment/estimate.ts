@@ -13,7 +13,7 @@
 import type { SimInput } from '../sim/types.js';
 import { simulate } from '../sim/simulate.js';
 import { periodicCosts, periodicTotals, type PeriodicCost } from './estimate-periodic.js';
-import { parseSpec, resolveSpec } from './resolve.js';
+import { dataPackets as packetsOf, parseSpec, resolveSpec } from './resolve.js';
 
 export interface Calibration {
   /** simulator events per data packet of the calibration run */
@@ -38,12 +38,6 @@ export interface CostEstimate extends Calibration {
 /** Above this estimated wall time `validate` warns. */
 export const SLOW_RUN_SECS = 600;
 
-function packetsOf(input: SimInput): number {
-  const mtu = input.net.transport.mtuBytes;
-  let n = 0;
-  for (const f of input.flows) n += Math.max(1, Math.ceil(f.bytes / mtu));
-  return n;
-}
 
 const CALIBRATION = {
   name: 'calibration',
@@ -60,6 +54,41 @@ export function calibrate(): Calibration {
   const out = simulate(input);
   const secs = (performance.now() - t0) / 1000;
   return { eventsPerPacket: out.events / packetsOf(input), eventsPerSec: secs > 0 ? out.events / secs : Infinity };
+}
+
+export interface SweepCostEstimate extends Calibration {
+  points: number;
+  flows: number;
+  packets: number;
+  events: number;
+  /** workers the points share (at most one per point) */
+  jobs: number;
+  /** the longest point's estimated wall time: no number of workers finishes sooner */
+  longestSecs: number;
+  /** estimated wall time of the sweep on `jobs` workers */
+  wallSecs: number;
+}
+
+/**
+ * The cost of a sweep: the sum over its points (flows and data packets known
+ * from planning), and the wall time on `jobs` workers, at least the longest
+ * point's and at least the total divided among the workers. Each worker is
+ * taken to run at the calibrated rate (fewer cores than workers make it longer).
+ */
+export function estimateSweepCost(points: readonly { flows: number; packets: number }[], jobs: number, cal: Calibration = calibrate()): SweepCostEstimate {
+  let flows = 0;
+  let packets = 0;
+  let longest = 0;
+  for (const p of points) {
+    flows += p.flows;
+    packets += p.packets;
+    longest = Math.max(longest, p.packets);
+  }
+  const workers = Math.max(1, Math.min(jobs, points.length));
+  const events = packets * cal.eventsPerPacket;
+  const longestSecs = (longest * cal.eventsPerPacket) / cal.eventsPerSec;
+  const wallSecs = Math.max(longestSecs, events / cal.eventsPerSec / workers);
+  return { ...cal, points: points.length, flows, packets, events, jobs: workers, longestSecs, wallSecs };
 }
 
 export function estimateCost(input: SimInput, cal: Calibration = calibrate()): CostEstimate {

@@ -157,6 +157,8 @@ function parseYamlText(text: string, file: string): unknown {
 export interface LoadOptions {
   /** merge the file's `quick:` block over it (reduced sizes) */
   quick?: boolean;
+  /** the file's data when the caller has read it already (readSpecFile), so it is not parsed twice */
+  raw?: unknown;
 }
 
 /**
@@ -167,7 +169,7 @@ export interface LoadOptions {
  */
 export function loadSpec(path: string, opts: LoadOptions = {}): LoadedSpec {
   const abs = resolvePath(path);
-  const raw = readSpecFile(path);
+  const raw = 'raw' in opts ? opts.raw : readSpecFile(path);
   if (raw === null || raw === undefined) {
     throw new SpecError([{ path: '', value: raw, message: 'the spec file is empty' }], path);
   }
@@ -316,6 +318,14 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   checkPeriodicCost(input, closedLoopBytes, spec.limits, issues);
   issues.throwIfAny();
   return input;
+}
+
+/** Data packets of the input's flows known up front (a closed-loop workload's later flows are not counted). */
+export function dataPackets(input: SimInput): number {
+  const mtu = input.net.transport.mtuBytes;
+  let n = 0;
+  for (const f of input.flows) n += Math.max(1, Math.ceil(f.bytes / mtu));
+  return n;
 }
 
 /** Loads, validates and resolves a spec file in one step. */

@@ -76,7 +76,7 @@ const enumOf = (key: keyof typeof NETWORK_ENUMS) => z.enum(NETWORK_ENUMS[key] as
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.number().min(min).max(max);
 /** header / frame sizes: whole bytes, bare numbers or "64B" */
-const headerBytes = (min: number) => sizeField({ min, max: 4096 });
+const headerBytes = (min: number) => sizeField({ min, max: 4096, bare: true });
 
 /**
  * Every field of the switch, transport and metrics configuration with its own
@@ -86,28 +86,28 @@ const headerBytes = (min: number) => sizeField({ min, max: 4096 });
  */
 const ecnShape = {
   enabled: z.boolean(),
-  kminBytes: sizeField({ min: 0 }),
-  kmaxBytes: sizeField({ min: 0 }),
+  kminBytes: sizeField({ min: 0, bare: true }),
+  kmaxBytes: sizeField({ min: 0, bare: true }),
   pmax: num(0, 1),
   scaleWithRate: z.boolean(),
-  refRateBps: rateField(),
+  refRateBps: rateField({ bare: true }),
   comparison: enumOf('comparison'),
   markNonEct: z.boolean(),
 } satisfies Record<keyof EcnConfig, z.ZodType>;
 
 const switchShape = {
   /** 0 is allowed only without PFC (checked with the merged profile in resolve.ts) */
-  bufferBytes: sizeField({ min: 0 }),
+  bufferBytes: sizeField({ min: 0, bare: true }),
   pfcEnabled: z.boolean(),
   pfcMode: enumOf('pfcMode'),
   dtMode: enumOf('dtMode'),
   /** alpha = 2^-dtShift */
   dtShift: int(0, 30),
-  staticThresholdBytes: sizeField({ min: 0 }),
-  reservePerQueueBytes: sizeField({ min: 0 }),
+  staticThresholdBytes: sizeField({ min: 0, bare: true }),
+  reservePerQueueBytes: sizeField({ min: 0, bare: true }),
   headroomMode: enumOf('headroomMode'),
   headroomRttMultiplier: num(0, 100),
-  resumeOffsetBytes: sizeField({ min: 0 }),
+  resumeOffsetBytes: sizeField({ min: 0, bare: true }),
   bufferCompensationLosslessQueues: int(0, 8),
   queue0Control: z.boolean(),
   service: enumOf('service'),
@@ -120,14 +120,14 @@ const switchShape = {
   ptPools: enumOf('ptPools'),
   alphaIngress: z.number().gt(0).max(65535),
   alphaEgress: z.number().gt(0).max(65535),
-  xonBytes: sizeField({ min: 0 }),
-  xonOffsetBytes: sizeField({ min: 0 }),
+  xonBytes: sizeField({ min: 0, bare: true }),
+  xonOffsetBytes: sizeField({ min: 0, bare: true }),
   tcd: z
     .object(
       partialShape({
         enabled: z.boolean(),
         maxTonPs: psField({ positive: true }),
-        queueThresholdBytes: sizeField({ min: 0 }),
+        queueThresholdBytes: sizeField({ min: 0, bare: true }),
       } satisfies Record<keyof TcdConfig, z.ZodType>),
     )
     .strict(),
@@ -140,8 +140,8 @@ const switchShape = {
     .object(
       partialShape({
         queues: z.number().int().min(1, 'a port holds at least 1 physical queue').max(BFC_MAX_QUEUES, `a port holds at most ${BFC_MAX_QUEUES} physical queues (BFC-32, BFC-128)`),
-        pauseBytes: sizeField({ min: 0 }),
-        resumeBytes: sizeField({ min: 0 }),
+        pauseBytes: sizeField({ min: 0, bare: true }),
+        resumeBytes: sizeField({ min: 0, bare: true }),
         flowTableSize: z.number().int().min(1).max(1 << 20).refine((v) => (v & (v - 1)) === 0, 'must be a power of two'),
         cls: int(-1, 7),
       } satisfies Record<keyof BfcConfig, z.ZodType>),
@@ -150,7 +150,7 @@ const switchShape = {
 } satisfies Record<keyof SwitchConfig, z.ZodType>;
 
 const transportShape = {
-  mtuBytes: sizeField({ min: 1, max: 65536 }),
+  mtuBytes: sizeField({ min: 1, max: 65536, bare: true }),
   dataHeaderBytes: headerBytes(0),
   ackBytes: headerBytes(1),
   ackMinBytes: headerBytes(0),
@@ -184,7 +184,7 @@ const transportShape = {
   rateScaledWindow: z.boolean(),
   sendDriver: enumOf('sendDriver'),
   /** receiverGrant: initial credit per flow; 0 = the flow's base BDP */
-  grantWindowBytes: sizeField({ min: 0 }),
+  grantWindowBytes: sizeField({ min: 0, bare: true }),
 } satisfies Record<keyof TransportConfig, z.ZodType>;
 
 const metricsDefaultsShape = {

@@ -7,9 +7,10 @@
  * `Spec` is the spec "as resolved" and is what the manifest records.
  *
  * Conventions for values written in a spec:
- * - rates: a number in bps, or a string such as "100Gbps", "25G";
- * - durations: a number in seconds, or a string such as "1us", "10ms";
- * - sizes: a number of bytes, or a string such as "1MB", "32MiB".
+ * - rates: a string such as "100Gbps", "25G";
+ * - durations: a string such as "1us", "10ms";
+ * - sizes: a string such as "1500B", "1MB", "32MiB";
+ * a bare number is an error (0 excepted) that suggests units (engine/spec-fields.ts).
  * Inside `network` the fields carry their unit in their names (`...Bytes`,
  * `...Ps`, `...Bps`): a bare number is in that unit, a string is converted.
  *
@@ -44,11 +45,42 @@ export interface ResolvedCc {
   byTag?: Record<string, Record<string, unknown>>;
 }
 
+/**
+ * The range a CC parameter's declaration allows, as `(0, 1]` or `>= 0`, read
+ * from its zod checks (the CC file declares it once: src/cc/<name>.ts).
+ */
+export function paramRange(schema: z.ZodType | undefined): string | undefined {
+  let s: z.core.$ZodType | undefined = schema;
+  while (s !== undefined && 'innerType' in s._zod.def) s = (s._zod.def as { innerType: z.core.$ZodType }).innerType;
+  const checks = (s?._zod.def as { checks?: { _zod: { def: { check: string; value?: unknown; inclusive?: boolean } } }[] } | undefined)?.checks ?? [];
+  let lo = '';
+  let hi = '';
+  for (const c of checks) {
+    const d = c._zod.def;
+    if (d.check === 'greater_than') lo = `${d.inclusive === true ? '[' : '('}${String(d.value)}`;
+    if (d.check === 'less_than') hi = `${String(d.value)}${d.inclusive === true ? ']' : ')'}`;
+  }
+  if (lo !== '' && hi !== '') return `${lo}, ${hi}`;
+  if (lo !== '') return `${lo.startsWith('[') ? '>=' : '>'} ${lo.slice(1)}`;
+  if (hi !== '') return `${hi.endsWith(']') ? '<=' : '<'} ${hi.slice(0, -1)}`;
+  return undefined;
+}
+
 function checkCcParams(schema: z.ZodType, params: Record<string, unknown>, at: PathSegment[], ctx: z.RefinementCtx): Record<string, unknown> | null {
   const r = schema.safeParse(params, { error: specErrorMap });
   if (r.success) return r.data as Record<string, unknown>;
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  // a number outside its declared range names the whole range and what the parameter is (`eta: 95` for 0.95)
+  const issues = r.error.issues.map((iss) => {
+    if ((iss.code !== 'too_big' && iss.code !== 'too_small') || iss.origin !== 'number' || iss.path.length !== 1) return iss;
+    const field = shape[String(iss.path[0])];
+    const range = paramRange(field);
+    if (range === undefined || !range.includes(',')) return iss;
+    const what = field?.description;
+    return { ...iss, message: `must be in ${range}${what !== undefined ? `: ${what}` : ''}` };
+  });
   // re-issued as custom issues under `at`; values are looked up from the raw spec later
-  for (const s of zodIssuesToSpecIssues(r.error.issues, params)) {
+  for (const s of zodIssuesToSpecIssues(issues, params)) {
     ctx.addIssue({ code: 'custom', path: [...at, ...splitPath(s.path)], message: s.message });
   }
   return null;
@@ -269,7 +301,7 @@ const limitsSchema = z
     links: posInt.default(DEFAULT_LIMITS.links),
     flows: posInt.default(DEFAULT_LIMITS.flows),
     packets: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.packets),
-    fileBytes: sizeField().default(DEFAULT_LIMITS.fileBytes),
+    fileBytes: sizeField({ bare: true }).default(DEFAULT_LIMITS.fileBytes),
     timers: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.timers),
     samples: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS.samples),
   })

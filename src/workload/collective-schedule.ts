@@ -33,7 +33,7 @@ const scheduleSchema = z
           .object({
             id: stepId,
             after: z.array(stepId).default([]),
-            flows: z.array(z.object({ src: z.number().int().min(0), dst: z.number().int().min(0), bytes: sizeField() }).strict()).default([]),
+            flows: z.array(z.object({ src: z.number().int().min(0), dst: z.number().int().min(0), bytes: sizeField({ bare: true }) }).strict()).default([]),
           })
           .strict(),
       )

@@ -49,7 +49,7 @@ const schema = z
     hosts: z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' }).optional(),
     groups: z.union([z.array(z.array(hostId)).min(1), strideGroups], { error: 'expected a list of host lists or { size, stride }' }).optional(),
     /** the buffer of each host per iteration (alltoall with experts: what each host sends per pass) */
-    bytes: sizeField().optional(),
+    bytes: sizeField({ bare: true }).optional(),
     /** all-reduce a model's gradients (collective-model.ts), instead of `bytes` */
     model: z.string().min(1).optional(),
     /** gradient bucket cap (bytes, default DEFAULT_BUCKET_BYTES), or `layer` for one all-reduce per layer */

@@ -35,7 +35,7 @@ const schema = z
     workers: hostList,
     servers: hostList,
     /** the model (and each worker's gradient), sharded evenly over the servers */
-    bytes: sizeField().optional(),
+    bytes: sizeField({ bare: true }).optional(),
     /** a shipped model's per-layer gradients instead of `bytes` */
     model: z.string().min(1).optional(),
     sharding: z.enum(['split', 'layer']).default('split'),
