@@ -280,9 +280,10 @@ export class Port {
   /**
    * Appends to data queue q the packet with its per-hop words (`inPort`: the
    * switch port it arrived on) and starts transmission if the port is idle.
+   * Never for the split class (`splitCls`): a switch that has one enqueues
+   * through `enqueueOrSplit`, so this path has no test for it.
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
-    if (q === this.splitCls) return this.split!.push(this, pkt, q, size, meta, dst, hash, inPort);
     const b = this.qb + q * Q_STRIDE;
     let a = this.ctx.arena;
     const n = a[b + Q_PKTS]!;
@@ -308,6 +309,12 @@ export class Port {
     this.rxBytes += size;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
+  }
+
+  /** `enqueueEntry`, or the split class's storage for class `splitCls` (BFC, bfc.ts): a switch with a split class enqueues here. */
+  enqueueOrSplit(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
+    if (q === this.splitCls) this.split!.push(this, pkt, q, size, meta, dst, hash, inPort);
+    else this.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 
   /**

@@ -297,7 +297,7 @@ export class Switch implements PortOwner {
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueueEntry(pkt, q, sz, m, dst, hash, inPort);
+    out.enqueueOrSplit(pkt, q, sz, m, dst, hash, inPort);
   }
 
   /** `receive` for a switch with admission policies (its gate's). */
@@ -400,7 +400,7 @@ export class Switch implements PortOwner {
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueueEntry(pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
+    out.enqueueOrSplit(pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
   }
 
   /** HOLD: ingress (port, class) pauses its upstream until `releaseHold` (admission.ts). */
