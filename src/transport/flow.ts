@@ -74,12 +74,6 @@ export class Flow implements CcFlow, NicFlow {
   rtoDeadline = 0;
   rtoPending = false;
   retxPackets = 0;
-  /**
-   * The strategies' per-flow state (strategy-state.ts), null until a strategy
-   * first needs it (`state()`); next to the sender's words, as the selective
-   * sender reads its lost bytes on every send
-   */
-  strategy: StrategyState | null = null;
   timeouts = 0;
   dataPacketsSent = 0;
   readonly ccTimers = new Float64Array(CC_TIMER_SLOTS).fill(-1);
@@ -97,6 +91,14 @@ export class Flow implements CcFlow, NicFlow {
   ackHeld = -1;
   ackFlushAt = 0;
   ackFlushPending = false;
+  /**
+   * The strategies' per-flow state (strategy-state.ts: the selective sender's
+   * lost packets, the reorder buffer, grants, Homa's and NDP's words), null
+   * until a strategy first needs it (`state()`). In the slot `rcvOoo` had at
+   * 1c03877, so the default path's flow object keeps that build's layout; the
+   * go-back-N sender-driven path reads it only when the flow completes.
+   */
+  strategy: StrategyState | null = null;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 
@@ -159,7 +161,8 @@ export class Flow implements CcFlow, NicFlow {
    * window (docs/network-model.md §10.2 / §10.3).
    */
   maySend(): boolean {
-    return (this.sndNxt < this.sizeBytes || (this.strategy !== null && this.strategy.lostBytes > 0)) && this.sys.driver.mayPut(this);
+    const sys = this.sys;
+    return (this.sndNxt < this.sizeBytes || (sys.lossList === true && this.lostBytes() > 0)) && sys.driver.mayPut(this);
   }
 
   /** The strategies' state of this flow, made at the first call (strategy-state.ts). */

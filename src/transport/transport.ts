@@ -85,7 +85,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   /** the send driver sets each data packet's class (Homa's levels), not the flow */
   private readonly driverPrio: boolean;
   /** the loss recovery keeps lost packets to resend first (selective, trim), decided once per run */
-  private readonly lossList: boolean;
+  readonly lossList: boolean;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
