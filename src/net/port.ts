@@ -280,8 +280,7 @@ export class Port {
   /**
    * Appends to data queue q the packet with its per-hop words (`inPort`: the
    * switch port it arrived on) and starts transmission if the port is idle.
-   * Never for the split class (`splitCls`): a switch that has one enqueues
-   * through `enqueueOrSplit`, so this path has no test for it.
+   * Never the split class (`splitCls`: a BFC switch's `enqueueOrSplit` tests for it).
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     const b = this.qb + q * Q_STRIDE;
@@ -309,12 +308,6 @@ export class Port {
     this.rxBytes += size;
     if (this.totalBytes > this.maxQueueBytes) this.maxQueueBytes = this.totalBytes;
     this.kick();
-  }
-
-  /** `enqueueEntry`, or the split class's storage for class `splitCls` (BFC, bfc.ts): a switch with a split class enqueues here. */
-  enqueueOrSplit(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
-    if (q === this.splitCls) this.split!.push(this, pkt, q, size, meta, dst, hash, inPort);
-    else this.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 
   /**

@@ -50,4 +50,10 @@ export class StrategyState {
   pullCredit = 0;
   pullBase = 0;
   pullsSent = 0;
+
+  /** The flow completed: the bitmaps go (the counters stay for the results). */
+  release(): void {
+    this.rcvOoo = null;
+    this.lostMap = null;
+  }
 }

@@ -82,9 +82,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly onTrimmed?: (pkt: number) => boolean;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
-  /** the send driver sets each data packet's class (Homa's levels), not the flow */
+  /** the send driver sets each data packet's class (Homa's levels), not the flow; the recovery keeps lost packets to resend first (selective, trim) */
   private readonly driverPrio: boolean;
-  /** the loss recovery keeps lost packets to resend first (selective, trim), decided once per run */
   readonly lossList: boolean;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
@@ -148,7 +147,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
     const noRetx = c.retxMode === 'none';
-    this.lossList = c.retxMode === 'selective' || c.retxMode === 'trim';
+    this.lossList = c.retxMode === 'selective' || c.retxMode === 'trim'; // (before the drivers, which take it)
     this.rtoPs = noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
@@ -550,11 +549,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now;
-    const st = f.strategy;
-    if (st !== null) {
-      st.rcvOoo = null;
-      st.lostMap = null;
-    }
+    if (f.strategy !== null) f.strategy.release();
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);
