@@ -125,7 +125,7 @@ test('overcommitment 1 vs 6 (PowerTCP App. C, Figs 9-10): the incast queue after
     const v = out.queues[0]!.v;
     const after = v.slice(300);
     // received bytes, in order or held out of order (priority levels reorder a message)
-    const rx = sim.transport.flows.reduce((s, f) => s + f!.rcvExpected + f!.rcvOooBytes, 0);
+    const rx = sim.transport.flows.reduce((s, f) => s + f!.rcvExpected + (f!.strategy?.rcvOooBytes ?? 0), 0);
     return {
       queue: after.reduce((a, b) => a + b, 0) / after.length,
       peak: Math.max(...v),

@@ -171,7 +171,7 @@ test('NDP: the first window is one base BDP sent at line rate, then one packet p
   sim.runUntil(1);
   const f = sim.transport.flows[0]!;
   const iw = Math.ceil(f.baseBdpBytes / f.mtuBytes);
-  assert.equal(f.pullCredit, iw);
+  assert.equal(f.strategy!.pullCredit, iw);
   // back to back: the iw-th packet starts (iw - 1) serialization times after the first
   const ser = sim.network.hosts[0]!.port.serPs(f.dataWireBytes);
   sim.runUntil((iw - 1) * ser + 1);
@@ -183,7 +183,7 @@ test('NDP: the first window is one base BDP sent at line rate, then one packet p
   // every packet beyond the first window was sent on a PULL
   const packets = Math.ceil(1_000_000 / f.mtuBytes);
   assert.equal(f.dataPacketsSent, packets);
-  assert.ok(f.pullsSent >= packets - iw, `${f.pullsSent} PULLs for ${packets - iw} packets`);
+  assert.ok(f.strategy!.pullsSent >= packets - iw, `${f.strategy!.pullsSent} PULLs for ${packets - iw} packets`);
 });
 
 // ------------------------------------------------------------------ spec side

@@ -47,7 +47,7 @@ const oneFlow = (profile: ProfileName, over: DeepPartial<NetworkConfig>, packets
 /** drops the first transmission of the data packets at these packet indices */
 const loseFirst = (...idx: number[]) => (p: PacketView): boolean => p.type === 'data' && !p.retx && idx.includes(p.seq / MTU);
 
-const retransmittedBytes = (r: Run): number => r.flows.reduce((s, f) => s + f.retxBytes, 0);
+const retransmittedBytes = (r: Run): number => r.flows.reduce((s, f) => s + (f.strategy?.retxBytes ?? 0), 0);
 
 // ------------------------------------------------------------ selective retransmission
 
@@ -69,8 +69,8 @@ for (const profile of ['oscar', 'hpcc'] as const) {
     const f = sel.flows[0]!;
     assert.equal(f.rcvExpected, N * MTU);
     assert.equal(f.sndUna, N * MTU);
-    assert.equal(f.retxBytes, MTU);
-    assert.equal(f.lostBytes, 0);
+    assert.equal(f.strategy!.retxBytes, MTU);
+    assert.equal(f.lostBytes(), 0);
 
     const gbn = oneFlow(profile, {}, N, loseFirst(i));
     assert.equal(gbn.out.totals.retransmittedPackets, N - i);
@@ -159,7 +159,7 @@ test('receiverGrant: the sender starts a packet only below the credit the last A
   assert.equal(grant.out.fct.length, 1, 'the flow completes');
   const f = grant.flows[0]!;
   assert.equal(f.rcvExpected, N * MTU);
-  assert.equal(f.grantWindowBytes, W * MTU);
+  assert.equal(f.strategy!.grantWindowBytes, W * MTU);
   // the CC (recording, no window) would send everything at once: the grants hold it to W packets in flight
   const acks = grant.log.acks;
   let a = 0;
@@ -174,14 +174,14 @@ test('receiverGrant: the sender starts a packet only below the credit the last A
   // credit-limited: slower than the same flow sent by the sender at line rate
   const free = oneFlow('oscar', {}, N, () => false);
   assert.ok(grant.out.fct[0]!.fctPs > free.out.fct[0]!.fctPs);
-  assert.equal(free.flows[0]!.grantLimit, Infinity, 'the sender-driven default has no credit limit');
+  assert.equal(free.flows[0]!.strategy, null, 'the sender-driven default keeps no credit limit (no strategy state)');
 });
 
 test('receiverGrant with the base-BDP default window, and with losses under both recoveries: every flow completes', () => {
   const dflt = oneFlow('hpcc', { transport: { sendDriver: 'receiverGrant' } }, 50, () => false);
   assert.equal(dflt.out.fct.length, 1);
   const f = dflt.flows[0]!;
-  assert.equal(f.grantWindowBytes, Math.ceil(f.baseBdpBytes / MTU) * MTU);
+  assert.equal(f.strategy!.grantWindowBytes, Math.ceil(f.baseBdpBytes / MTU) * MTU);
   for (const retxMode of ['gbn', 'selective'] as const) {
     const r = oneFlow('oscar', { transport: { sendDriver: 'receiverGrant', grantWindowBytes: 8 * MTU, retxMode } }, 60, loseFirst(3, 20, 21, 59));
     assert.equal(r.out.fct.length, 1, `${retxMode}: completes`);

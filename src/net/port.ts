@@ -280,9 +280,9 @@ export class Port {
   /**
    * Appends to data queue q the packet with its per-hop words (`inPort`: the
    * switch port it arrived on) and starts transmission if the port is idle.
+   * Never the split class (`splitCls`: a BFC switch's `enqueueOrSplit` tests for it).
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
-    if (q === this.splitCls) return this.split!.push(this, pkt, q, size, meta, dst, hash, inPort);
     const b = this.qb + q * Q_STRIDE;
     let a = this.ctx.arena;
     const n = a[b + Q_PKTS]!;

@@ -297,7 +297,13 @@ export class Switch implements PortOwner {
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueueEntry(pkt, q, sz, m, dst, hash, inPort);
+    this.enqueueOrSplit(out, pkt, q, sz, m, dst, hash, inPort);
+  }
+
+  /** `out.enqueueEntry`, or BFC's storage for the split class (`Port.splitCls`): only the gate's paths can meet a split class. */
+  private enqueueOrSplit(out: Port, pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
+    if (q === out.splitCls) out.split!.push(out, pkt, q, size, meta, dst, hash, inPort);
+    else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
   }
 
   /** `receive` for a switch with admission policies (its gate's). */
@@ -400,7 +406,7 @@ export class Switch implements PortOwner {
       return;
     }
     if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    out.enqueueEntry(pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
+    this.enqueueOrSplit(out, pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
   }
 
   /** HOLD: ingress (port, class) pauses its upstream until `releaseHold` (admission.ts). */

@@ -7,6 +7,7 @@
 import type { CcFlow, CcInstance } from '../cc/types.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { NicFlow } from '../net/host.js';
+import { StrategyState } from './strategy-state.js';
 import type { Transport } from './transport.js';
 
 export const CC_TIMER_SLOTS = 8;
@@ -73,12 +74,6 @@ export class Flow implements CcFlow, NicFlow {
   rtoDeadline = 0;
   rtoPending = false;
   retxPackets = 0;
-  /**
-   * Selective retransmission (selective.ts): payload bytes known lost and
-   * waiting to be resent (0 under go-back-N), not counted in flight; read on
-   * every send, so it sits with the sender's words (the lost map is at the end)
-   */
-  lostBytes = 0;
   timeouts = 0;
   dataPacketsSent = 0;
   readonly ccTimers = new Float64Array(CC_TIMER_SLOTS).fill(-1);
@@ -96,52 +91,19 @@ export class Flow implements CcFlow, NicFlow {
   ackHeld = -1;
   ackFlushAt = 0;
   ackFlushPending = false;
-  /** retxMode none / selective: packets received beyond rcvExpected, by packet index (allocated at the first reordering) */
-  rcvOoo: Uint8Array | null = null;
+  /**
+   * The strategies' per-flow state (strategy-state.ts: the selective sender's
+   * lost packets, the reorder buffer, grants, Homa's and NDP's words), null
+   * until a strategy first needs it (`state()`). In the slot `rcvOoo` had at
+   * 1c03877, so the default path's flow object keeps that build's layout; the
+   * go-back-N sender-driven path reads it only when the flow completes.
+   */
+  strategy: StrategyState | null = null;
   cnpEcnSeen = false;
   cnpTimerRunning = false;
 
   // metrics
   lastSampledAcked = 0;
-
-  // the transport strategies' words, after the go-back-N sender's and receiver's (V8 lays fields
-  // out in declaration order: these stay off the lines the default path touches; docs/performance.md)
-  /** selective: the lost packets by index (allocated at the first loss) and where `takeLost` looks first */
-  lostMap: Uint8Array | null = null;
-  lostScan = 0;
-  /** payload bytes of the data packets this flow resent */
-  retxBytes = 0;
-  /** receiver-driven sending (receiver-grant.ts): the sender may start packets below this byte; the receiver's initial credit */
-  grantLimit = Infinity;
-  grantWindowBytes = 0;
-  /** payload bytes held in `rcvOoo` (received beyond rcvExpected) */
-  rcvOooBytes = 0;
-  /** selective: one past the highest byte received */
-  rcvHighest = 0;
-  /**
-   * Homa (homa.ts). Sender: the unscheduled bytes, their level, the scheduled
-   * level of the latest grant. Receiver: the offset granted so far, the bytes
-   * left to receive, the level of the message's rank, its place in the host's
-   * SRPT list (-1: not listed yet, -2: needs no more grants).
-   */
-  homaUnsched = 0;
-  homaUnschedPrio = 0;
-  homaSchedPrio = 0;
-  homaGranted = 0;
-  homaLeft = 0;
-  homaRxPrio = 0;
-  homaIdx = -1;
-  /** Homa sender: held back for a paused class, waiting for the NIC's next resume */
-  homaBlocked = false;
-  /**
-   * `ndpPull` (ndp-pull.ts). Sender: the data packets (resent ones too) it may
-   * have sent in all, and the part of that not from PULLs (initial window,
-   * returned headers, timeouts). Receiver: the PULLs sent for this flow (the
-   * PULL counter).
-   */
-  pullCredit = 0;
-  pullBase = 0;
-  pullsSent = 0;
 
   constructor(
     private readonly sys: Transport,
@@ -199,7 +161,24 @@ export class Flow implements CcFlow, NicFlow {
    * window (docs/network-model.md §10.2 / §10.3).
    */
   maySend(): boolean {
-    return (this.sndNxt < this.sizeBytes || this.lostBytes > 0) && this.sys.driver.mayPut(this);
+    const sys = this.sys;
+    return (this.sndNxt < this.sizeBytes || (sys.lossList === true && this.lostBytes() > 0)) && sys.driver.mayPut(this);
+  }
+
+  /** The strategies' state of this flow, made at the first call (strategy-state.ts). */
+  state(): StrategyState {
+    let s = this.strategy;
+    if (s === null) {
+      s = new StrategyState();
+      this.strategy = s;
+    }
+    return s;
+  }
+
+  /** Payload bytes known lost and waiting to be resent (0 unless a selective strategy marked some). */
+  lostBytes(): number {
+    const s = this.strategy;
+    return s === null ? 0 : s.lostBytes;
   }
 
   buildPacket(): number {

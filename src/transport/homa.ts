@@ -32,6 +32,7 @@ import type { Host } from '../net/host.js';
 import { homaPriorityPlan, homaScheduledLevel, homaUnscheduledLevel, type HomaParams, type HomaPriorityPlan } from '../cc/homa.js';
 import { controlAck } from './ack-info.js';
 import type { Flow } from './flow.js';
+import type { StrategyState } from './strategy-state.js';
 import type { SendDriver } from './send-driver.js';
 
 
@@ -81,7 +82,7 @@ export class HomaDriver implements SendDriver {
     const host = this.t.hosts[h]!;
     for (let i = 0; i < list.length; i++) {
       const f = list[i]!;
-      f.homaBlocked = false;
+      f.strategy!.homaBlocked = false;
       if (!f.finished) host.touch(f);
     }
     list.length = 0;
@@ -118,24 +119,26 @@ export class HomaDriver implements SendDriver {
     const plan = this.plan ?? this.makePlan(f);
     const size = f.sizeBytes;
     const unsched = size < this.rttBytes ? size : this.rttBytes;
-    f.grantLimit = unsched;
-    f.homaUnsched = unsched;
-    f.homaUnschedPrio = homaUnscheduledLevel(plan, size);
-    f.homaSchedPrio = 0;
+    const s = f.state();
+    s.grantLimit = unsched;
+    s.homaUnsched = unsched;
+    s.homaUnschedPrio = homaUnscheduledLevel(plan, size);
+    s.homaSchedPrio = 0;
     // the receiver's side, as the first packet's header tells it (message length, unscheduled bytes)
-    f.homaGranted = unsched;
-    f.homaLeft = size;
-    f.homaIdx = size > unsched ? NOT_LISTED : DONE;
+    s.homaGranted = unsched;
+    s.homaLeft = size;
+    s.homaIdx = size > unsched ? NOT_LISTED : DONE;
   }
 
   mayPut(f: Flow): boolean {
     const seq = f.sndNxt;
-    if (seq >= f.grantLimit) return false;
+    const s = f.state();
+    if (seq >= s.grantLimit) return false;
     // PFC by the class this packet will take (Homa §3.4 levels), not the flow's
-    const cls = seq < f.homaUnsched ? f.homaUnschedPrio : f.homaSchedPrio;
+    const cls = seq < s.homaUnsched ? s.homaUnschedPrio : s.homaSchedPrio;
     if (this.t.hosts[f.src]!.port.paused[cls] !== 0) {
-      if (!f.homaBlocked) {
-        f.homaBlocked = true;
+      if (!s.homaBlocked) {
+        s.homaBlocked = true;
         this.blocked[f.src]!.push(f);
       }
       return false;
@@ -144,36 +147,39 @@ export class HomaDriver implements SendDriver {
   }
 
   packetPrio(f: Flow, seq: number): number {
-    return seq < f.homaUnsched ? f.homaUnschedPrio : f.homaSchedPrio;
+    const s = f.state();
+    return seq < s.homaUnsched ? s.homaUnschedPrio : s.homaSchedPrio;
   }
 
   onGrant(f: Flow, seq: number, word: number): void {
     const limit = seq + (word >> 3);
-    if (limit > f.grantLimit) {
-      f.grantLimit = limit;
-      f.homaSchedPrio = word & 7;
+    const s = f.state();
+    if (limit > s.grantLimit) {
+      s.grantLimit = limit;
+      s.homaSchedPrio = word & 7;
     }
   }
 
   // ---------------------------------------------------------------- receiver
 
   grant(f: Flow): number {
-    if (f.homaIdx !== DONE) this.schedule(f);
-    const credit = f.homaGranted - f.rcvExpected;
-    return (credit > 0 ? credit : 0) * 8 + f.homaRxPrio;
+    const s = f.state();
+    if (s.homaIdx !== DONE) this.schedule(f, s);
+    const credit = s.homaGranted - f.rcvExpected;
+    return (credit > 0 ? credit : 0) * 8 + s.homaRxPrio;
   }
 
   /** A data packet of f arrived: rank f again, grant if it is among the first `overcommitment`. */
-  private schedule(f: Flow): void {
+  private schedule(f: Flow, s: StrategyState): void {
     const h = f.dst;
     let list = this.lists[h];
     if (list === undefined) {
       list = [];
       this.lists[h] = list;
     }
-    const left = f.sizeBytes - f.rcvExpected - f.rcvOooBytes;
-    f.homaLeft = left;
-    let i = f.homaIdx;
+    const left = f.sizeBytes - f.rcvExpected - s.rcvOooBytes;
+    s.homaLeft = left;
+    let i = s.homaIdx;
     if (i === NOT_LISTED) {
       i = list.length;
       list.push(f);
@@ -182,20 +188,20 @@ export class HomaDriver implements SendDriver {
     while (i > 0 && before(f, list[i - 1]!)) {
       const g = list[i - 1]!;
       list[i] = g;
-      g.homaIdx = i;
+      g.strategy!.homaIdx = i;
       i--;
     }
     list[i] = f;
-    f.homaIdx = i;
+    s.homaIdx = i;
     const k = this.overcommit;
     if (i >= k) return;
     const n = list.length < k ? list.length : k;
-    f.homaRxPrio = homaScheduledLevel(i, n, this.scheduledLevels);
+    s.homaRxPrio = homaScheduledLevel(i, n, this.scheduledLevels);
     const size = f.sizeBytes;
     let g = f.sizeBytes - left + this.rttBytes;
     if (g > size) g = size;
-    if (g > f.homaGranted) f.homaGranted = g;
-    if (f.homaGranted >= size) this.remove(list, f, i);
+    if (g > s.homaGranted) s.homaGranted = g;
+    if (s.homaGranted >= size) this.remove(list, f, i);
   }
 
   /** f is fully granted: it leaves the list, and the message that moves into the first `overcommitment` is granted now. */
@@ -203,18 +209,19 @@ export class HomaDriver implements SendDriver {
     for (let j = i + 1; j < list.length; j++) {
       const g = list[j]!;
       list[j - 1] = g;
-      g.homaIdx = j - 1;
+      g.strategy!.homaIdx = j - 1;
     }
     list.length--;
-    f.homaIdx = DONE;
+    f.strategy!.homaIdx = DONE;
     const k = this.overcommit;
     if (list.length < k) return;
     const e = list[k - 1]!;
-    let g = e.sizeBytes - e.homaLeft + this.rttBytes;
+    const es = e.strategy!;
+    let g = e.sizeBytes - es.homaLeft + this.rttBytes;
     if (g > e.sizeBytes) g = e.sizeBytes;
-    if (g <= e.homaGranted) return;
-    e.homaGranted = g;
-    e.homaRxPrio = homaScheduledLevel(k - 1, k, this.scheduledLevels);
+    if (g <= es.homaGranted) return;
+    es.homaGranted = g;
+    es.homaRxPrio = homaScheduledLevel(k - 1, k, this.scheduledLevels);
     this.sendGrant(e);
     if (g >= e.sizeBytes) this.remove(list, e, k - 1);
   }
@@ -223,13 +230,16 @@ export class HomaDriver implements SendDriver {
   private sendGrant(e: Flow): void {
     const pk = this.t.pool;
     const a = controlAck(pk, e, this.grantClass);
-    const credit = e.homaGranted - e.rcvExpected;
-    pk.setXack(a, (credit > 0 ? credit : 0) * 8 + e.homaRxPrio);
+    const es = e.strategy!;
+    const credit = es.homaGranted - e.rcvExpected;
+    pk.setXack(a, (credit > 0 ? credit : 0) * 8 + es.homaRxPrio);
     this.t.hosts[e.dst]!.sendControl(a, this.grantClass);
   }
 }
 
 /** SRPT order: fewer bytes left first, ties to the lower flow id (the older message) */
 function before(a: Flow, b: Flow): boolean {
-  return a.homaLeft < b.homaLeft || (a.homaLeft === b.homaLeft && a.id < b.id);
+  const x = a.strategy!.homaLeft;
+  const y = b.strategy!.homaLeft;
+  return x < y || (x === y && a.id < b.id);
 }

@@ -57,12 +57,12 @@ export interface LossRecovery {
    */
   onNack(f: Flow, seq: number, pkt: number): void;
   /**
-   * Sender, only while `f.lostBytes > 0`: `sndUna` may have moved; forget
+   * Sender, only while `f.lostBytes() > 0`: `sndUna` may have moved; forget
    * lost packets below it.
    */
   onAcked(f: Flow): void;
   /**
-   * Sender, only while `f.lostBytes > 0`: the first byte of the lost packet
+   * Sender, only while `f.lostBytes() > 0`: the first byte of the lost packet
    * to resend now (it leaves the lost set). The transport sends it instead
    * of new data at `sndNxt`.
    */
@@ -148,13 +148,14 @@ export function acceptReordered(f: Flow, seq: number, payload: number): boolean 
   const mtu = f.mtuBytes;
   if (seq === f.rcvExpected) {
     let exp = seq + payload;
-    const ooo = f.rcvOoo;
+    const st = f.strategy;
+    const ooo = st === null ? null : st.rcvOoo;
     if (ooo !== null) {
       let k = exp / mtu;
       while (k < ooo.length && ooo[k] === 1) {
         ooo[k] = 0;
         const next = Math.min(exp + mtu, f.sizeBytes);
-        f.rcvOooBytes -= next - exp;
+        st!.rcvOooBytes -= next - exp;
         exp = next;
         k++;
       }
@@ -163,11 +164,12 @@ export function acceptReordered(f: Flow, seq: number, payload: number): boolean 
     return true;
   }
   if (seq > f.rcvExpected) {
-    if (f.rcvOoo === null) f.rcvOoo = new Uint8Array(Math.ceil(f.sizeBytes / mtu));
+    const st = f.state();
+    if (st.rcvOoo === null) st.rcvOoo = new Uint8Array(Math.ceil(f.sizeBytes / mtu));
     const k = seq / mtu;
-    if (f.rcvOoo[k] === 1) return false;
-    f.rcvOoo[k] = 1;
-    f.rcvOooBytes += payload;
+    if (st.rcvOoo[k] === 1) return false;
+    st.rcvOoo[k] = 1;
+    st.rcvOooBytes += payload;
     return true;
   }
   return false;

@@ -70,27 +70,30 @@ export class NdpPull implements SendDriver {
     const mtu = f.mtuBytes;
     const w = this.initialBytes > 0 ? this.initialBytes : f.baseBdpBytes;
     const iw = Math.max(1, Math.ceil(w / mtu));
-    f.pullBase = iw;
-    f.pullCredit = iw;
+    const s = f.state();
+    s.pullBase = iw;
+    s.pullCredit = iw;
   }
 
   mayPut(f: Flow): boolean {
-    return f.dataPacketsSent < f.pullCredit;
+    return f.dataPacketsSent < f.strategy!.pullCredit;
   }
 
   grant(f: Flow): number {
-    return f.pullsSent;
+    return f.state().pullsSent;
   }
 
   onGrant(f: Flow, _seq: number, pulls: number): void {
-    const c = f.pullBase + pulls;
-    if (c > f.pullCredit) f.pullCredit = c;
+    const s = f.state();
+    const c = s.pullBase + pulls;
+    if (c > s.pullCredit) s.pullCredit = c;
   }
 
   /** Sender: f may send `n` more packets without a PULL (a returned header, a timeout). */
   credit(f: Flow, n: number): void {
-    f.pullBase += n;
-    f.pullCredit += n;
+    const s = f.state();
+    s.pullBase += n;
+    s.pullCredit += n;
   }
 
   /** Receiver: a data packet or header of f arrived; one PULL joins its host's queue unless f has all its bytes. */
@@ -149,7 +152,7 @@ export class NdpPull implements SendDriver {
     const a = controlAck(pk, f, this.pullClass);
     pk.setSendTs(a, -1);
     pk.setAux(a, 0);
-    pk.setXack(a, ++f.pullsSent);
+    pk.setXack(a, ++f.state().pullsSent);
     this.pullsSent++;
     this.hosts[f.dst]!.sendControl(a, this.pullClass);
   }

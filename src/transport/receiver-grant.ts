@@ -8,7 +8,7 @@
  *
  * The credit is cumulative, so a lost ACK loses no credit: each ACK carries,
  * in its `xack` word, the bytes beyond its cumulative sequence the sender may
- * start; the sender keeps the highest limit (`Flow.grantLimit`). This
+ * start; the sender keeps the highest limit (`StrategyState.grantLimit`). This
  * receiver grants one packet per packet received: the initial window
  * (`grantWindowBytes`, 0 = the flow's base BDP, in whole packets) plus what it
  * holds out of order. A packet of f may start when its first byte is below
@@ -29,6 +29,8 @@ export class ReceiverGrant implements SendDriver {
   constructor(
     private readonly scaleWindow: boolean,
     private readonly windowPackets: boolean,
+    /** the loss recovery keeps lost packets (selective, trim) */
+    private readonly lossList: boolean,
     /** initial credit per flow, bytes (0: the flow's base BDP) */
     private readonly initialBytes: number,
   ) {}
@@ -36,20 +38,24 @@ export class ReceiverGrant implements SendDriver {
   onStart(f: Flow): void {
     const mtu = f.mtuBytes;
     const w = this.initialBytes > 0 ? this.initialBytes : f.baseBdpBytes;
-    f.grantWindowBytes = Math.max(1, Math.ceil(w / mtu)) * mtu;
-    f.grantLimit = f.grantWindowBytes;
+    const s = f.state();
+    s.grantWindowBytes = Math.max(1, Math.ceil(w / mtu)) * mtu;
+    s.grantLimit = s.grantWindowBytes;
   }
 
   mayPut(f: Flow): boolean {
-    return (f.lostBytes > 0 || f.sndNxt < f.grantLimit) && windowAdmits(f, this.scaleWindow, this.windowPackets);
+    const s = f.state();
+    return (s.lostBytes > 0 || f.sndNxt < s.grantLimit) && windowAdmits(f, this.scaleWindow, this.windowPackets, this.lossList);
   }
 
   grant(f: Flow): number {
-    return f.grantWindowBytes + f.rcvOooBytes;
+    const s = f.state();
+    return s.grantWindowBytes + s.rcvOooBytes;
   }
 
   onGrant(f: Flow, seq: number, creditBytes: number): void {
     const limit = seq + creditBytes;
-    if (limit > f.grantLimit) f.grantLimit = limit;
+    const s = f.state();
+    if (limit > s.grantLimit) s.grantLimit = limit;
   }
 }

@@ -13,7 +13,7 @@
  * of the missing packet. A duplicate is acknowledged at once (its ACK may have
  * been lost).
  *
- * Sender: a NACK marks the named packet lost (`Flow.lostMap`, once; not
+ * Sender: a NACK marks the named packet lost (`StrategyState.lostMap`, once; not
  * below `sndUna`, not beyond what was sent). Lost bytes do not count as in
  * flight (`windowAdmits`), and the next packet the NIC takes from the flow is
  * the lowest lost one; `sndNxt` never goes back. A retransmission timeout
@@ -36,13 +36,14 @@ export class SelectiveRepeat implements LossRecovery {
     const fresh = acceptReordered(f, seq, payload);
     if (t.countsReceiving === true && f.rcvExpected > exp) t.countReceiving(f, exp);
     const end = seq + payload;
+    const st = f.state();
     if (seq > exp) {
       // a new hole: the packets between the highest byte received so far and this one
-      const hi = f.rcvHighest;
+      const hi = st.rcvHighest;
       const mtu = f.mtuBytes;
       for (let s = hi > exp ? hi : exp; s < seq; s += mtu) t.sendAck(f, pkt, true, 0, 0, s);
     }
-    if (end > f.rcvHighest) f.rcvHighest = end;
+    if (end > st.rcvHighest) st.rcvHighest = end;
     if (!fresh) {
       t.sendAck(f, pkt, false, 1, t.pool.inflight(pkt), -1);
       return false;
@@ -59,38 +60,41 @@ export class SelectiveRepeat implements LossRecovery {
   /** Marks packet k of f lost (once). */
   mark(f: Flow, k: number): void {
     const mtu = f.mtuBytes;
-    let m = f.lostMap;
+    const st = f.state();
+    let m = st.lostMap;
     if (m === null) {
       m = new Uint8Array(Math.ceil(f.sizeBytes / mtu));
-      f.lostMap = m;
+      st.lostMap = m;
     }
     if (m[k] === 1) return;
     m[k] = 1;
-    f.lostBytes += payloadAt(f, k);
-    if (k < f.lostScan) f.lostScan = k;
+    st.lostBytes += payloadAt(f, k);
+    if (k < st.lostScan) st.lostScan = k;
   }
 
   onAcked(f: Flow): void {
-    const m = f.lostMap!;
+    const st = f.state();
+    const m = st.lostMap!;
     const mtu = f.mtuBytes;
-    let k = f.lostScan;
-    while (f.lostBytes > 0 && k * mtu < f.sndUna) {
+    let k = st.lostScan;
+    while (st.lostBytes > 0 && k * mtu < f.sndUna) {
       if (m[k] === 1) {
         m[k] = 0;
-        f.lostBytes -= payloadAt(f, k);
+        st.lostBytes -= payloadAt(f, k);
       }
       k++;
     }
-    f.lostScan = k;
+    st.lostScan = k;
   }
 
   takeLost(f: Flow): number {
-    const m = f.lostMap!;
-    let k = f.lostScan;
+    const st = f.state();
+    const m = st.lostMap!;
+    let k = st.lostScan;
     while (m[k] !== 1) k++;
     m[k] = 0;
-    f.lostBytes -= payloadAt(f, k);
-    f.lostScan = k + 1;
+    st.lostBytes -= payloadAt(f, k);
+    st.lostScan = k + 1;
     return k * f.mtuBytes;
   }
 

@@ -42,11 +42,12 @@ export interface SendDriver {
 
 /**
  * The window test (docs/network-model.md §10.2 / §10.3): the bytes in flight,
- * `sndNxt - sndUna` less those known lost and waiting to be resent, must be
- * below the CC's window (whole packets under `windowUnit: packets`; scaled by
- * rate / line rate under D-HPCC `VAR_WIN`, §10.2).
+ * `sndNxt - sndUna` less those known lost and waiting to be resent (only when
+ * the run's loss recovery keeps lost packets, `lossList`), must be below the
+ * CC's window (whole packets under `windowUnit: packets`; scaled by rate /
+ * line rate under D-HPCC `VAR_WIN`, §10.2).
  */
-export function windowAdmits(f: Flow, scaleWindow: boolean, windowPackets: boolean): boolean {
+export function windowAdmits(f: Flow, scaleWindow: boolean, windowPackets: boolean, lossList: boolean): boolean {
   let w = f.cwndBytes;
   if (w === Infinity) return true;
   if (scaleWindow === true) {
@@ -54,7 +55,8 @@ export function windowAdmits(f: Flow, scaleWindow: boolean, windowPackets: boole
     w = Math.floor((w * f.rateBps) / f.lineRateBps);
     if (w < 1) w = 1;
   }
-  const infl = f.sndNxt - f.sndUna - f.lostBytes;
+  let infl = f.sndNxt - f.sndUna;
+  if (lossList === true) infl -= f.lostBytes();
   if (windowPackets === true) return Math.ceil(infl / f.mtuBytes) < Math.ceil(w / f.dataWireBytes);
   return infl < w;
 }
@@ -69,12 +71,14 @@ export class SenderDriven implements SendDriver {
     private readonly scaleWindow: boolean,
     /** the window counts packets (D-OSCAR) */
     private readonly windowPackets: boolean,
+    /** the loss recovery keeps lost packets (selective, trim): they do not count in flight */
+    private readonly lossList: boolean,
   ) {}
 
   onStart(): void {}
 
   mayPut(f: Flow): boolean {
-    return windowAdmits(f, this.scaleWindow, this.windowPackets);
+    return windowAdmits(f, this.scaleWindow, this.windowPackets, this.lossList);
   }
 
   grant(): number {

@@ -82,8 +82,9 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly onTrimmed?: (pkt: number) => boolean;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
-  /** the send driver sets each data packet's class (Homa's levels), not the flow */
+  /** the send driver sets each data packet's class (Homa's levels), not the flow; the recovery keeps lost packets to resend first (selective, trim) */
   private readonly driverPrio: boolean;
+  readonly lossList: boolean;
   private readonly quantization: TxTimeQuantization;
   kCcTimer = -1;
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
@@ -146,6 +147,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
     const noRetx = c.retxMode === 'none';
+    this.lossList = c.retxMode === 'selective' || c.retxMode === 'trim'; // (before the drivers, which take it)
     this.rtoPs = noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
@@ -158,9 +160,9 @@ export class Transport implements HostEndpoint, RecoveryHost {
     const pull = c.sendDriver === 'ndpPull' ? new NdpPull(ctx, flows, hosts, c.grantWindowBytes, this.ackHighClass >= 0 ? this.ackHighClass : (net.switch.trimQueue ?? 7)) : null;
     const own =
       pull ??
-      (c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, c.grantWindowBytes)
+      (c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, this.lossList, c.grantWindowBytes)
       : c.sendDriver === 'homa' ? new HomaDriver(this, this.ackHighClass >= 0 ? this.ackHighClass : 7)
-      : new SenderDriven(scaleWindow, windowPackets));
+      : new SenderDriven(scaleWindow, windowPackets, this.lossList));
     this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
     this.driver = this.bfcPause ?? own;
     const trim = c.retxMode === 'trim' ? new TrimRecovery(this, flows, pull, (f) => {
@@ -266,7 +268,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   sendData(f: Flow): number {
     const now = this.sched.now;
     // a lost packet first (selective retransmission), else the next at sndNxt
-    const seq = f.lostBytes > 0 ? this.recovery.takeLost(f) : f.sndNxt;
+    const seq = this.lossList === true && f.lostBytes() > 0 ? this.recovery.takeLost(f) : f.sndNxt;
     const left = f.sizeBytes - seq;
     const payload = left < f.mtuBytes ? left : f.mtuBytes;
     const wire = payload + f.dataHeaderBytes;
@@ -290,7 +292,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     f.dataPacketsSent++;
     if (retx) {
       f.retxPackets++;
-      f.retxBytes += payload;
+      f.state().retxBytes += payload;
     }
     const cc = f.cc;
     let gap = -1;
@@ -535,7 +537,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
     }
     // complete() may have finished it (TypeScript still narrows `finished` to false here)
     if (f.finished) return;
-    if (f.lostBytes > 0) this.recovery.onAcked(f);
+    if (this.lossList === true && f.lostBytes() > 0) this.recovery.onAcked(f);
     if (this.grants === true && !isNack) this.driver.onGrant(f, seq, pk.xack(pkt));
     if (this.rtoPs > 0) f.rtoDeadline = now + this.rtoPs;
     const host = this.hosts[f.src]!;
@@ -547,8 +549,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now;
-    f.rcvOoo = null;
-    f.lostMap = null;
+    if (f.strategy !== null) f.strategy.release();
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);

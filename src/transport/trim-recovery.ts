@@ -48,7 +48,8 @@ export class TrimRecovery extends SelectiveRepeat implements LossRecovery {
     const exp = f.rcvExpected;
     const fresh = acceptReordered(f, seq, payload);
     if (t.countsReceiving === true && f.rcvExpected > exp) t.countReceiving(f, exp);
-    if (seq + payload > f.rcvHighest) f.rcvHighest = seq + payload;
+    const st = f.state();
+    if (seq + payload > st.rcvHighest) st.rcvHighest = seq + payload;
     if (this.pull !== null) this.pull.onArrival(f);
     if (!fresh) {
       this.duplicates++;
@@ -80,9 +81,9 @@ export class TrimRecovery extends SelectiveRepeat implements LossRecovery {
   }
 
   override onTimeout(f: Flow): void {
-    const before = f.lostBytes;
+    const before = f.lostBytes();
     super.onTimeout(f);
-    const n = Math.ceil((f.lostBytes - before) / f.mtuBytes);
+    const n = Math.ceil((f.lostBytes() - before) / f.mtuBytes);
     if (n > 0 && this.pull !== null) this.pull.credit(f, n);
   }
 }
