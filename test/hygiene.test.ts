@@ -207,3 +207,19 @@ test('no shipped file cites the private specs or the shared folder (cite papers 
   }
   assert.deepEqual(offenders, [], 'cite the paper section or a docs/ page instead (README "How to cite")');
 });
+
+test('no source file under src/ is longer than 600 lines (split a file by job before it grows past that)', () => {
+  const long: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) {
+        const lines = readFileSync(p, 'utf8').split('\n').length - 1;
+        if (lines > 600) long.push(`${relative(REPO, p)}: ${lines} lines`);
+      }
+    }
+  };
+  walk(join(REPO, 'src'));
+  assert.deepEqual(long, []);
+});

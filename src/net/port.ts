@@ -1,27 +1,15 @@
 /**
- * An egress port and the link direction it drives.
- *
- * A transmission that starts at t occupies the port for the serialization time
- * and arrives whole at the peer at t + ser + prop (store and forward,
- * docs/network-model.md §2). The port keeps at most one pending "transmission
- * done" event and the link at most one pending "arrival" event for the head of
- * its in-flight FIFO (docs/architecture.md rule 3), so the heap holds O(ports)
- * events whatever the number of packets in flight. When nothing is queued the
- * port schedules no completion event at all: the next enqueue checks
- * `busyUntil` instead.
- *
- * Eight priority queues plus a control FIFO (PFC frames) that is served first
- * and never paused, then the urgent queues (`urgentMask`: strict, never
- * paused; D-HPCC's control queue 0, a trimmed-header queue). Which other data
- * queue goes next is the port's discipline (queue-discipline.ts): strict
- * priority (highest index first, D-OSCAR), per-packet round robin (D-HPCC) or
- * a pluggable one, skipping paused and empty queues.
- *
- * Each data queue and the in-flight FIFO is a ring of small entries (packet
- * id, meta word, destination, size, ECMP hash, ingress port) in one buffer
- * shared by the ports (`NetContext.arena`; docs/architecture.md, "Ports and
- * rings"). A packet that finds its switch port idle and empty goes straight
- * to transmission without a ring.
+ * An egress port and the link direction it drives: store and forward, one
+ * pending "transmission done" event per port and one pending arrival per link
+ * (docs/network-model.md §2; docs/architecture.md rule 3), so the heap holds
+ * O(ports) events; an idle, empty port schedules nothing (the next enqueue
+ * checks `busyUntil`). Eight priority queues plus a control FIFO (PFC frames,
+ * served first, never paused), then the urgent queues (`urgentMask`), then the
+ * port's discipline (queue-discipline.ts: strict priority, round robin or a
+ * plug-in) over the unpaused, non-empty data queues. Queues and the in-flight
+ * FIFO are rings of small entries in the context's shared arena
+ * (docs/architecture.md, "Ports and rings"); a packet that finds its switch
+ * port idle and empty skips the ring.
  */
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';

@@ -2,26 +2,21 @@
  * RoCEv2-style reliable transport (docs/network-model.md §10.2 D-HPCC, §10.3 D-OSCAR,
  * unified by the options of §2.5):
  *
- * sender   - builds data packets (payload <= MTU, send timestamp, in-flight
- *            bytes), paces them at the flow rate, gates them by the window,
- *            processes ACK/NACK in the profile's order (`transportFirst`:
- *            sndUna, completion, go-back-N rewind, CNP flag, CC hook;
- *            `ccFirst`: CC hook, then the transport), retransmission timeout;
- * receiver - per-packet cumulative ACK (optional coalescing: one ACK per
- *            `ackEvery` in-order packets carrying their count and the sum of
- *            their in-flight stamps, docs/algorithms.md §2); CE echo on
- *            ACKs or CNP packets paced at 50 us per flow; INT stack, send time,
- *            in-flight stamp and receive time echoed to the sender when the CC
- *            needs them.
+ * sender   - builds data packets (payload <= MTU, send timestamp, in-flight bytes),
+ *            paces them at the flow rate, gates them by the window, processes ACK/NACK
+ *            in the profile's order (`transportFirst`: sndUna, completion, go-back-N
+ *            rewind, CNP flag, CC hook; `ccFirst`: CC hook, then the transport),
+ *            retransmission timeout;
+ * receiver - per-packet cumulative ACK (optional coalescing: one ACK per `ackEvery`
+ *            in-order packets with their count and summed in-flight stamps,
+ *            docs/algorithms.md §2); CE echo on ACKs or CNP packets paced at 50 us per
+ *            flow; INT stack, send time, in-flight stamp and receive time echoed to the
+ *            sender when the CC needs them.
  *
- * Two strategies, one of each per run: loss recovery (loss-recovery.ts: what
- * the receiver does with a data packet, NACKs, what the sender does on a NACK
- * or a timeout; go-back-N, none, selective) and the send driver
- * (send-driver.ts: who lets a flow put a packet in flight; the CC's window, or
- * credit the receiver grants).
- *
- * Sequence numbers are bytes; with a fixed MTU a PSN is seq / MTU, so the
- * packet-based D-OSCAR rules map one to one.
+ * Two strategies, one of each per run: loss recovery (loss-recovery.ts: go-back-N, none,
+ * selective) and the send driver (send-driver.ts: the CC's window, or receiver credit).
+ * Sequence numbers are bytes; with a fixed MTU a PSN is seq / MTU, so the packet-based
+ * D-OSCAR rules map one to one.
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.js';
