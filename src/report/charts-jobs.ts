@@ -35,27 +35,51 @@ export function jobTable(runs: readonly RunData[], names: readonly string[]): Fi
   };
 }
 
-/** Horizontal bars of the mean and p99 iteration time per run. */
-export function jobChart(runs: readonly RunData[], names: readonly string[]): Chart | undefined {
+/** A run's CC as its legend spells it (`cc=name[k=v]`), and the rest of its legend name. */
+function splitCc(run: RunData, name: string): { cc: string; rest: string } {
+  const m = /(?:^| )cc=(\S+)/.exec(name);
+  if (m === null) return { cc: run.cc, rest: name };
+  return { cc: m[1]!, rest: name.replace(m[0], '').trim() };
+}
+
+const MAX_GROUPS = 8;
+
+/**
+ * Horizontal bars of the mean and p99 iteration time, one bar pair per CC, one
+ * chart per combination of the other swept values (a sweep over workloads and
+ * CCs gives a chart per workload, so runs of very different lengths do not
+ * share an axis).
+ */
+export function jobCharts(runs: readonly RunData[], names: readonly string[]): Chart[] {
   const all = withJobs(runs, names);
-  if (all.length === 0) return undefined;
-  const shown = all.slice(0, MAX_SERIES);
-  const title = 'Iteration time per run';
-  if (shown.every((x) => x.run.summary.jobs!.iterations === 0)) return { id: 'job-iterations', title, empty: 'no iteration finished' };
-  const cats = shown.map((x) => x.name);
-  const base = frame(title, ['mean', 'p99'], false);
-  const option: Option = {
-    ...base,
-    grid: { left: 12, right: 40, top: (base['grid'] as { top: number }).top, bottom: 48, containLabel: true },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true },
-    xAxis: axis('value', 'iteration time (ms)', { nameGap: 28 }),
-    yAxis: axis('category', '', { data: cats, inverse: true, axisLabel: { width: Math.floor(WIDTH * 0.4), overflow: 'break', fontSize: 11 } }),
-    series: (['meanPs', 'p99Ps'] as const).map((k) => ({
-      name: k === 'meanPs' ? 'mean' : 'p99',
-      type: 'bar',
-      data: shown.map((x) => (x.run.summary.jobs!.iterations > 0 ? ms(x.run.summary.jobs![k]) : null)),
-    })),
-  };
-  const note = limitNote(all.length, shown.length, 'runs');
-  return { id: 'job-iterations', title, option, height: Math.max(220, 110 + shown.length * 34), ...(note ? { note } : {}) };
+  if (all.length === 0) return [];
+  const groups = new Map<string, { cc: string; run: RunData }[]>();
+  for (const x of all) {
+    const { cc, rest } = splitCc(x.run, x.name);
+    const g = groups.get(rest) ?? [];
+    g.push({ cc, run: x.run });
+    groups.set(rest, g);
+  }
+  const keys = [...groups.keys()];
+  return keys.slice(0, MAX_GROUPS).map((key, gi) => {
+    const members = groups.get(key)!.slice(0, MAX_SERIES);
+    const title = key === '' ? 'Iteration time per CC' : `Iteration time per CC: ${key}`;
+    const id = keys.length === 1 ? 'job-iterations' : `job-iterations-${gi + 1}`;
+    if (members.every((m) => m.run.summary.jobs!.iterations === 0)) return { id, title, empty: 'no iteration finished' };
+    const base = frame(title, ['mean', 'p99'], false);
+    const option: Option = {
+      ...base,
+      grid: { left: 12, right: 40, top: (base['grid'] as { top: number }).top, bottom: 48, containLabel: true },
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true },
+      xAxis: axis('value', 'iteration time (ms)', { nameGap: 28 }),
+      yAxis: axis('category', '', { data: members.map((m) => m.cc), inverse: true, axisLabel: { width: Math.floor(WIDTH * 0.4), overflow: 'truncate', fontSize: 11 } }),
+      series: (['meanPs', 'p99Ps'] as const).map((k) => ({
+        name: k === 'meanPs' ? 'mean' : 'p99',
+        type: 'bar',
+        data: members.map((m) => (m.run.summary.jobs!.iterations > 0 ? ms(m.run.summary.jobs![k]) : null)),
+      })),
+    };
+    const notes = [limitNote(groups.get(key)!.length, members.length, 'runs'), gi === MAX_GROUPS - 1 ? limitNote(keys.length, MAX_GROUPS, 'charts') : undefined].filter(Boolean);
+    return { id, title, option, height: Math.max(220, 110 + members.length * 34), ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+  });
 }

@@ -19,7 +19,7 @@ import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-serie
 import { legendNames } from './labels.js';
 import { findFigure } from '../experiment/analysis.js';
 import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
-import { jobChart, jobTable } from './charts-jobs.js';
+import { jobCharts, jobTable } from './charts-jobs.js';
 import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
 import { formatCell } from './text.js';
 
@@ -162,7 +162,7 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
     });
   }
   const jt = jobTable(runs, names);
-  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: chartHtml(jobChart(runs, names)!) + tableHtml(jt) });
+  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: jobCharts(runs, names).map(chartHtml).join('') + tableHtml(jt) });
   const pfc = pfcByLayer(runs, names);
   if (pfc) sections.push({ id: `${idPrefix}pfc`, title: 'PFC pauses', html: chartHtml(pfc) });
   const topo = topologyTable(runs[0]);
@@ -188,7 +188,8 @@ export function standardCharts(set: ResultSet): Chart[] {
     ...portSeries(runs, names, 'queues'),
     ...portSeries(runs, names, 'throughput'),
     ...flowRates(runs, names),
-    ...[jobChart(runs, names), pfcByLayer(runs, names)].filter((c): c is Chart => c !== undefined),
+    ...jobCharts(runs, names),
+    ...[pfcByLayer(runs, names)].filter((c): c is Chart => c !== undefined),
   ];
 }
 
