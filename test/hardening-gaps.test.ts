@@ -9,29 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tempDir } from './helpers/tmp.js';
+import { assertNoStack, cliRig } from './helpers/cli-rig.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const dir = tempDir('hardening-gaps');
-
-function ccsim(...args: string[]): { code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: '1' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
-}
-
-function write(name: string, text: string): string {
-  const p = join(dir, name);
-  mkdirSync(join(p, '..'), { recursive: true });
-  writeFileSync(p, text);
-  return p;
-}
-
-function assertNoStack(s: string): void {
-  assert.doesNotMatch(s, /^\s+at /m, `stack trace in output:\n${s}`);
-}
+const { dir, ccsim, write } = cliRig('hardening-gaps');
 
 const TINY = `name: tiny
 topology: { type: star, hosts: 3, rate: 100Gbps, delay: 1us }
