@@ -8,7 +8,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { findCc } from '../src/cc/registry.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
@@ -25,6 +24,7 @@ import type { NetworkConfig, ProfileName } from '../src/net/config.js';
 import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
+import { CLI } from './helpers/cli.js';
 
 const C = 100e9;
 const N = 4;
@@ -140,7 +140,7 @@ test('hpcc-star is hpcc with eta 1.5: resolved default, and a byte-identical run
 });
 
 test('`ccsim list ccs` shows the hpcc-star alias with its resolved default eta = 1.5', () => {
-  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const cli = CLI;
   const r = spawnSync(process.execPath, [cli, 'list', 'ccs'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const from = r.stdout.indexOf('  hpcc-star:');

@@ -1,19 +1,99 @@
 /**
  * Start-up: `ccsim --help` and `ccsim validate` load only what they use.
- * main.ts parses the command line with nothing but commander and Node's
- * own modules; each command imports its module when it runs; validate does
- * not load the simulator, the sweep runner or the charting library.
+ * `ccsim` is a bundle (scripts/bundle.mjs: a few files instead of ~180 ES
+ * modules, whose loading was most of the start-up). main.ts parses the
+ * command line with nothing but commander and Node's own modules; each
+ * command imports its module when it runs (separate chunks of the bundle);
+ * validate does not load the simulator, the sweep runner or the charting
+ * library, nor, with its calibration cached, the simulator for the estimate.
+ * The time these take is measured by hand (docs/performance.md, "Start-up"),
+ * never asserted in a test.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PAPERS } from '../src/report/published.js';
+import { CLI, CLI_TSC } from './helpers/cli.js';
+import { tempDir } from './helpers/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const scratch = tempDir('startup');
+
+interface Loaded {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** the files (relative to the package root) the command loaded as ES modules */
+  files: string[];
+  /** the sources bundled into them (dist/src/..., node_modules/...), from the bundle's metafile */
+  inputs: string[];
+}
+
+/** Runs the CLI with a module loader hook that logs every file it loads. */
+function loaded(args: string[], env: NodeJS.ProcessEnv = {}): Loaded {
+  const log = join(scratch, `loads-${Math.random().toString(36).slice(2)}.txt`);
+  const hooks = `
+    import { appendFileSync } from 'node:fs';
+    export async function load(url, context, next) {
+      if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');
+      return next(url, context);
+    }`;
+  const preload = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  let urls: string[] = [];
+  try {
+    urls = readFileSync(log, 'utf8').trim().split('\n');
+  } catch {
+    // nothing loaded (reported by the caller's assertions)
+  }
+  const files = urls.map((u) => relative(ROOT, fileURLToPath(u)));
+  const meta = JSON.parse(readFileSync(join(ROOT, 'dist', '.bundle-meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const inputs = files.flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, files, inputs };
+}
+
+test('ccsim is the bundle: package.json bin, executable, with the sweep worker next to it', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { ccsim: string }; files: string[] };
+  assert.equal(join(ROOT, pkg.bin.ccsim), CLI);
+  assert.ok(pkg.files.includes('dist/cli'));
+  accessSync(CLI, constants.X_OK);
+  assert.match(readFileSync(CLI, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+  accessSync(join(CLI, '..', 'sweep-worker.mjs'));
+  // the TypeScript output is a working ccsim too (the library's layout; in-process tests use it)
+  assert.equal(spawnSync(process.execPath, [CLI_TSC, '--version'], { encoding: 'utf8' }).stdout.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+});
+
+test('--help loads three files of the bundle; validate a dozen, without the simulator, sweeps, reports or node_modules', () => {
+  const help = loaded(['--help']);
+  assert.equal(help.status, 0, help.stderr);
+  assert.ok(help.files.length <= 4 && help.files.every((f) => f.startsWith('dist/cli/')), help.files.join(' '));
+  assert.ok(!help.inputs.some((i) => i.includes('zod') || i.includes('yaml')), 'help loads neither zod nor yaml');
+
+  const spec = join(ROOT, 'examples', 'demo.yaml');
+  const v = loaded(['validate', '--no-estimate', spec]);
+  assert.equal(v.status, 0, v.stderr);
+  assert.ok(v.files.length <= 14 && v.files.every((f) => f.startsWith('dist/cli/')), v.files.join(' '));
+  assert.ok(v.inputs.some((i) => i.endsWith('dist/src/experiment/resolve.js')), 'the inputs are read from the metafile');
+  const heavy = (inputs: string[]): string[] =>
+    inputs.filter((i) => /dist\/src\/(sim\/simulate|experiment\/(runner|sweep-run|estimate)\.js|report\/)|\/echarts\/|\/hyparquet/.test(i));
+  assert.deepEqual(heavy(v.inputs), []);
+
+  // with a cached calibration the estimate does not load the simulator; measuring does
+  const cache = { CCSIM_CACHE_DIR: join(scratch, 'cache') };
+  const first = loaded(['validate', spec], cache);
+  assert.equal(first.status, 0, first.stderr);
+  assert.match(first.stdout, /events\/s measured just now/);
+  assert.ok(first.inputs.some((i) => i.endsWith('dist/src/sim/simulate.js')));
+  const again = loaded(['validate', spec], cache);
+  assert.match(again.stdout, /events\/s, measured \d{4}-\d\d-\d\d and cached, --recalibrate to measure again/);
+  assert.deepEqual(heavy(again.inputs), []);
+});
 
 function staticImports(file: string): string[] {
   return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^import (?!type )[^'"]*['"]([^'"]+)['"];?$/gm)].map((m) => m[1]!);
@@ -21,14 +101,21 @@ function staticImports(file: string): string[] {
 
 test('main.ts imports only commander and node modules; run.ts leaves the simulator and sweeps to the command that runs them', () => {
   // compare-commands.ts declares `compare` and `anchors` with commander alone (their work loads when they run)
-  assert.deepEqual(staticImports('src/cli/main.ts').filter((m) => !m.startsWith('node:')), ['commander', './compare-commands.js']);
+  // (and the package root, to read its version: package-root.ts uses Node's modules alone)
+  assert.deepEqual(staticImports('src/cli/main.ts').filter((m) => !m.startsWith('node:')), ['commander', './compare-commands.js', '../workload/package-root.js']);
+  assert.deepEqual(staticImports('src/workload/package-root.ts').filter((m) => !m.startsWith('node:')), []);
   assert.deepEqual(staticImports('src/cli/compare-commands.ts'), []);
   const run = staticImports('src/cli/run.ts');
-  for (const heavy of ['../experiment/runner.js', '../experiment/sweep.js', '../experiment/sweep-run.js', '../report/html.js', 'echarts']) assert.ok(!run.includes(heavy), heavy);
+  for (const heavy of ['../experiment/runner.js', '../experiment/sweep.js', '../experiment/sweep-run.js', '../experiment/estimate.js', '../report/html.js', 'echarts']) assert.ok(!run.includes(heavy), heavy);
+  // the cost arithmetic and the calibration cache leave the simulator to the measurement itself (estimate.ts)
+  for (const f of ['src/experiment/estimate-cost.ts', 'src/experiment/calibration-cache.ts']) {
+    for (const m of staticImports(f)) assert.ok(!['../sim/simulate.js', './estimate.js'].includes(m), `${f} imports ${m}`);
+  }
   for (const f of ['src/report/html.ts', 'src/report/charts.ts', 'src/report/charts-series.ts', 'src/cli/report.ts']) assert.ok(!staticImports(f).includes('echarts'), f);
 });
 
 test('ccsim --help and --version answer without loading a command', () => {
+  assert.equal(pathToFileURL(CLI).pathname.endsWith('/dist/cli/ccsim.mjs'), true);
   const h = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
   assert.equal(h.status, 0);
   for (const c of ['run', 'validate', 'sweep', 'report', 'reproduce', 'claims', 'list', 'schema', 'compare', 'anchors']) assert.match(h.stdout, new RegExp(`^  ${c}\\b`, 'm'), c);

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { ccNames } from '../src/cc/registry.js';
 import { workloadNames } from '../src/workload/index.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('cli-test');
 
 function ccsim(...args: string[]): { code: number | null; stdout: string; stderr: string } {

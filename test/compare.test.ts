@@ -8,13 +8,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compareFlows, readReferenceFlows, type FlowOutcome } from '../src/report/compare.js';
 import { anchorDir } from '../src/report/anchors.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
 const dir = tempDir('compare');
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function write(name: string, text: string): string {
   const p = join(dir, name);

@@ -13,9 +13,9 @@ import { loadAndResolve } from '../src/experiment/resolve.js';
 import { readTable } from '../src/experiment/results.js';
 import { buildPortMap } from '../src/net/topology/routing.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 test('demo: queues.csv holds the incast receivers\' downlinks and run prints their peaks and p99.9', () => {
   const spec = join(ROOT, 'examples', 'demo.yaml');

@@ -15,9 +15,9 @@ import { planSweep } from '../src/experiment/sweep.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('estimate');
 
 test('estimate: exact flows and packets; events within a factor of 2 of the run', () => {

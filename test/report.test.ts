@@ -21,8 +21,8 @@ import { writeReport } from '../src/report/html.js';
 import { readColumns, readFctRecords, readTable, requireResultJson } from '../src/experiment/results.js';
 import { UsageError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../../ci-artifacts/', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const dir = tempDir('report-test');

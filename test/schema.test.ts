@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { specJsonSchema } from '../src/experiment/json-schema.js';
+import { CLI } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function specFiles(): string[] {
   const files = readdirSync(join(ROOT, 'examples'))
@@ -32,7 +32,7 @@ function specFiles(): string[] {
 test('spec.schema.json is what `ccsim schema` generates now', () => {
   const r = spawnSync(process.execPath, [CLI, 'schema'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(readFileSync(join(ROOT, 'spec.schema.json'), 'utf8'), r.stdout, 'regenerate: node dist/src/cli/main.js schema -o spec.schema.json');
+  assert.equal(readFileSync(join(ROOT, 'spec.schema.json'), 'utf8'), r.stdout, 'regenerate: node dist/cli/ccsim.mjs schema -o spec.schema.json');
   assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(specJsonSchema())));
 });
 

@@ -17,8 +17,8 @@ import { arrayRanges } from '../src/experiment/slurm.js';
 import { sealJson } from '../src/experiment/ownership.js';
 import { tempDir } from './helpers/tmp.js';
 import { star9Incast } from './helpers/specs.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('../../scripts/slurm-local.sh', import.meta.url));
 const dir = tempDir('slurm-test');
 

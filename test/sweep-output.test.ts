@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parquetReadObjects } from 'hyparquet';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('sweep-output');
 
 test('a CC with parameters is spelled one way everywhere; the sweep ends with a table per point and points to ccsim report', async () => {

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
 import { planSweep } from '../src/experiment/sweep.js';
 import { runSweep } from '../src/experiment/sweep-run.js';
@@ -20,8 +19,8 @@ import { tempDir } from './helpers/tmp.js';
 import { star9Incast } from './helpers/specs.js';
 import { parquetReadObjects } from 'hyparquet';
 import { PARQUET_FIXED_COLUMNS } from '../src/experiment/sweep-parquet.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('sweep-test');
 
 const BASE = star9Incast('sw');

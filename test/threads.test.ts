@@ -11,7 +11,6 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { runExperiment } from '../src/experiment/runner.js';
 import { planSweep } from '../src/experiment/sweep.js';
@@ -19,8 +18,8 @@ import { PARALLEL_ENGINE, partitionTable, planThreads } from '../src/experiment/
 import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
+import { CLI } from './helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = tempDir('threads-test');
 
 test('one thread asked: no partitioning is computed, nothing to say', () => {

@@ -9,10 +9,10 @@
  * stack trace); 3 some sweep points failed (each reported); 1 unexpected
  * internal error (set CCSIM_DEBUG=1 for its stack).
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { addCompareCommands } from './compare-commands.js';
+import { packageVersion } from '../workload/package-root.js';
 
 type Commands = typeof import('./commands.js');
 type RunCommands = typeof import('./run.js');
@@ -21,15 +21,6 @@ const runCommands = (): Promise<RunCommands> => import('./run.js');
 
 /** the papers `reproduce` and `claims` know (src/report/published.ts PAPERS; a test keeps the two equal) */
 export const PAPERS = 'oscar | powertcp | acc | ccc | sqcc';
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 function parsePositive(v: string): number {
   const n = Number(v);
@@ -48,7 +39,7 @@ function buildProgram(): Command {
   program
     .name('ccsim')
     .description('Packet-level datacenter congestion-control simulator')
-    .version(version())
+    .version(packageVersion())
     .showHelpAfterError()
     // usage errors come back as CommanderError (inherited by the subcommands below)
     .exitOverride();
@@ -71,7 +62,8 @@ function buildProgram(): Command {
     .argument('<spec>', 'experiment spec (.yaml, .yml or .json)')
     .option('-s, --seed <n>', "override the spec's seed", parseSeed)
     .option('--quick', "apply the spec's `quick:` block (reduced sizes)")
-    .option('--no-estimate', 'skip the cost estimate (flows, packets, events, wall time; measured with a short built-in run)')
+    .option('--no-estimate', 'skip the cost estimate (flows, packets, events, wall time; calibrated by a short built-in run, cached per machine)')
+    .option('--recalibrate', "measure the estimate's calibration again instead of using the cached one (~/.cache/ccsim, or $CCSIM_CACHE_DIR)")
     .option('-j, --jobs <n>', `a sweep's estimated wall time on n workers, as \`ccsim sweep -j n\` (default cores - 1 = ${Math.max(1, availableParallelism() - 1)})`, parsePositive)
     .action(async (spec: string, o: Parameters<RunCommands['validateCommand']>[1]) => (await runCommands()).validateCommand(spec, o));
 

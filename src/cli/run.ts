@@ -1,6 +1,7 @@
 /** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
 import { loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { formatTime } from '../engine/units.js';
+import type { CalibrationResult } from '../experiment/calibration-cache.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
 /** The spec file's data, or undefined when it cannot be read (loading it again reports why). */
@@ -60,7 +61,21 @@ export function fmtSecs(s: number): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
-export async function validateCommand(spec: string, o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number }): Promise<void> {
+/** Where the event rate came from: a measurement just now, or the cached one (experiment/calibration-cache.ts). */
+function rateNote(c: { eventsPerSec: number; cached: boolean; measuredAt: string }): string {
+  const rate = `${fmtCount(c.eventsPerSec)} events/s`;
+  return c.cached ? `${rate}, measured ${c.measuredAt.slice(0, 10)} and cached, --recalibrate to measure again` : `${rate} measured just now`;
+}
+
+async function calibration(recalibrate: boolean | undefined): Promise<CalibrationResult> {
+  const { cachedCalibration } = await import('../experiment/calibration-cache.js');
+  return await cachedCalibration({ recalibrate: recalibrate === true });
+}
+
+export async function validateCommand(
+  spec: string,
+  o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number; recalibrate?: boolean },
+): Promise<void> {
   const read = readRaw(spec);
   if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');
@@ -69,13 +84,14 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
     const flows = plan.points.reduce((a, p) => a + p.flows, 0);
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
     if (o.estimate === false) return;
-    const { calibrate, estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
+    const { estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/estimate-cost.js');
     const { availableParallelism } = await import('node:os');
-    const e = estimateSweepCost(plan.points, o.jobs ?? Math.max(1, availableParallelism() - 1), calibrate());
+    const cal = await calibration(o.recalibrate);
+    const e = estimateSweepCost(plan.points, o.jobs ?? Math.max(1, availableParallelism() - 1), cal);
     out(
       `  cost: ${plural(e.points, 'point')}, ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events; ` +
         `~${fmtSecs(e.wallSecs)} of wall time here on ${plural(e.jobs, 'worker')} (longest point ~${fmtSecs(e.longestSecs)}; ` +
-        `${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+        `${rateNote(cal)}; a factor of 2 either way)`,
     );
     if (e.wallSecs > SLOW_RUN_SECS) {
       out(`  warning: this sweep would take more than ${SLOW_RUN_SECS / 60} minutes; check durations, loads and sizes (a \`quick:\` block and --quick for trials)`);
@@ -87,11 +103,12 @@ export async function validateCommand(spec: string, o: { seed?: number; quick?: 
   const switches = input.topology.nodes.length - hosts;
   out(`ok: ${loaded.spec.name}: ${plural(hosts, 'host')}, ${plural(switches, 'switch', 'switches')}, ${plural(input.flows.length, 'flow')}, cc ${input.cc.name}`);
   if (o.estimate === false) return;
-  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/estimate.js');
-  const e = estimateCost(input);
+  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/estimate-cost.js');
+  const cal = await calibration(o.recalibrate);
+  const e = estimateCost(input, cal);
   out(
     `  cost: ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}, ~${fmtCount(e.events)} events (${e.eventsPerPacket.toFixed(1)} per packet), ` +
-      `~${fmtSecs(e.wallSecs)} of wall time here (${fmtCount(e.eventsPerSec)} events/s measured just now; a factor of 2 either way)`,
+      `~${fmtSecs(e.wallSecs)} of wall time here (${rateNote(cal)}; a factor of 2 either way)`,
   );
   const notable = e.periodic.filter((c) => c.events >= 0.01 * e.events || c.rows >= 100_000);
   if (notable.length > 0) {

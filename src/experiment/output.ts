@@ -7,10 +7,10 @@
  * byte-identical across runs; wall time, versions, timestamps and memory use
  * are kept in manifest.json alone.
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageVersion } from '../workload/package-root.js';
 import type { RunSummary } from '../metrics/summary.js';
 import { findCc } from '../cc/registry.js';
 import { ccNetworkSettings } from '../cc/network-settings.js';
@@ -135,28 +135,8 @@ function jsonReplacer(_key: string, v: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // version / environment
 
-let cachedVersion: string | undefined;
-
 /** ccsim's version from its package.json ('unknown' if it cannot be found). */
-export function ccsimVersion(): string {
-  if (cachedVersion !== undefined) return cachedVersion;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const p = join(dir, 'package.json');
-    if (existsSync(p)) {
-      try {
-        const pkg = JSON.parse(readFileSync(p, 'utf8')) as { name?: unknown; version?: unknown };
-        if (pkg.name === 'ccsim' && typeof pkg.version === 'string') return (cachedVersion = pkg.version);
-      } catch {
-        // keep looking
-      }
-    }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return (cachedVersion = 'unknown');
-}
+export const ccsimVersion: () => string = packageVersion;
 
 // ---------------------------------------------------------------------------------------------
 // result files

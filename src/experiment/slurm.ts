@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryUrl } from '../workload/package-root.js';
 import { findFigure } from './analysis.js';
 import { writeSweepParquet } from './sweep-parquet.js';
 import { UsageError, errorMessage } from './errors.js';
@@ -75,7 +76,8 @@ function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+/** the CLI the job array runs: this ccsim, from the TypeScript output or the bundle */
+const CLI = fileURLToPath(entryUrl(import.meta.url, '../cli/main.js', './ccsim.mjs'));
 
 interface JobRecord {
   jobId: string;

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
+import { entryUrl } from '../workload/package-root.js';
 import { findFigure } from './analysis.js';
 import { writeSweepParquet } from './sweep-parquet.js';
 import type { FigureResult, PointResult } from './analysis.js';
@@ -436,7 +437,7 @@ function runOnWorkers(
         return;
       }
       active++;
-      const w = new Worker(new URL('./sweep-worker.js', import.meta.url));
+      const w = new Worker(entryUrl(import.meta.url, './sweep-worker.js', './sweep-worker.mjs'));
       let current: PointJob | undefined = job;
       const next = (): void => {
         current = pending.shift();

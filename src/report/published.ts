@@ -27,9 +27,8 @@
  * deviates when the bound alone is already above the band, holds for an at-least claim
  * it satisfies, and is otherwise undecided (a longer run would tell).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../experiment/errors.js';
 import { readSpecFile } from '../experiment/resolve.js';
@@ -116,23 +115,7 @@ export type PublishedClaim = z.output<typeof claimSchema>;
 export type PublishedData = z.output<typeof publishedSchema>;
 
 /** The installed package's root (holds package.json, data/, experiments/). */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const p = join(dir, 'package.json');
-    if (existsSync(p)) {
-      try {
-        if ((JSON.parse(readFileSync(p, 'utf8')) as { name?: unknown }).name === 'ccsim') return dir;
-      } catch {
-        // keep looking
-      }
-    }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return process.cwd();
-}
+export { packageRoot } from '../workload/package-root.js';
 
 export function checkPaper(paper: string): Paper {
   if (!(PAPERS as readonly string[]).includes(paper)) throw new UsageError(`unknown paper "${paper}" (known: ${PAPERS.join(', ')})`);

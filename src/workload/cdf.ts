@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readTextFileCapped } from '../engine/io.js';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from './package-root.js';
 import type { Rng } from '../engine/rng.js';
 
 export interface Cdf {
@@ -236,23 +236,9 @@ export function workloadNames(): string[] {
   return Object.keys(BUILTINS);
 }
 
-/**
- * Walks up from this module's directory to the first ancestor holding
- * `data/workloads`. From the compiled file (dist/src/workload/cdf.js) that is
- * three levels up; from a source-level run it is two.
- */
+/** The package's data/workloads (./package-root.ts: the same from the TypeScript output and the CLI bundle). */
 function findDefaultDataDir(): string {
-  const preferred = resolve(fileURLToPath(new URL('../../../data/workloads/', import.meta.url)));
-  if (isDir(preferred)) return preferred;
-  let dir = fileURLToPath(new URL('./', import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const cand = join(dir, 'data', 'workloads');
-    if (isDir(cand)) return cand;
-    const up = resolve(dir, '..');
-    if (up === dir) break;
-    dir = up;
-  }
-  return preferred;
+  return join(packageRoot(), 'data', 'workloads');
 }
 
 function isDir(p: string): boolean {

@@ -14,9 +14,9 @@
  * `bucket: layer` gives one bucket per layer. Each bucket is one ring
  * all-reduce; the buckets run back to back on the same ring.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.js';
 
 export const MODEL_NAMES = ['resnet50', 'vgg16', 'alexnet'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
@@ -39,13 +39,7 @@ export interface Model {
 }
 
 function modelsDir(): string {
-  const preferred = resolve(fileURLToPath(new URL('../../../data/models/', import.meta.url)));
-  try {
-    if (statSync(preferred).isDirectory()) return preferred;
-  } catch {
-    // a source-level run: two levels up
-  }
-  return resolve(fileURLToPath(new URL('../../data/models/', import.meta.url)));
+  return join(packageRoot(), 'data', 'models');
 }
 
 const cache = new Map<ModelName, Model>();

@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from './tmp.js';
+import { CLI } from './cli.js';
 
-export const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export { CLI };
+
 
 export interface CliResult {
   code: number | null;
