@@ -116,6 +116,7 @@ const switchShape = {
   intTxIncludesPacket: z.boolean(),
   ecn: z.object(partialShape(ecnShape)).strict(),
   loadBalancing: enumOf('loadBalancing'),
+  ecmpSeed: int(0, 0x7fffffff),
   pauseQuantaPs: psField(),
   ptPools: enumOf('ptPools'),
   alphaIngress: z.number().gt(0).max(65535),

@@ -103,6 +103,12 @@ export interface SwitchConfig {
   ecn: EcnConfig;
   /** per-flow ECMP (hash) or per-packet spraying */
   loadBalancing: 'ecmp' | 'spray';
+  /**
+   * Varies every switch's ECMP salt, i.e. which equal-cost path each flow hashes
+   * to (docs/network-model.md §11.6); 0 = the default salts. A sensitivity knob:
+   * ccsim's hash is not the references', so a replay's paths are one draw.
+   */
+  ecmpSeed: number;
   /** D-HPCC PAUSE_TIME (only its sign matters in onOff mode), ps */
   pauseQuantaPs: number;
   /** dtMode 'alpha': pool layout (D-PowerTCP workload or burst programs) */
@@ -299,6 +305,7 @@ function oscarProfile(): NetworkConfig {
         markNonEct: false,
       },
       loadBalancing: 'ecmp',
+      ecmpSeed: 0,
       pauseQuantaPs: 0,
       ptPools: 'ptWorkload',
       alphaIngress: 0.125,
@@ -376,6 +383,7 @@ function hpccProfile(): NetworkConfig {
         markNonEct: true,
       },
       loadBalancing: 'ecmp',
+      ecmpSeed: 0,
       pauseQuantaPs: 5 * US,
       ptPools: 'ptWorkload',
       alphaIngress: 0.125,

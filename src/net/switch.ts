@@ -120,7 +120,9 @@ export class Switch implements PortOwner {
       this.route[2 * h] = cnt;
       this.route[2 * h + 1] = cnt === 1 ? routes.ports[start]! : start;
     }
-    this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
+    // ecmpSeed 0 keeps the default salts; another seed redraws every switch's (paths per flow)
+    const seedMix = cfg.ecmpSeed === 0 ? 0 : mix32(Math.imul(cfg.ecmpSeed, 0x85ebca6b) ^ 0x27d4eb2f);
+    this.salt = mix32(Math.imul(id + 1, 0x9e3779b1) ^ seedMix) | 0;
     this.spray = cfg.loadBalancing === 'spray';
     this.mmuOffset = cfg.mmuHeaderOffset;
     this.queue0Control = cfg.queue0Control;

@@ -63,12 +63,17 @@ export interface ReplayResult {
   events: number;
 }
 
-/** Replays the set's flows with one reference CC's model and compares with the reference output. */
-export function replayAnchor(ref: string, set = W10): ReplayResult {
+/**
+ * Replays the set's flows with one reference CC's model and compares with the reference output.
+ * `ecmpSeed` (default 0, the recorded replay) redraws the switches' ECMP salts, i.e. which
+ * equal-cost path each flow takes (`network.switch.ecmpSeed`; docs/fidelity.md, TIMELY).
+ */
+export function replayAnchor(ref: string, set = W10, ecmpSeed = 0): ReplayResult {
   const dir = anchorDir(set);
   const r = referenceCc(ref);
   const raw = readSpecFile(join(dir, 'replay.yaml')) as Record<string, unknown>;
-  const spec = parseSpec({ ...raw, cc: r.cc }, join(dir, 'replay.yaml'));
+  const withSeed = ecmpSeed === 0 ? raw : withEcmpSeed(raw, ecmpSeed);
+  const spec = parseSpec({ ...withSeed, cc: r.cc }, join(dir, 'replay.yaml'));
   const input = resolveSpec(spec, dir);
   const rows: FlowOutcome[] = [];
   const sink = (x: FctRow): void => {
@@ -82,6 +87,13 @@ export function replayAnchor(ref: string, set = W10): ReplayResult {
   const theirs = readReferenceFlows(join(dir, ref, 'fct_per_flow.csv'), { format: 'csv' });
   const comparison = compareFlows(rows, theirs, { labels: { ours: 'ccsim', theirs: 'ns-3' } });
   return { ref, comparison, wallS, cpuS: (cpu.user + cpu.system) / 1e6, events: out.events };
+}
+
+/** The replay spec with `network.switch.ecmpSeed` set (the spec's other switch settings kept). */
+function withEcmpSeed(raw: Record<string, unknown>, seed: number): Record<string, unknown> {
+  const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+  const network = obj(raw['network']);
+  return { ...raw, network: { ...network, switch: { ...obj(network['switch']), ecmpSeed: seed } } };
 }
 
 /** What a replay is held to: ccsim's overall slowdown mean and p99 when the agreement was recorded. */
