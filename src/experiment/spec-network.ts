@@ -56,7 +56,7 @@ const NETWORK_ENUMS = {
   headroomMode: allOf<HeadroomMode>()(['perPort', 'perQueue']),
   service: allOf<QueueService>()(['rr', 'strict']),
   comparison: allOf<EcnComparison>()(['afterRemoval', 'includingPacket']),
-  loadBalancing: allOf<SwitchConfig['loadBalancing']>()(['ecmp', 'spray']),
+  loadBalancing: allOf<SwitchConfig['loadBalancing']>()(['ecmp', 'spray', 'ns3Hash']),
   ackOrder: allOf<AckOrder>()(['transportFirst', 'ccFirst']),
   cnpMode: allOf<CnpMode>()(['ackFlag', 'cnpPacket']),
   nicArbitration: allOf<NicArbitration>()(['rrPerPacket', 'fifoWhenQueueEmpty']),
