@@ -155,6 +155,28 @@ test('ECMP spreads flows over the equal-cost uplinks; spraying splits one flow e
   assert.equal(one.totals.finished, 1);
 });
 
+test('ECMP seed: 0 keeps the default paths, another seed redraws them (same seed, same paths), spreading as well', () => {
+  const topo = fatTreePreset('oscar320');
+  const flows: FlowSpec[] = [];
+  // 16 hosts of edge 320 each send 4 flows to hosts of pod 1, all at once
+  for (let s = 0; s < 16; s++) for (let k = 0; k < 4; k++) flows.push({ src: s, dst: 64 + ((s * 4 + k) % 64), bytes: 20_000, startPs: 0 });
+  const uplinks = (ecmpSeed?: number): number[] => {
+    const n = net('oscar', ecmpSeed === undefined ? {} : { switch: { ecmpSeed } });
+    const out = simulate(input(topo, flows, { net: n }));
+    assert.equal(out.totals.finished, flows.length);
+    // edge 320's uplinks toward aggs 340..343, in bytes
+    return out.ports.filter((p) => p.node === 320 && p.peer >= 340 && p.peer <= 343).map((p) => p.txBytes);
+  };
+  const dflt = uplinks();
+  assert.deepEqual(uplinks(0), dflt, 'seed 0 is the default');
+  const seven = uplinks(7);
+  assert.notDeepEqual(seven, dflt, 'another seed moves flows to other uplinks');
+  assert.deepEqual(uplinks(7), seven, 'deterministic per seed');
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  assert.equal(sum(seven), sum(dflt), 'the same bytes leave the edge, only their uplinks change');
+  for (const b of seven) assert.ok(b > 0.1 * sum(seven) && b < 0.4 * sum(seven), `uplink share ${(b / sum(seven)).toFixed(3)}`);
+});
+
 test('a link failure stalls traffic and the rate change takes effect at the given time', () => {
   const topo = dumbbell({ left: 1, right: 1, hostRateBps: G100, bottleneckRateBps: G100, delayPs: 1 * US });
   const inp = input(topo, [{ src: 0, dst: 1, bytes: 2_000_000, startPs: 0 }], {

@@ -338,6 +338,8 @@ test('every network field has its own rule: integers, ranges, units', () => {
   bad({ switch: { ecn: { pmax: 1.5 } } }, /^network\.switch\.ecn\.pmax$/, /<= 1/);
   bad({ switch: { ecn: { refRateBps: '1e30Gbps' } } }, /refRateBps$/, /./);
   bad({ switch: { alphaIngress: 0 } }, /alphaIngress$/, /> 0/);
+  bad({ switch: { ecmpSeed: -1 } }, /ecmpSeed$/, />= 0/);
+  bad({ switch: { ecmpSeed: 1.5 } }, /ecmpSeed$/, /integer/);
   bad({ transport: { nackIntervalPs: 0 } }, /nackIntervalPs$/, /> 0/);
   bad({ transport: { mtuBytes: 0 } }, /mtuBytes$/, />= 1/);
   bad({ transport: { dataPriority: 8 } }, /dataPriority$/, /<= 7/);

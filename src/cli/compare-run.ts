@@ -96,19 +96,55 @@ export function compareAction(run: string, reference: string, o: CompareOpts): v
   if (o.report !== undefined) out(`report: ${writeComparisonReport(o.report, [comparisonSection(c, 'compare', `${run} vs ${reference}`)], [`ccsim run ${run} against ${reference}`])}`);
 }
 
-export function anchorsAction(o: { cc?: string; write?: boolean; report?: string }): void {
+/** `--ecmp-seeds 0-7` or `0,3,5`: whole numbers >= 0. */
+function ecmpSeeds(v: string | undefined): number[] | undefined {
+  if (v === undefined) return undefined;
+  const seeds: number[] = [];
+  for (const part of v.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (m === null) throw new UsageError(`--ecmp-seeds: "${part}" is not a seed or a range like 0-7`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 999 || b > 0x7fffffff) throw new UsageError(`--ecmp-seeds: "${part}" is not an ascending range of at most 1000 seeds below 2^31`);
+    for (let s = a; s <= b; s++) seeds.push(s);
+  }
+  return seeds;
+}
+
+const f3 = (x: number): string => x.toFixed(3);
+
+export function anchorsAction(o: { cc?: string; write?: boolean; report?: string; ecmpSeeds?: string; referencePaths?: boolean }): void {
   const refs = o.cc === undefined ? REFERENCE_CCS.map((c) => c.ref) : o.cc.split(',').map((s) => s.trim());
   if (o.write === true && o.cc !== undefined) throw new UsageError('--write records every CC: leave out --cc');
+  const seeds = ecmpSeeds(o.ecmpSeeds);
+  if (o.write === true && (seeds !== undefined || o.referencePaths === true)) throw new UsageError('--write records the replay the fidelity test repeats (ccsim\'s paths, ECMP seed 0): leave out --ecmp-seeds and --reference-paths');
+  if (o.referencePaths === true && seeds !== undefined) throw new UsageError('--reference-paths puts every flow on the reference\'s path: there is no path draw to vary, leave out --ecmp-seeds');
   const results: ReplayResult[] = [];
   for (const ref of refs) {
-    const r = replayAnchor(ref);
-    results.push(r);
-    const a = r.comparison.bins[0]!;
-    out(`${ref}: ${r.comparison.matched} matched, slowdown mean ${a.ours.mean.toFixed(3)} vs ${a.theirs.mean.toFixed(3)} (${a.diffPct.mean.toFixed(1)} %), p99 ${a.ours.p99.toFixed(3)} vs ${a.theirs.p99.toFixed(3)} (${a.diffPct.p99.toFixed(1)} %); ${r.cpuS.toFixed(1)} s CPU, ${r.wallS.toFixed(1)} s wall`);
+    const runs = (seeds ?? [0]).map((seed) => {
+      const r = replayAnchor(ref, undefined, { ecmpSeed: seed, referencePaths: o.referencePaths === true });
+      const a = r.comparison.bins[0]!;
+      const tag = seeds !== undefined ? ` (ECMP seed ${seed})` : o.referencePaths === true ? ' (reference paths)' : '';
+      out(`${ref}${tag}: ${r.comparison.matched} matched, slowdown mean ${f3(a.ours.mean)} vs ${f3(a.theirs.mean)} (${a.diffPct.mean.toFixed(1)} %), p99 ${f3(a.ours.p99)} vs ${f3(a.theirs.p99)} (${a.diffPct.p99.toFixed(1)} %); ${r.cpuS.toFixed(1)} s CPU, ${r.wallS.toFixed(1)} s wall`);
+      return r;
+    });
+    results.push(runs[0]!);
+    if (seeds !== undefined && runs.length > 1) out(seedSpread(ref, runs));
   }
   if (o.report !== undefined) {
     const sections = results.map((r) => comparisonSection(r.comparison, `anchor-${r.ref}`, `${r.ref}: ccsim vs ns-3`));
     out(`report: ${writeComparisonReport(o.report, sections, ['W10 reference runs (data/anchors/ns3-w10) replayed by ccsim'])}`);
   }
   if (o.write === true) out(`updated ${writeAgreement(results).join(', ')}`);
+}
+
+/** One CC over several ECMP seeds: the range of ccsim's mean and p99 and where the reference falls. */
+function seedSpread(ref: string, runs: readonly ReplayResult[]): string {
+  const all = runs.map((r) => r.comparison.bins[0]!);
+  const range = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(...xs)];
+  const [m0, m1] = range(all.map((a) => a.ours.mean));
+  const [p0, p1] = range(all.map((a) => a.ours.p99));
+  const t = all[0]!.theirs;
+  const where = (x: number, lo: number, hi: number): string => (x < lo ? 'below' : x > hi ? 'above' : 'inside');
+  return `${ref} over ${runs.length} ECMP seeds: mean ${f3(m0)}-${f3(m1)} (ns-3 ${f3(t.mean)}, ${where(t.mean, m0, m1)}), p99 ${f3(p0)}-${f3(p1)} (ns-3 ${f3(t.p99)}, ${where(t.p99, p0, p1)})`;
 }

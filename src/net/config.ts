@@ -101,8 +101,17 @@ export interface SwitchConfig {
   /** INT txBytes counts the stamped packet itself (D-OSCAR) or only the bytes before it (D-HPCC), §3.5 */
   intTxIncludesPacket: boolean;
   ecn: EcnConfig;
-  /** per-flow ECMP (hash) or per-packet spraying */
-  loadBalancing: 'ecmp' | 'spray';
+  /**
+   * per-flow ECMP (ccsim's hash), per-packet spraying, or the ns-3 HPCC / PowerTCP
+   * simulators' ECMP hash for flow-for-flow replays of their runs (net/ecmp-ns3.ts)
+   */
+  loadBalancing: 'ecmp' | 'spray' | 'ns3Hash';
+  /**
+   * Varies every switch's ECMP salt, i.e. which equal-cost path each flow hashes
+   * to (docs/network-model.md §11.6); 0 = the default salts. A sensitivity knob:
+   * ccsim's hash is not the references', so a replay's paths are one draw.
+   */
+  ecmpSeed: number;
   /** D-HPCC PAUSE_TIME (only its sign matters in onOff mode), ps */
   pauseQuantaPs: number;
   /** dtMode 'alpha': pool layout (D-PowerTCP workload or burst programs) */
@@ -299,6 +308,7 @@ function oscarProfile(): NetworkConfig {
         markNonEct: false,
       },
       loadBalancing: 'ecmp',
+      ecmpSeed: 0,
       pauseQuantaPs: 0,
       ptPools: 'ptWorkload',
       alphaIngress: 0.125,
@@ -376,6 +386,7 @@ function hpccProfile(): NetworkConfig {
         markNonEct: true,
       },
       loadBalancing: 'ecmp',
+      ecmpSeed: 0,
       pauseQuantaPs: 5 * US,
       ptPools: 'ptWorkload',
       alphaIngress: 0.125,

@@ -23,6 +23,8 @@ export class NetContext {
   pfcBytes = 64;
   /** packets (data, ACK, NACK, CNP) of each flow dropped anywhere, by flow id (sized when flows exist) */
   flowDrops: Int32Array = new Int32Array(0);
+  /** loadBalancing ns3Hash: per flow id its three hash words (ecmp-ns3.ts), set by the transport; empty otherwise */
+  flowKeys: Int32Array = new Int32Array(0);
 
   /**
    * The source host of flow `id`, or -1: the transport sets it (a switch

@@ -24,6 +24,7 @@ import { DISC_CUSTOM, DISC_RR, DISC_STRICT } from './queue-discipline.js';
 import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
 import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
 import { mix32 } from './hash.js';
+import { ns3EcmpIndex, ns3RouteOrder } from './ecmp-ns3.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
@@ -61,6 +62,9 @@ export class Switch implements PortOwner {
   private readonly route: Int32Array;
   private readonly routePorts: Int32Array;
   private readonly spray: boolean;
+  /** loadBalancing ns3Hash, and its next-hop lists in descending node id (made at the first use) */
+  private readonly ns3: boolean;
+  private ns3Ports: Int32Array | null = null;
   private readonly mmuOffset: number;
   /** egress processing at dequeue: marking before the PFC resume check, telemetry after (dequeue-policies.ts) */
   private marking: DequeuePolicy[] = [];
@@ -120,8 +124,11 @@ export class Switch implements PortOwner {
       this.route[2 * h] = cnt;
       this.route[2 * h + 1] = cnt === 1 ? routes.ports[start]! : start;
     }
-    this.salt = mix32(Math.imul(id + 1, 0x9e3779b1)) | 0;
+    // ecmpSeed 0 keeps the default salts; another seed redraws every switch's (paths per flow)
+    const seedMix = cfg.ecmpSeed === 0 ? 0 : mix32(Math.imul(cfg.ecmpSeed, 0x85ebca6b) ^ 0x27d4eb2f);
+    this.salt = mix32(Math.imul(id + 1, 0x9e3779b1) ^ seedMix) | 0;
     this.spray = cfg.loadBalancing === 'spray';
+    this.ns3 = cfg.loadBalancing === 'ns3Hash';
     this.mmuOffset = cfg.mmuHeaderOffset;
     this.queue0Control = cfg.queue0Control;
     this.quanta = cfg.pfcMode === 'quanta';
@@ -222,6 +229,7 @@ export class Switch implements PortOwner {
         return;
       }
       if (this.spray === true) e = this.routePorts[e + this.sprayRng.int(cnt)]!;
+      else if (this.ns3 === true) e = this.ns3Port(pkt, dst, cnt);
       else {
         // ECMP: the uint32 hash mod cnt, a mask when cnt is a power of two (the low bits are the same as an int32)
         const h = mix32i(hash ^ this.salt);
@@ -279,7 +287,7 @@ export class Switch implements PortOwner {
       this.arrive(pkt, inPort, meta, dst, size, hash);
       return;
     }
-    const e = this.egressPort(dst, hash);
+    const e = this.egressPort(dst, hash, pkt);
     if (e < 0) {
       this.dropPacket(pkt, this.ports[inPort]!);
       return;
@@ -317,13 +325,20 @@ export class Switch implements PortOwner {
    * sprayed draw; docs/network-model.md §11.6), or -1 without a route: the
    * choice `arrive` makes inline on the hop, for the admission path.
    */
-  private egressPort(dst: number, hash: number): number {
+  private egressPort(dst: number, hash: number, pkt: number): number {
     const cnt = this.route[2 * dst]!;
     const first = this.route[2 * dst + 1]!;
     if (cnt <= 1) return cnt === 0 ? -1 : first;
     if (this.spray === true) return this.routePorts[first + this.sprayRng.int(cnt)]!;
+    if (this.ns3 === true) return this.ns3Port(pkt, dst, cnt);
     const h = mix32i(hash ^ this.salt);
     return this.routePorts[first + ((cnt & (cnt - 1)) === 0 ? h & (cnt - 1) : (h >>> 0) % cnt)]!;
+  }
+
+  /** loadBalancing ns3Hash: the next hop toward `dst` by the ns-3 simulators' hash (ecmp-ns3.ts). */
+  private ns3Port(pkt: number, dst: number, cnt: number): number {
+    const order = (this.ns3Ports ??= ns3RouteOrder(this.route, this.routePorts, (p) => this.ports[p]!.peerNode));
+    return order[this.route[2 * dst + 1]! + ns3EcmpIndex(this.ctx.flowKeys, this.pk.flow(pkt), dst, this.id, cnt)]!;
   }
 
   /**
@@ -378,7 +393,7 @@ export class Switch implements PortOwner {
   private returnToSender(pkt: number, inPort: number, size: number, meta: number): void {
     const pk = this.pk;
     const src = metaType(meta) === PKT_DATA && (meta & FLAG_RTS) === 0 ? this.ctx.sourceOf(pk.flow(pkt)) : -1;
-    const e = src >= 0 ? this.egressPort(src, pk.hash(pkt)) : -1;
+    const e = src >= 0 ? this.egressPort(src, pk.hash(pkt), pkt) : -1;
     if (e < 0) {
       this.admissionDrops++;
       this.headerDrops++;

@@ -138,12 +138,14 @@ export class Simulation {
         specs = [];
         while (stream.peekStartPs() !== Infinity) specs.push(stream.next());
       }
+      if (net.switch.loadBalancing === 'ns3Hash') ctx.flowKeys = new Int32Array(3 * specs.length);
       flows = createFlows(specs, factory);
       transport.addFlows(flows, factory);
       ctx.flowDrops = new Int32Array(flows.length);
     } else {
       transport.addFlowStream(stream ?? new SpecListStream(input.flows, startOrder(input.flows)), factory, true);
       ctx.flowDrops = new Int32Array(input.flows.length);
+      if (net.switch.loadBalancing === 'ns3Hash') ctx.flowKeys = new Int32Array(3 * input.flows.length);
     }
     const recorder = new FctRecorder(net.metrics.clampSlowdownAt1, input.fctSink ?? null);
     this.recorder = recorder;

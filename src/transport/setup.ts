@@ -8,6 +8,7 @@ import { idealFctPs } from './ideal.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { Network } from '../net/network.js';
 import { mix32 } from '../net/hash.js';
+import { setNs3FlowKey } from '../net/ecmp-ns3.js';
 import type { PathOracle } from '../net/topology/routing.js';
 import type { PathInfo } from '../net/topology/types.js';
 import type { FlowSpec } from '../workload/types.js';
@@ -123,6 +124,10 @@ export class FlowFactory {
       f.sport = ++this.qpCount[s.src]!;
       f.dport = ++this.qpCount[s.dst]!;
     }
+    if (s.sport !== undefined) f.sport = s.sport;
+    if (s.dport !== undefined) f.dport = s.dport;
+    const keys = transport.ctx.flowKeys;
+    if (keys.length > 0) setNs3FlowKey(keys, id, s.src, s.dst, f.sport, f.dport);
     // kept as int32 so packets hold them as small integers
     f.hash = mix32(mix32(mix32(s.src + 1) ^ (s.dst + 0x3c6ef372)) ^ (f.sport | (f.dport << 16))) | 0;
     f.ackHash = mix32(mix32(mix32(s.dst + 1) ^ (s.src + 0x3c6ef372)) ^ (f.dport | (f.sport << 16))) | 0;

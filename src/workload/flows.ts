@@ -24,6 +24,8 @@ export function explicitFlows(list: ExplicitFlow[], hostCount: number): FlowSpec
     const g: FlowSpec = { src: f.src, dst: f.dst, bytes: f.bytes, startPs: f.startPs };
     if (f.prio !== undefined) g.prio = f.prio;
     if (f.tag !== undefined) g.tag = f.tag;
+    if (f.sport !== undefined) g.sport = f.sport;
+    if (f.dport !== undefined) g.dport = f.dport;
     out.push(g);
   }
   out.sort((a, b) => a.startPs - b.startPs);
@@ -41,6 +43,9 @@ const explicitFlow = z
     start: durationField().default(0),
     prio: prio.optional(),
     tag: z.string().optional(),
+    // UDP ports as another simulator numbered the flow, for replays (switch.loadBalancing: ns3Hash)
+    sport: z.number().int().min(0).max(65535).optional(),
+    dport: z.number().int().min(0).max(65535).optional(),
   })
   .strict();
 
@@ -67,6 +72,8 @@ function prepareFlows(w: FlowsEntry, ctx: WorkloadContext): PreparedWorkload {
         const x: FlowSpec = { src: ends[j]!.src, dst: ends[j]!.dst, bytes: f.size, startPs: f.start };
         if (f.prio !== undefined) x.prio = f.prio;
         if (f.tag !== undefined) x.tag = f.tag;
+        if (f.sport !== undefined) x.sport = f.sport;
+        if (f.dport !== undefined) x.dport = f.dport;
         return x;
       });
       return ctx.guard([], () => explicitFlows(list, ctx.hostCount));
@@ -77,7 +84,7 @@ function prepareFlows(w: FlowsEntry, ctx: WorkloadContext): PreparedWorkload {
 /** `type: flows`: flows listed one by one. */
 export const flowsWorkload: WorkloadDefinition<FlowsEntry> = {
   type: 'flows',
-  summary: 'flows listed one by one (src, dst, size, start, prio, tag)',
+  summary: 'flows listed one by one (src, dst, size, start, prio, tag; sport, dport for ns3Hash replays)',
   schema: flowsSchema,
   startTimes: (w) => w.flows.map((f, j) => [['flows', j, 'start'], f.start] as const),
   prepare: prepareFlows,

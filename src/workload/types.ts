@@ -9,6 +9,9 @@ export interface FlowSpec {
   prio?: number;
   /** free-form label carried to the FCT rows, e.g. 'background' or 'incast' */
   tag?: string;
+  /** UDP ports as another simulator numbered the flow (replays); undefined = the transport's port rule */
+  sport?: number;
+  dport?: number;
 }
 
 /**
