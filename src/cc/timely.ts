@@ -29,7 +29,7 @@ import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 export const timelyParams = z
   .object({
     variant: z.enum(['auto', 'hpcc', 'oscar']).default('auto').describe('hpcc = HPCC simulator, oscar = OSCAR artifact (docs/algorithms.md §9.3); auto by profile'),
-    preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant AI/HAI column: run.py (10/50 Mb/s per 10 G) or PowerTCP config (50/100 Mb/s)'),
+    preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant column: run.py (10/50 Mb/s per 10 G) or the PowerTCP authors\' simulator (50/100 Mb/s steps, 100 Mb/s floor, new rate assigned without moving the scheduled packet)'),
     alpha: z.number().positive().max(1).default(0.875).describe('EWMA weight of the new RTT-difference sample'),
     beta: z.number().positive().max(1).default(0.8).describe('multiplicative decrease factor'),
     tLowPs: z.number().positive().optional().describe('T_low, ps (default 50 us hpcc, 32 us oscar)'),
@@ -38,7 +38,7 @@ export const timelyParams = z
     rateAiBps: z.number().nonnegative().optional().describe('additive step delta, bps'),
     rateHaiBps: z.number().nonnegative().optional().describe('hyper-increase step, bps (oscar: maxStage x delta)'),
     maxStage: z.number().int().positive().default(5).describe('consecutive increases before the hyper step'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C)'),
+    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
     window: z
       .enum(['none', 'bdp'])
       .default('none')
@@ -66,6 +66,8 @@ export class Timely implements CcInstance {
   private readonly ai: number;
   private readonly hai: number;
   private readonly minRate: number;
+  /** the PowerTCP authors' simulator's rules (preset powertcp): its floor, and the rate assigned without ChangeRate */
+  private readonly refRules: boolean;
 
   constructor(
     private readonly f: CcFlow,
@@ -87,7 +89,11 @@ export class Timely implements CcInstance {
       this.ai = p.rateAiBps ?? (pt ? 50e6 : 10e6 * (C / 10e9));
       this.hai = p.rateHaiBps ?? (pt ? 100e6 : 50e6 * (C / 10e9));
     }
-    this.minRate = p.minRateBps ?? 0.001 * C;
+    // preset powertcp: the reference's MIN_RATE (100 Mb/s) and its direct rate assignment
+    // (UpdateRateTimely sets the rate without ChangeRate, so the packet already scheduled
+    // keeps its send time); docs/fidelity.md, "TIMELY"
+    this.refRules = !this.oscar && p.preset === 'powertcp';
+    this.minRate = p.minRateBps ?? (this.refRules ? 100e6 : 0.001 * C);
   }
 
   onAck(ack: AckInfo): void {
@@ -139,7 +145,7 @@ export class Timely implements CcInstance {
     if (r > C) r = C;
     if (!(r >= this.minRate)) r = this.minRate;
     this.rate = r;
-    this.f.setRate(r);
+    this.f.setRate(r, !this.refRules);
   }
 
   traceState(out: Float64Array): void {

@@ -33,7 +33,6 @@ export function addCompareCommands(program: Command): void {
     .option('--cc <refs>', 'comma-separated reference CCs (default: all seven of data/anchors/ns3-w10)')
     .option('--write', 'record the agreement: data/anchors/ns3-w10/agreement.json and the generated block of docs/fidelity.md (all CCs only)')
     .option('--report <dir>', 'also write <dir>/report.html with every CC\u2019s table and CDFs')
-    .option('--ecmp-seeds <seeds>', 'replay each CC once per ECMP seed (e.g. 0-7 or 0,3,5; network.switch.ecmpSeed) and print the range of its slowdowns: how much the paths alone move them')
-    .option('--reference-paths', 'put every flow on the path the reference run gave it (switch.loadBalancing ns3Hash, the ports of flows.csv) instead of ccsim\u2019s ECMP draw')
-    .action(async (o: { cc?: string; write?: boolean; report?: string; ecmpSeeds?: string; referencePaths?: boolean }) => (await import('./compare-run.js')).anchorsAction(o));
+    .option('--ecmp-seeds <seeds>', 'replay each CC on ccsim\u2019s own ECMP paths once per seed (e.g. 0-7 or 0,3,5; network.switch.ecmpSeed) instead of the reference run\u2019s paths, and print the range of its slowdowns: how much the paths alone move them')
+    .action(async (o: { cc?: string; write?: boolean; report?: string; ecmpSeeds?: string }) => (await import('./compare-run.js')).anchorsAction(o));
 }

@@ -113,18 +113,17 @@ function ecmpSeeds(v: string | undefined): number[] | undefined {
 
 const f3 = (x: number): string => x.toFixed(3);
 
-export function anchorsAction(o: { cc?: string; write?: boolean; report?: string; ecmpSeeds?: string; referencePaths?: boolean }): void {
+export function anchorsAction(o: { cc?: string; write?: boolean; report?: string; ecmpSeeds?: string }): void {
   const refs = o.cc === undefined ? REFERENCE_CCS.map((c) => c.ref) : o.cc.split(',').map((s) => s.trim());
   if (o.write === true && o.cc !== undefined) throw new UsageError('--write records every CC: leave out --cc');
   const seeds = ecmpSeeds(o.ecmpSeeds);
-  if (o.write === true && (seeds !== undefined || o.referencePaths === true)) throw new UsageError('--write records the replay the fidelity test repeats (ccsim\'s paths, ECMP seed 0): leave out --ecmp-seeds and --reference-paths');
-  if (o.referencePaths === true && seeds !== undefined) throw new UsageError('--reference-paths puts every flow on the reference\'s path: there is no path draw to vary, leave out --ecmp-seeds');
+  if (o.write === true && seeds !== undefined) throw new UsageError('--write records the replay the fidelity test repeats (every flow on the reference run\'s path): leave out --ecmp-seeds');
   const results: ReplayResult[] = [];
   for (const ref of refs) {
-    const runs = (seeds ?? [0]).map((seed) => {
-      const r = replayAnchor(ref, undefined, { ecmpSeed: seed, referencePaths: o.referencePaths === true });
+    const runs = (seeds ?? [undefined]).map((seed) => {
+      const r = replayAnchor(ref, undefined, seed === undefined ? {} : { ecmpSeed: seed });
       const a = r.comparison.bins[0]!;
-      const tag = seeds !== undefined ? ` (ECMP seed ${seed})` : o.referencePaths === true ? ' (reference paths)' : '';
+      const tag = seed !== undefined ? ` (ccsim's ECMP, seed ${seed})` : '';
       out(`${ref}${tag}: ${r.comparison.matched} matched, slowdown mean ${f3(a.ours.mean)} vs ${f3(a.theirs.mean)} (${a.diffPct.mean.toFixed(1)} %), p99 ${f3(a.ours.p99)} vs ${f3(a.theirs.p99)} (${a.diffPct.p99.toFixed(1)} %); ${r.cpuS.toFixed(1)} s CPU, ${r.wallS.toFixed(1)} s wall`);
       return r;
     });

@@ -65,14 +65,14 @@ export interface ReplayResult {
 
 /** How a replay differs from the recorded one (none: the recorded replay). */
 export interface ReplayOptions {
-  /** redraw the switches' ECMP salts (`network.switch.ecmpSeed`; 0 = the recorded paths) */
-  ecmpSeed?: number;
   /**
-   * put every flow on the reference run's own path: `switch.loadBalancing: ns3Hash` with
-   * each flow's ports from the set's flows.csv (docs/fidelity.md, "On the reference's own paths")
+   * replay on ccsim's own ECMP paths (`switch.loadBalancing: ecmp`) with this draw of the
+   * switches' salts (`network.switch.ecmpSeed`; 0 = ccsim's default salts) instead of the
+   * recorded replay's, which puts every flow on the reference run's own path (`ns3Hash` with
+   * the flows' ports, replay.yaml; docs/fidelity.md, "Paths")
    */
-  referencePaths?: boolean;
-  /** CC parameters to add to the reference CC's (e.g. the reference's rate floor) */
+  ecmpSeed?: number;
+  /** CC parameters to add to the reference CC's */
   ccParams?: Record<string, unknown>;
   /** transport settings to add to the replay's */
   transport?: Record<string, unknown>;
@@ -85,7 +85,7 @@ export interface ReplayOptions {
 export function replayAnchor(ref: string, set = W10, opts: ReplayOptions = {}): ReplayResult {
   const dir = anchorDir(set);
   const r = referenceCc(ref);
-  const raw = varied(readSpecFile(join(dir, 'replay.yaml')) as Record<string, unknown>, dir, opts);
+  const raw = varied(readSpecFile(join(dir, 'replay.yaml')) as Record<string, unknown>, opts);
   const cc = opts.ccParams === undefined ? r.cc : { ...r.cc, params: { ...r.cc.params, ...opts.ccParams } };
   const spec = parseSpec({ ...raw, cc }, join(dir, 'replay.yaml'));
   const input = resolveSpec(spec, dir);
@@ -105,50 +105,17 @@ export function replayAnchor(ref: string, set = W10, opts: ReplayOptions = {}): 
 
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
 
-/** The replay spec with the options' switch, transport and flow settings (the spec's others kept). */
-function varied(raw: Record<string, unknown>, dir: string, o: ReplayOptions): Record<string, unknown> {
-  if ((o.ecmpSeed ?? 0) === 0 && o.referencePaths !== true && o.transport === undefined) return raw;
+/** The replay spec with the options' switch and transport settings (the spec's others kept). */
+function varied(raw: Record<string, unknown>, o: ReplayOptions): Record<string, unknown> {
+  if (o.ecmpSeed === undefined && o.transport === undefined) return raw;
   const network = obj(raw['network']);
   const sw: Record<string, unknown> = { ...obj(network['switch']) };
-  if ((o.ecmpSeed ?? 0) !== 0) sw['ecmpSeed'] = o.ecmpSeed;
-  let workload = raw['workload'];
-  if (o.referencePaths === true) {
-    sw['loadBalancing'] = 'ns3Hash';
-    workload = withReferencePorts(workload, dir);
+  if (o.ecmpSeed !== undefined) {
+    sw['loadBalancing'] = 'ecmp';
+    if (o.ecmpSeed !== 0) sw['ecmpSeed'] = o.ecmpSeed;
   }
   const transport = { ...obj(network['transport']), ...(o.transport ?? {}) };
-  return { ...raw, workload, network: { ...network, switch: sw, transport } };
-}
-
-/** The replay's flows with the ports each had in the reference run (flows.csv: src, dst, sport, dport, size_B, start_ns). */
-function withReferencePorts(workload: unknown, dir: string): unknown[] {
-  const ports = new Map<string, [number, number]>();
-  const lines = readFileSync(join(dir, 'flows.csv'), 'utf8').trim().split('\n');
-  const col = lines[0]!.split(',');
-  const at = (name: string): number => {
-    const i = col.indexOf(name);
-    if (i < 0) throw new UsageError(`${join(dir, 'flows.csv')}: no column ${name}`);
-    return i;
-  };
-  const [src, dst, sport, dport, size, start] = ['src', 'dst', 'sport', 'dport', 'size_B', 'start_ns'].map(at) as [number, number, number, number, number, number];
-  for (const line of lines.slice(1)) {
-    const v = line.split(',').map(Number);
-    ports.set(`${v[src]}>${v[dst]}:${v[size]}@${v[start]}`, [v[sport]!, v[dport]!]);
-  }
-  return (Array.isArray(workload) ? workload : []).map((w) => {
-    const flows = obj(w)['flows'];
-    if (!Array.isArray(flows)) return w;
-    return {
-      ...obj(w),
-      flows: flows.map((f) => {
-        const x = obj(f);
-        const key = `${String(x['src'])}>${String(x['dst'])}:${parseInt(String(x['size']), 10)}@${parseInt(String(x['start']), 10)}`;
-        const p = ports.get(key);
-        if (p === undefined) throw new UsageError(`${join(dir, 'flows.csv')}: no ports for the replay's flow ${key}`);
-        return { ...x, sport: p[0], dport: p[1] };
-      }),
-    };
-  });
+  return { ...raw, network: { ...network, switch: sw, transport } };
 }
 
 /** What a replay is held to: ccsim's overall slowdown mean and p99 when the agreement was recorded. */
