@@ -47,8 +47,9 @@ const Q_RING = 4;
  * needs of a packet, so that neither list is linked through the packet records
  * and a switch hop reads a record only to mark it. Eight int32 words (32 bytes,
  * two entries a cache line): packet, its record's meta word, destination, wire
- * size, ECMP hash, ingress port (queues of a switch; -1 elsewhere), and in the
- * in-flight ring the arrival time as a double in words 6-7.
+ * size, ECMP hash, ingress port (queues of a switch; in the in-flight ring
+ * the serialization time, E_SER), and in the in-flight ring the arrival time
+ * as a double in words 6-7.
  */
 const E_SHIFT = 3;
 const E_PKT = 0;
@@ -57,6 +58,7 @@ const E_DST = 2;
 const E_SIZE = 3;
 const E_HASH = 4;
 const E_IN = 5;
+const E_SER = 5;
 /** index of an in-flight entry's arrival time in `arenaF`: (entry's word offset >> 1) + T_OFF */
 const T_OFF = 3;
 /** entries of a queue's first ring, and of the in-flight ring */
@@ -377,10 +379,7 @@ export class Port {
     return this.ctrlCount > 0 || this.totalPkts > 0;
   }
 
-  /**
-   * Removes and returns the next packet by the service policy, or NIL if
-   * everything left is paused. Sets `lastQueue`.
-   */
+  /** Removes and returns the next packet by the service policy, or NIL if everything left is paused. Sets `lastQueue`. */
   dequeue(): number {
     if (this.ctrlHead !== NIL) {
       const pk = this.pk;
@@ -476,9 +475,8 @@ export class Port {
   }
 
   /**
-   * Starts transmitting `pkt` now (the port is idle): a packet from a data
-   * queue, or straight through, with its words in the dq fields; or a host's
-   * data packet or a control frame, whose words are read from its record.
+   * Starts transmitting `pkt` now (the port is idle): a queued or straight-through packet,
+   * its words in the dq fields; or a host's packet or a control frame, words from its record.
    */
   transmit(pkt: number): void {
     if (pkt !== this.dqPkt) {
@@ -493,9 +491,8 @@ export class Port {
   }
 
   /**
-   * Starts transmitting the packet whose words are in the dq fields (`dqPkt`)
-   * now (the port is idle). A switch calls it directly: the words come from
-   * the fields alone, so V8 knows them as small integers.
+   * Starts transmitting the packet whose words are in the dq fields (`dqPkt`) now (the port
+   * is idle). A switch calls it directly: the words come from fields, small integers to V8.
    */
   transmitDq(): void {
     const sched = this.sched;
@@ -520,6 +517,7 @@ export class Port {
     lW[w + E_DST] = dst;
     lW[w + E_SIZE] = size;
     lW[w + E_HASH] = hash;
+    lW[w + E_SER] = ser;
     ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
     this.lCount++;
     if (this.arrivePending === false) {
@@ -561,8 +559,14 @@ export class Port {
       const lW = ctx.arena;
       this.peer.arrive(lW[w + E_PKT]!, this.peerPort, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!);
     }
-    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
-    else this.arrivePending = false;
+    if (this.lCount > 0) {
+      const w = this.lBase + (this.lHead << E_SHIFT);
+      const ti = (w >> 1) + T_OFF;
+      // keyed by the receiver, or by the sender when the packet's transmission began now (the
+      // tie rule of docs/architecture.md, "Parallel runs": computable without the sender's order)
+      if (ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! === now) this.sched.postSlotAtBy(this.arriveSlot, ctx.arenaF, ti, this.node);
+      else this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ti);
+    } else this.arrivePending = false;
   }
 
   /** PFC frame received on this port from the peer: pause or resume class `cls`. */
