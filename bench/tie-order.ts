@@ -18,7 +18,8 @@
  *
  * It also checks the rule every run now uses (docs/architecture.md, "Parallel runs", event
  * order): simultaneous events ordered by (time, insertion time, inserting node, insertion
- * order), an event inheriting the node of the handler that scheduled it. It reads each
+ * order), a node's link arrivals (by slot) before its other events of that instant and key, an
+ * event inheriting the node of the handler that scheduled it. It reads each
  * dispatched event's key from the scheduler and counts (1) adjacent simultaneous pairs out
  * of key order (the scheduler's own check: 0), and (2) keys a partition could not compute
  * alone: a port's transmission-done event keyed by another node than the port's, or a
@@ -63,20 +64,25 @@ const internals = sim.sched as unknown as {
   handlers: EventHandler[];
   insT: Float64Array;
   keyNode: Int32Array;
+  directEnd: number;
   release(slot: number): void;
 };
+let prevSub = -1;
 function checkKey(slot: number): void {
   const t = sim.sched.now;
   const ins = internals.insT[slot]!;
   const node = internals.keyNode[slot]!;
+  // one node at one instant: its link arrivals by slot, then its other events (in insertion order)
+  const sub = slot < internals.directEnd && (slot & 1) === 1 ? slot : Infinity;
   if (t === prevT) {
     rule.checked++;
     if (ins === prevIns && node !== prevNode) rule.sameInsDifferentNode++;
-    if (ins < prevIns || (ins === prevIns && node < prevNode)) rule.outOfOrder++;
+    if (ins < prevIns || (ins === prevIns && (node < prevNode || (node === prevNode && sub < prevSub)))) rule.outOfOrder++;
   }
   prevT = t;
   prevIns = ins;
   prevNode = node;
+  prevSub = sub;
 }
 /** each port's previous arrival event, ps */
 const lastArrival = new Float64Array(ports.length).fill(-Infinity);

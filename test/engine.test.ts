@@ -72,6 +72,24 @@ test('simultaneous events order by (insertion time, inserting node, insertion or
   assert.equal(s.node, -1);
 });
 
+test("one node's events of one instant and key: its link arrivals by slot, then its other events in insertion order", () => {
+  const s = new Scheduler(16);
+  const log: string[] = [];
+  const targets = [0, 1].map((e) => ({ onTxDone: () => log.push(`tx${e}`), onArrive: () => log.push(`ar${e}`) }));
+  const k = s.registerDirect(targets, 'tx', 'arrive');
+  const slots = [s.directSlot(k.tx, 0), s.directSlot(k.arrive, 0), s.directSlot(k.tx, 1), s.directSlot(k.arrive, 1)];
+  const kind = s.register({ fire: (id) => log.push(`h${id}`) });
+  s.node = 9;
+  s.schedule(10, kind, 1, 0);
+  s.scheduleSlot(slots[3]!, 10);
+  s.schedule(10, kind, 2, 0);
+  s.scheduleSlot(slots[0]!, 10);
+  s.scheduleSlot(slots[1]!, 10);
+  s.node = -1;
+  s.run();
+  assert.deepEqual(log, ['ar0', 'ar1', 'h1', 'h2', 'tx0']);
+});
+
 test('an event keyed in the past (a cross-partition arrival) takes its place among simultaneous events in the wheel and the heap', () => {
   for (const at of [5_000, 100_000_000]) {
     const s = new Scheduler(4);

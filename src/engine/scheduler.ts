@@ -4,8 +4,8 @@
  * 4-ary heap for later events (timeouts, flow starts, slow timers), all in
  * typed arrays; nothing is allocated per event.
  *
- * Order is (time, insertion time, inserting node, insertion sequence)
- * (docs/architecture.md, "Parallel runs"): work scheduled at an instant runs
+ * Order is (time, insertion time, inserting node, insertion sequence), link
+ * arrivals before the sequence (docs/architecture.md, "Parallel runs"): work scheduled at an instant runs
  * after everything scheduled before it, as with ns-3's FIFO (docs/network-model.md
  * §9), and nodes that schedule for one instant at one instant go by node id, so
  * a partition of the network computes every key alone. An event inherits the
@@ -192,11 +192,8 @@ export class Scheduler {
   }
 
   /**
-   * Schedules an event at (now + a) + b ps (a, b >= 0: the sum a caller would
-   * form itself), without a handle. For the per-packet events: a time in ps
-   * is not a small integer, so V8 boxes it (allocates) whenever it crosses a
-   * call it does not inline, while the serialization and link delays `a` and
-   * `b` are small integers that cross as they are.
+   * Schedules an event at (now + a) + b ps (a, b >= 0), without a handle: a time in ps is not a small
+   * integer and V8 boxes it at a call it does not inline; the delays `a` and `b` cross as they are.
    */
   post(a: number, b: number, kind: number, id: number, tag: number): void {
     this.insert(this.now + a + b, kind, id, tag);
@@ -301,11 +298,9 @@ export class Scheduler {
   }
 
   /**
-   * `schedule(times[i], ...)` with the handle written to `handles[j]`. A
-   * handle is not a small integer once its slot's generation passes 127, nor
-   * is a time in ps: V8 boxes either (allocates) at every call it does not
-   * inline, and through typed arrays neither crosses a call. For the host's
-   * wake-up and the CC timers, which are cancelled and re-armed per ACK.
+   * `schedule(times[i], ...)` with the handle written to `handles[j]`: neither a handle (past generation
+   * 127) nor a time in ps is a small integer, and V8 boxes either at a call it does not inline. For the
+   * host's wake-up and the CC timers, cancelled and re-armed per ACK.
    */
   scheduleFrom(times: Float64Array, i: number, kind: number, id: number, tag: number, handles: Float64Array, j: number): void {
     const at = times[i]!;
@@ -517,11 +512,21 @@ export class Scheduler {
     this.inWheel++;
   }
 
-  /** Whether slot a's (insertion time, node) is <= slot s's (for two events at one time). */
+  /**
+   * Whether slot a's key after the time is <= s's: insertion time, node, then the node's link arrivals
+   * by slot before its other events, which keep insertion order: a cross-partition arrival, posted at
+   * the window's end, takes its one-thread place among its node's events of that instant.
+   */
   private keyNotAfter(a: number, s: number): boolean {
     const ia = this.insT[a]!;
     const is = this.insT[s]!;
-    return ia < is || (ia === is && this.keyNode[a]! <= this.keyNode[s]!);
+    if (ia !== is) return ia < is;
+    const na = this.keyNode[a]!;
+    const ns = this.keyNode[s]!;
+    if (na !== ns) return na < ns;
+    const sa = a < this.directEnd && (a & 1) === 1;
+    const ss = s < this.directEnd && (s & 1) === 1;
+    return sa ? !ss || a < s : !ss;
   }
 
   /**
