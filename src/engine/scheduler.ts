@@ -389,6 +389,11 @@ export class Scheduler {
       const cb = this.cur & BMASK;
       const b = head[cb]! >= 0 ? cb : this.nextBucket();
       const slot = head[b]!;
+      // (before the wheel moves on: an event posted between two runs, at >= until, must find it behind)
+      if (this.time[slot]! > until) {
+        this.now = until;
+        return false;
+      }
       const d = (b - cb) & BMASK;
       if (d > 0) {
         this.cur += d;
@@ -399,10 +404,6 @@ export class Scheduler {
         // a direct slot (never cancelled) keeps its slot: its number says what to call, and its
         // `where` is not kept up to date (nothing reads it; it is never CANCELLED)
         const t = this.time[slot]!;
-        if (t > until) {
-          this.now = until;
-          return false;
-        }
         this.popHead(b, slot);
         this.now = t;
         this.node = this.runNode[slot]!;
@@ -411,10 +412,6 @@ export class Scheduler {
         else direct[slot >> 1]!.onTxDone();
         if (this.stopRequested !== 0) return false;
         continue;
-      }
-      if (this.where[slot] !== CANCELLED && this.time[slot]! > until) {
-        this.now = until;
-        return false;
       }
       this.popHead(b, slot);
       if (this.where[slot] === CANCELLED) {
