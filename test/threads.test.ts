@@ -19,8 +19,14 @@ import { PARALLEL_ENGINE, partitionTable, planThreads } from '../src/experiment/
 import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
+import { loadAndResolve } from '../src/experiment/resolve.js';
+import { partitionTopology } from '../src/net/topology/partition.js';
+import { simulate } from '../src/sim/simulate.js';
+import { simulateWindowed } from '../src/sim/windowed.js';
+import type { SimInput, SimOutput } from '../src/sim/types.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = tempDir('threads-test');
 
 test('one thread asked: no partitioning is computed, nothing to say', () => {
@@ -112,4 +118,69 @@ test('a sweep point keeps its hash whatever `threads` says: a finished point is 
   assert.equal(a.points.length, 2);
   assert.deepEqual(b.points.map((p) => p.hash), a.points.map((p) => p.hash));
   assert.equal(b.points[0]!.spec.threads, 2);
+});
+
+// ---- stage 3: the crossing of cut links, stepped in windows of the lookahead in one process
+// (sim/windowed.ts, net/crossing.ts): the packets and PFC frames that cross partitions are
+// copied into the receiving side's store at each window's end and keyed as a one-thread run
+// posts them. The whole output (FCT rows, counters, samples, events, end time) must be the
+// plain run's, for every partition count: the event order's keys are ones a partition
+// computes alone (docs/architecture.md, "Parallel runs").
+
+/** The output as JSON without the wall time. */
+const outputJson = (o: SimOutput): string => JSON.stringify({ ...o, wallMs: 0 });
+
+function checkWindowed(spec: string, counts: number[], edit: (i: SimInput) => void = () => {}): { cutPauses: number[] } {
+  const make = (): SimInput => {
+    const { input } = loadAndResolve(spec, {}, { quick: false });
+    edit(input);
+    return input;
+  };
+  const plain = outputJson(simulate(make()));
+  const cutPauses: number[] = [];
+  for (const n of counts) {
+    const input = make();
+    const part = partitionTopology(input.topology, n);
+    assert.equal(part.count, n, `${spec}: ${n} partitions`);
+    const w = simulateWindowed(input, part.of, part.lookaheadPs);
+    assert.ok(w.cutLinks > 0);
+    assert.equal(outputJson(w.output), plain, `${spec}: the output with ${n} partitions is the plain run's`);
+    cutPauses.push(w.output.ports.filter((r) => part.of[r.node] !== part.of[r.peer]).reduce((a, r) => a + r.pausesSent, 0));
+  }
+  return { cutPauses };
+}
+
+test('cut links delivered at window ends reproduce the plain run exactly: a leaf-spine (HPCC, CacheFollower + incast) and the reference example', () => {
+  const spec = join(dir, 'windowed-demo.yaml');
+  writeFileSync(spec, SPEC.replace('threads-demo', 'windowed-demo'));
+  checkWindowed(spec, [2, 4]);
+  checkWindowed(join(ROOT, 'examples', 'reference.yaml'), [2, 4]);
+});
+
+test('cut links reproduce the plain run on the demo (64-host leaf-spine, 300 us) and the 320-host fat tree (DCQCN, CacheFollower at 0.8, 15 us of arrivals)', () => {
+  checkWindowed(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
+    i.stopAtPs = 300 * US;
+  });
+  checkWindowed(join(ROOT, 'examples', 'fattree-cachefollower.yaml'), [2, 4, 5], (i) => {
+    i.flows = i.flows.filter((f) => f.startPs < 15 * US);
+  });
+});
+
+test('PFC frames cross cut links like packets, with the link delay, and the run matches the plain one (320-host tree, 100:1 incast, 2 MiB buffers)', () => {
+  const spec = join(dir, 'pfc-cross.yaml');
+  writeFileSync(
+    spec,
+    `name: pfc-cross
+profile: oscar
+topology: { type: fatTree, preset: oscar320 }
+network: { switch: { bufferBytes: 2MiB } }
+cc: none
+workload:
+  - { type: incast, fanIn: 100, size: 64KB, receiver: 0, at: [0] }
+stop: { maxTime: 5ms }
+`,
+  );
+  const { cutPauses } = checkWindowed(spec, [2, 4]);
+  // the pauses this test is about do cross: PAUSE frames sent on cut links
+  for (const c of cutPauses) assert.ok(c > 10, `PAUSE frames on cut links: ${c}`);
 });

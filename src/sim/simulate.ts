@@ -85,6 +85,8 @@ export class Simulation {
   private lastProgress: number;
   private live = 0;
   private readonly drivers: Drivers | null;
+  /** Whether packets are in transit outside the scheduler (cut links of a partitioned run, sim/windowed.ts); null: never. */
+  crossPending: (() => boolean) | null = null;
 
   /** Builds the simulation; `cc` replaces the registry's `input.cc.name` (tests with their own CC). */
   constructor(input: SimInput, cc?: CcDefinition) {
@@ -255,7 +257,10 @@ export class Simulation {
         this.report();
         this.lastProgress = t1;
       }
-      if (emptied) {
+      if (emptied && this.crossPending !== null && this.crossPending()) {
+        // packets are on cut links, outside the scheduler (net/crossing.ts): the window goes on, empty
+        sched.now = until;
+      } else if (emptied) {
         // nothing can happen any more: paused queues stay paused for ever
         this.checkDeadlock(true);
         break;
