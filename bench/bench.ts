@@ -60,10 +60,10 @@
  *     100 G / 400 G, 1 us), CacheFollower at 80 % load for 200 us of arrivals, DCQCN, stopped
  *     at 0.5 ms simulated: a larger tree for the thread counts of issue 31. Not in the default set.
  * `--threads 1,2` runs each scenario once per thread count (issue 31; docs/performance.md) and
- * says whether events, finished flows and mean slowdown agree. Until the parallel engine
- * lands (PARALLEL_ENGINE in src/experiment/threads.ts) a count n > 1 runs the run in windows of
- * the lookahead with the n partitions' cut links crossing at window ends, on one thread
- * (sim/windowed.ts): the cost of windows and crossings, and a check that they change nothing.
+ * says whether events, finished flows and mean slowdown agree. A count n > 1 runs on the
+ * parallel engine (experiment/parallel.ts) when it runs the scenario (a fixed end: (b2), (t),
+ * any scenario with --until-ms); otherwise in windows with the n partitions' cut links
+ * crossing at window ends, on one thread (sim/windowed.ts), and the title says why.
  * `--until-ms x` stops every scenario at x simulated ms (a short smoke version).
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
@@ -80,6 +80,7 @@ import { fatTree, fatTreePreset, fatTreePresetOptions, rdcn, spineLeafPreset, st
 import { partitionTopology } from '../src/net/topology/partition.js';
 import { simulateWindowed } from '../src/sim/windowed.js';
 import { PARALLEL_ENGINE } from '../src/experiment/threads.js';
+import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
 import { FctStream } from '../src/experiment/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
@@ -303,12 +304,19 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
   let cpu;
   try {
     const full = fct === null ? input : { ...input, fctSink: fct.sink };
-    if (threads > 1) {
+    const why = threads > 1 ? parallelUnsupported(full) : null;
+    if (threads > 1 && PARALLEL_ENGINE && why === null) {
       const part = partitionTopology(input.topology, threads);
-      if (PARALLEL_ENGINE) throw new Error('bench: the parallel engine is on: run it through runExperiment');
+      const t0 = performance.now();
+      const o = runParallel(full, part);
+      if (o === null) throw new Error('bench: a worker needed the whole network (deadlock check)');
+      out = { ...o, wallMs: performance.now() - t0 };
+      title += ` [${part.count} threads, ${part.crossLinks} cut links]`;
+    } else if (threads > 1) {
+      const part = partitionTopology(input.topology, threads);
       const w = simulateWindowed(full, part.of, part.lookaheadPs);
       out = w.output;
-      title += ` [${threads} threads asked: ${part.count} partitions, ${w.cutLinks} cut links, ${w.windows} windows of ${part.lookaheadPs / 1e6} us, crossing at window ends on ONE thread (no parallel engine yet)]`;
+      title += ` [${threads} threads asked, not run by the engine (${why ?? 'PARALLEL_ENGINE off'}): ${part.count} partitions crossing at window ends on ONE thread]`;
     } else out = simulate(full);
     cpu = process.cpuUsage(cpu0);
     const summary = runSummary(out);

@@ -59,6 +59,9 @@ export class Scheduler {
   eventsProcessed = 0;
   /** The running handler's node, which keys what it schedules (-1: global, or outside `run`); a handler acting for another node sets it and restores it. */
   node = -1;
+  /** events of no node run so far (every partition runs them); the direct slot running (-1: another event) */
+  globalEvents = 0;
+  running = -1;
 
   private cap: number;
   // per slot
@@ -137,12 +140,7 @@ export class Scheduler {
     return this.handlers.length - 1;
   }
 
-  /**
-   * Registers the two direct kinds (at most one pair per scheduler): an event
-   * of kind `tx` with element id `id` calls `targets[id].onTxDone()`, one of
-   * kind `arrive` calls `targets[id].onArrive()`. `targets` may grow after
-   * this call (it is read at dispatch).
-   */
+  /** The two direct kinds (one pair): kind `tx`, id `id` calls `targets[id].onTxDone()`, `arrive` its `onArrive()`; `targets` may grow. */
   registerDirect(targets: readonly DirectTarget[], txName: string, arriveName: string): { tx: number; arrive: number } {
     if (this.kDirectTx >= 0) throw new Error('scheduler: direct kinds already registered');
     this.direct = targets;
@@ -282,6 +280,12 @@ export class Scheduler {
     this.place(slot, at < this.now ? this.now : at, insTime, node);
   }
 
+  /** The running direct event's key after its time (insertion time, node) into `out` (a finish's place, issue 31). */
+  keyOfRunning(out: Float64Array): void {
+    out[0] = this.running < 0 ? Infinity : this.insT[this.running]!;
+    out[1] = this.running < 0 ? Infinity : this.keyNode[this.running]!;
+  }
+
   /** The node direct slot `slot` runs at: a port's node for its tx slot, its peer's for its arrive slot. */
   setSlotNode(slot: number, node: number): void {
     this.runNode[slot] = node;
@@ -325,11 +329,7 @@ export class Scheduler {
     return handle >= 0 && this.pendingSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
   }
 
-  /**
-   * Cancels a pending event; a stale or NO_EVENT handle is ignored. Returns
-   * whether it removed one. A wheel event is only marked (its slot is recycled
-   * when its bucket comes up); a heap event is removed at once.
-   */
+  /** Cancels a pending event (a stale or NO_EVENT handle is ignored); whether it removed one. A wheel event is only marked. */
   cancel(handle: number): boolean {
     return handle >= 0 && this.cancelSlot(handle & SLOT_MASK, Math.floor(handle / SLOT_SPAN));
   }
@@ -406,6 +406,7 @@ export class Scheduler {
         const t = this.time[slot]!;
         this.popHead(b, slot);
         this.now = t;
+        this.running = slot;
         this.node = this.runNode[slot]!;
         this.eventsProcessed++;
         if ((slot & 1) !== 0) direct[slot >> 1]!.onArrive();
@@ -422,7 +423,9 @@ export class Scheduler {
       const kind = this.kind[slot]!;
       const id = this.ids[slot]!;
       this.now = t;
+      this.running = -1;
       this.node = this.keyNode[slot]!;
+      if (this.node < 0) this.globalEvents++;
       this.eventsProcessed++;
       const tag = this.tags[slot]!;
       this.release(slot);

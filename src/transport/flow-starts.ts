@@ -23,6 +23,8 @@ export class FlowStarts {
   /** flows of the up-front list; injected flows come after them */
   private listEnd = 0;
   private readonly kStart: number;
+  /** a partition's worker (issue 31): hosts whose flows start here, by node (null: all); every flow is still made */
+  local: Uint8Array | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -70,7 +72,7 @@ export class FlowStarts {
     const f = this.factory!.make(flows.length, spec);
     flows.push(f);
     this.fitFlowDrops(f.id);
-    this.start(f);
+    if (this.local === null || this.local[f.src] === 1) this.start(f);
     sched.node = was;
     return f;
   }
@@ -119,7 +121,8 @@ export class FlowStarts {
     }
     const end = this.listEnd;
     while (this.nextStart < end && flows[this.nextStart]!.startPs <= now) {
-      this.startAsSender(flows[this.nextStart++]!);
+      const f = flows[this.nextStart++]!;
+      if (this.local === null || this.local[f.src] === 1) this.startAsSender(f);
     }
     if (this.nextStart < end) this.sched.scheduleKeyed(flows[this.nextStart]!.startPs, this.kStart, 0, 0, -1, -1);
   }
