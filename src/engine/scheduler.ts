@@ -360,10 +360,7 @@ export class Scheduler {
     this.stopRequested = 1;
   }
 
-  /**
-   * Runs events with time <= `until` (ps). Returns true if it stopped because the
-   * queue emptied, false if it reached `until` or was stopped.
-   */
+  /** Runs events with time <= `until` (ps). True if it stopped because the queue emptied, false at `until` or stopped. */
   run(until = Infinity): boolean {
     const r = this.runLoop(until);
     this.node = -1;
