@@ -246,9 +246,9 @@ test('on 2 and 4 threads PFC frames cross between workers and the output is the 
 
 test('what the engine does not run yet is named, and the run uses one thread: a run until every flow finishes, samplers', () => {
   const topo = spineLeafPreset('oscar64');
-  const p = planThreads(topo, 2, 'option', 2, 'a run until every flow finishes');
+  const p = planThreads(topo, 2, 'option', 2, 'runs until every flow finishes');
   assert.equal(p.used, 1);
-  assert.match(p.notes.at(-1)!, /does not run a run until every flow finishes yet/);
+  assert.match(p.notes.at(-1)!, /does not yet run runs until every flow finishes: the run uses one thread/);
   const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
   assert.match(parallelUnsupported(input)!, /until every flow finishes/);
   input.stopAtPs = 100 * US;

@@ -49,7 +49,7 @@ export function planThreads(topo: Topology, requested: number, from: 'spec' | 'o
     notes.push('the parallel engine is not built yet (issue 31): the run uses one thread; the table shows the split it would use');
     used = 1;
   } else if (used > 1 && unsupported !== null) {
-    notes.push(`the parallel engine does not run ${unsupported} yet (issue 31): the run uses one thread`);
+    notes.push(`the parallel engine (issue 31) does not yet run ${unsupported}: the run uses one thread`);
     used = 1;
   }
   return { requested, from, partitions: p.count, used, partitioning: p, notes };
