@@ -10,6 +10,8 @@
  * computation produced in the recorded W10 runs: docs/fidelity.md).
  */
 
+import { mix32 } from './hash.js';
+
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
@@ -28,13 +30,8 @@ export function murmur3Words3(w0: number, w1: number, w2: number, seed: number):
   h = mixWord(h, w0 | 0);
   h = mixWord(h, w1 | 0);
   h = mixWord(h, w2 | 0);
-  h ^= 12;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  // length, then MurmurHash3's finalizer (the ECMP hash's `mix32`)
+  return mix32(h ^ 12);
 }
 
 /** The IPv4 address those simulators give host `id` (11.0.0.1 + id as two octets), as an int32. */
