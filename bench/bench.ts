@@ -56,6 +56,15 @@
  *     server s of rack t sends a long flow to server s of rack t+1+s (mod 25), so every
  *     ToR feeds ten VOQs; PowerTCP with once-per-RTT updates, 2.45 ms (10 slots). Not in
  *     the default set.
+ * (t) a 1,024-host fat tree (T-FT320's pods, 16 of them: 64 ToRs x 16 hosts, 64 aggs, 16 cores,
+ *     100 G / 400 G, 1 us), CacheFollower at 80 % load for 200 us of arrivals, DCQCN, stopped
+ *     at 0.5 ms simulated: a larger tree for the thread counts of issue 31. Not in the default set.
+ * `--threads 1,2` runs each scenario once per thread count (issue 31; docs/performance.md) and
+ * says whether events, finished flows and mean slowdown agree. A count n > 1 runs on the
+ * parallel engine (experiment/parallel.ts) when it runs the scenario (a fixed end: (b2), (t),
+ * any scenario with --until-ms); otherwise in windows with the n partitions' cut links
+ * crossing at window ends, on one thread (sim/windowed.ts), and the title says why.
+ * `--until-ms x` stops every scenario at x simulated ms (a short smoke version).
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
  */
@@ -67,7 +76,11 @@ import { Rng } from '../src/engine/rng.js';
 import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
-import { fatTreePreset, rdcn, spineLeafPreset, star } from '../src/net/topology/index.js';
+import { fatTree, fatTreePreset, fatTreePresetOptions, rdcn, spineLeafPreset, star } from '../src/net/topology/index.js';
+import { partitionTopology } from '../src/net/topology/partition.js';
+import { simulateWindowed } from '../src/sim/windowed.js';
+import { PARALLEL_ENGINE } from '../src/experiment/threads.js';
+import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
 import { FctStream } from '../src/experiment/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
@@ -77,7 +90,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's', 'v'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's', 't', 'v'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -103,6 +116,15 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: `(b) OSCAR 320-host fat-tree, CacheFollower 80%, 10 ms arrivals (${flows.length} flows), DCQCN`,
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 't') {
+    const topo = fatTree({ ...fatTreePresetOptions('oscar320'), name: 'ft1024', pods: 16 });
+    const hosts = Array.from({ length: topo.hostCount }, (_, i) => i);
+    const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('cachefollower'), load: 0.8, refRateBps: 100e9, startPs: 0, durationPs: 200 * US, rng: new Rng(1).fork('workload/0') });
+    return {
+      title: `(t) 1,024-host fat tree (16 T-FT320 pods), CacheFollower 80%, 200 us arrivals (${flows.length} flows), stopped at 0.5 ms, DCQCN`,
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'dcqcn', params: {} }, flows, stopAtPs: 0.5 * MS, maxTimePs: 0.5 * MS, linkEvents: [], metrics: metricsOff },
     };
   }
   if (name === 'c' || name === 'd') {
@@ -251,13 +273,17 @@ function printResult(
   process.stdout.write(JSON.stringify(res) + '\n');
 }
 
-/** Runs one scenario in this process; `untilMs` stops it at that simulated time (bench/instructions.ts). */
-function runOne(name: string, untilMs?: number): void {
+/**
+ * Runs one scenario in this process; `untilMs` stops it at that simulated time (bench/instructions.ts);
+ * `threads` > 1: on that many partitions (see the file comment).
+ */
+function runOne(name: string, untilMs?: number, threads = 1): void {
   if (name === 's') {
     runScheduler();
     return;
   }
-  const { title, input } = scenario(name);
+  const { title: title0, input } = scenario(name);
+  let title = title0;
   if (untilMs !== undefined) {
     input.stopAtPs = untilMs * MS;
     input.maxTimePs = untilMs * MS;
@@ -277,7 +303,21 @@ function runOne(name: string, untilMs?: number): void {
   const cpu0 = process.cpuUsage();
   let cpu;
   try {
-    out = simulate(fct === null ? input : { ...input, fctSink: fct.sink });
+    const full = fct === null ? input : { ...input, fctSink: fct.sink };
+    const why = threads > 1 ? parallelUnsupported(full) : null;
+    if (threads > 1 && PARALLEL_ENGINE && why === null) {
+      const part = partitionTopology(input.topology, threads);
+      const t0 = performance.now();
+      const o = runParallel(full, part);
+      if (o === null) throw new Error('bench: a worker needed the whole network (deadlock check)');
+      out = { ...o, wallMs: performance.now() - t0 };
+      title += ` [${part.count} threads, ${part.crossLinks} cut links]`;
+    } else if (threads > 1) {
+      const part = partitionTopology(input.topology, threads);
+      const w = simulateWindowed(full, part.of, part.lookaheadPs);
+      out = w.output;
+      title += ` [${threads} threads asked, not run by the engine (${why ?? 'PARALLEL_ENGINE off'}): ${part.count} partitions crossing at window ends on ONE thread]`;
+    } else out = simulate(full);
     cpu = process.cpuUsage(cpu0);
     const summary = runSummary(out);
     meanSlowdown = summary.fct.overall.meanSlowdown;
@@ -292,17 +332,34 @@ function runOne(name: string, untilMs?: number): void {
 function main(): void {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    // --child <scenario> [--until-ms <ms>]
-    const until = args[2] === '--until-ms' ? Number(args[3]) : undefined;
+    // --child <scenario> [--until-ms <ms>] [--threads <n>]
+    const ui = args.indexOf('--until-ms');
+    const until = ui > 0 ? Number(args[ui + 1]) : undefined;
     if (until !== undefined && !(until > 0)) {
-      process.stderr.write(`bench: --until-ms takes a positive number of simulated ms, got "${args[3]}"\n`);
+      process.stderr.write(`bench: --until-ms takes a positive number of simulated ms, got "${args[ui + 1]}"\n`);
       process.exitCode = 2;
       return;
     }
-    runOne(args[1]!, until);
+    const ti = args.indexOf('--threads');
+    runOne(args[1]!, until, ti > 0 ? Number(args[ti + 1]) : 1);
     return;
   }
-  const names = args.length > 0 ? args : ['a', 'c', 'r', 'd', 'b', 'e'];
+  // options: --threads 1,2 and --until-ms x, anywhere among the scenario names
+  const rest: string[] = [];
+  let threadList = [1];
+  let untilArg: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--threads') {
+      threadList = String(args[++i]).split(',').map(Number);
+      if (threadList.some((t) => !Number.isInteger(t) || t < 1)) {
+        process.stderr.write(`bench: --threads takes thread counts like 1,2, got "${args[i]}"\n`);
+        process.exitCode = 2;
+        return;
+      }
+    } else if (args[i] === '--until-ms') untilArg = ['--until-ms', String(args[++i])];
+    else rest.push(args[i]!);
+  }
+  const names = rest.length > 0 ? rest : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
     process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, bfc, g, n, s and v)\n`);
@@ -312,20 +369,30 @@ function main(): void {
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
-    const heap = n === 'e' ? ['--max-old-space-size=700'] : [];
-    const r = spawnSync(process.execPath, [...heap, self, '--child', n], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
-    if (r.status !== 0) {
-      console.log(`(${n}) failed with exit code ${r.status}`);
-      process.exitCode = 1;
-      continue;
+    const seen: Record<string, number | string>[] = [];
+    for (const threads of threadList) {
+      const heap = n === 'e' ? ['--max-old-space-size=700'] : [];
+      const r = spawnSync(process.execPath, [...heap, self, '--child', n, ...untilArg, '--threads', String(threads)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+      if (r.status !== 0) {
+        console.log(`(${n}) failed with exit code ${r.status}`);
+        process.exitCode = 1;
+        continue;
+      }
+      const line = r.stdout.trim().split('\n').pop()!;
+      const x = JSON.parse(line) as Record<string, number | string>;
+      seen.push(x);
+      const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
+      console.log(x.title);
+      console.log(
+        `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}${typeof x.meanJobMs === 'number' ? ` | mean job iteration ${f(x.meanJobMs, 3)} ms` : ''}`,
+      );
     }
-    const line = r.stdout.trim().split('\n').pop()!;
-    const x = JSON.parse(line) as Record<string, number | string>;
-    const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
-    console.log(x.title);
-    console.log(
-      `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}${typeof x.meanJobMs === 'number' ? ` | mean job iteration ${f(x.meanJobMs, 3)} ms` : ''}`,
-    );
+    if (seen.length > 1) {
+      const same = (k: string): boolean => seen.every((x) => x[k] === seen[0]![k]);
+      const agree = same('events') && same('finished') && same('meanSlowdown') && same('pauses') && same('drops');
+      console.log(`    thread counts ${threadList.join(', ')}: ${agree ? 'same events, finished flows, pauses, drops and mean slowdown' : 'RESULTS DIFFER'}`);
+      if (!agree) process.exitCode = 1;
+    }
   }
 }
 

@@ -16,15 +16,17 @@
  * Events whose node it cannot tell (flow starts, CC and transport timers, samplers) are
  * counted apart.
  *
- * It also checks the candidate rule of docs/architecture.md: order simultaneous events by
- * (time, insertion time, inserting node, insertion order), with a packet's arrival keyed as
- * inserted by the sending node when the packet left the wire's sending end (arrival - link
- * delay). A one-thread run's order is (time, insertion order), and insertion order is
- * monotone in insertion time, so the two differ only where two events for the same
- * picosecond were inserted at the same picosecond by different nodes out of node order,
- * or where an arrival was posted later than its key says (behind the previous packet on
- * its link). It counts the adjacent pairs of dispatched events that the rule would swap:
- * zero means the rule reproduces this run exactly, so adopting it moves no result.
+ * It also checks the rule every run now uses (docs/architecture.md, "Parallel runs", event
+ * order): simultaneous events ordered by (time, insertion time, inserting node, insertion
+ * order), a node's link arrivals (by slot) before its other events of that instant and key, an
+ * event inheriting the node of the handler that scheduled it. It reads each
+ * dispatched event's key from the scheduler and counts (1) adjacent simultaneous pairs out
+ * of key order (the scheduler's own check: 0), and (2) keys a partition could not compute
+ * alone: a port's transmission-done event keyed by another node than the port's, or a
+ * link arrival whose key is not the one the receiving partition derives from the packet's
+ * entry (transmission start = arrival - delay - serialization, by the sending node, when it
+ * is not earlier than the link's previous arrival; else that arrival, by the receiving
+ * node). Both zero: a partitioned run can reproduce this run's order exactly.
  */
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { partitionTopology } from '../src/net/topology/partition.js';
@@ -38,12 +40,6 @@ if (specPath === undefined) {
   process.exit(2);
 }
 const P = Number(threadsArg ?? 2);
-/**
- * an arrival's insertion time in the rule (TIE_ARRIVAL): its transmission start (`start`, as
- * posted on an empty link), its end (`done`), or when and by whom it was posted (`posted`:
- * the transmit on an empty link, else the previous packet's arrival at the receiver)
- */
-const ARRIVAL_KEY = process.env['TIE_ARRIVAL'] === 'done' ? 'done' : process.env['TIE_ARRIVAL'] === 'posted' ? 'posted' : 'start';
 const { input } = loadAndResolve(specPath, {}, { quick: false });
 const part = partitionTopology(input.topology, P);
 const sim = new Simulation(input);
@@ -59,40 +55,37 @@ const touched: number[] = [];
 const nodeEv = new Map<number, number>();
 const nodeCross = new Map<number, number>();
 let unknownAtT = 0;
-// the candidate rule's key of each pending slot (its insertion time, then the insertion times of
-// DEPTH - 1 ancestors: TIE_DEPTH, default 1), and of the event dispatched last
-const DEPTH = Number(process.env['TIE_DEPTH'] ?? 1);
-let curNode = -1;
-const keyIns = new Float64Array(DEPTH << 22);
-const keyNode = new Int32Array(1 << 22);
-const curChain = new Float64Array(DEPTH).fill(-1);
-const prevChain = new Float64Array(DEPTH).fill(-1);
+// the rule's check: the key of the event dispatched last, and the keys a partition could not compute
 let prevT = -1;
+let prevIns = -1;
 let prevNode = -1;
-const rule = { checked: 0, swaps: 0, swapsUnknown: 0, sameInsDifferentNode: 0, earlierIns: 0 };
+const rule = { checked: 0, outOfOrder: 0, sameInsDifferentNode: 0, txForeign: 0, arrivalsChecked: 0, arrivalMismatch: 0 };
+const internals = sim.sched as unknown as {
+  handlers: EventHandler[];
+  insT: Float64Array;
+  keyNode: Int32Array;
+  directEnd: number;
+  release(slot: number): void;
+};
+let prevSub = -1;
 function checkKey(slot: number): void {
   const t = sim.sched.now;
-  const node = keyNode[slot]!;
-  let cmp = 0;
-  for (let k = 0; k < DEPTH && cmp === 0; k++) {
-    const a = keyIns[slot * DEPTH + k]!;
-    const b = prevChain[k]!;
-    cmp = a < b ? -1 : a > b ? 1 : 0;
-  }
+  const ins = internals.insT[slot]!;
+  const node = internals.keyNode[slot]!;
+  // one node at one instant: its link arrivals by slot, then its other events (in insertion order)
+  const sub = slot < internals.directEnd && (slot & 1) === 1 ? slot : Infinity;
   if (t === prevT) {
     rule.checked++;
-    if (cmp === 0 && node !== prevNode) rule.sameInsDifferentNode++;
-    if (cmp < 0 || (cmp === 0 && node < prevNode)) {
-      if (node < 0 || prevNode < 0) rule.swapsUnknown++;
-      else rule.swaps++;
-      if (cmp < 0) rule.earlierIns++;
-    }
+    if (ins === prevIns && node !== prevNode) rule.sameInsDifferentNode++;
+    if (ins < prevIns || (ins === prevIns && (node < prevNode || (node === prevNode && sub < prevSub)))) rule.outOfOrder++;
   }
   prevT = t;
+  prevIns = ins;
   prevNode = node;
-  for (let k = 0; k < DEPTH; k++) prevChain[k] = keyIns[slot * DEPTH + k]!;
-  curChain.set(prevChain);
+  prevSub = sub;
 }
+/** each port's previous arrival event, ps */
+const lastArrival = new Float64Array(ports.length).fill(-Infinity);
 
 let crossAtT = 0;
 const totals = { events: 0, crossArrivals: 0, atRiskInstants: 0, atRiskEvents: 0, sameNodeInstants: 0, unknownEvents: 0, unknownWithCross: 0 };
@@ -116,7 +109,6 @@ function flush(): void {
 }
 
 function seen(node: number, cross: boolean): void {
-  curNode = node;
   const t = sim.sched.now;
   if (t !== curT) {
     flush();
@@ -146,43 +138,30 @@ for (const port of ports) {
   const tx = port.onTxDone.bind(port);
   const arrive = port.onArrive.bind(port);
   const cross = part.of[port.node] !== part.of[port.peerNode];
+  const pv = port as unknown as { lBase: number; lHead: number };
   port.onTxDone = (): void => {
     checkKey(2 * port.gid);
+    if (internals.keyNode[2 * port.gid] !== port.node) rule.txForeign++;
     seen(port.node, false);
     tx();
   };
   port.onArrive = (): void => {
-    checkKey(2 * port.gid + 1);
+    const slot = 2 * port.gid + 1;
+    checkKey(slot);
+    // the head entry: its serialization time is word 5 (Port's E_SER)
+    const start = sim.sched.now - port.delayPs - sim.ctx.arena[pv.lBase + (pv.lHead << 3) + 5]!;
+    const last = lastArrival[port.gid]!;
+    const wantIns = start >= last ? start : last;
+    const wantNode = start >= last ? port.node : port.peerNode;
+    rule.arrivalsChecked++;
+    if (internals.insT[slot] !== wantIns || internals.keyNode[slot] !== wantNode) rule.arrivalMismatch++;
+    lastArrival[port.gid] = sim.sched.now;
     seen(port.peerNode, cross);
     arrive();
   };
 }
-// the other kinds: by element when the kind names one
-const internals = sim.sched as unknown as {
-  handlers: EventHandler[];
-  directEnd: number;
-  linkDirect(slot: number, at: number): void;
-  release(slot: number): void;
-};
-// every insertion goes through linkDirect: record the rule's key there
-const linkDirect = internals.linkDirect.bind(internals);
-internals.linkDirect = (slot: number, at: number): void => {
-  if (ARRIVAL_KEY !== 'posted' && slot < internals.directEnd && (slot & 1) === 1) {
-    const port = ports[slot >> 1]!;
-    // the head packet's transmission start: arrival - delay - its serialization
-    const pv = port as unknown as { lBase: number; lHead: number; serPs(size: number): number };
-    const size = sim.ctx.arena[pv.lBase + (pv.lHead << 3) + 3]!;
-    keyIns[slot * DEPTH] = ARRIVAL_KEY === 'start' ? at - port.delayPs - pv.serPs(size) : at - port.delayPs;
-    for (let k = 1; k < DEPTH; k++) keyIns[slot * DEPTH + k] = -1;
-    keyNode[slot] = port.node;
-  } else {
-    keyIns[slot * DEPTH] = sim.sched.now;
-    for (let k = 1; k < DEPTH; k++) keyIns[slot * DEPTH + k] = curChain[k - 1]!;
-    keyNode[slot] = curNode;
-  }
-  linkDirect(slot, at);
-};
-// the run loop releases a handler event's slot just before it calls the handler
+// the other kinds: by element when the kind names one; the run loop releases a handler
+// event's slot just before it calls the handler
 let released = -1;
 const release = internals.release.bind(internals);
 internals.release = (slot: number): void => {
@@ -218,9 +197,9 @@ process.stdout.write(
     `at-risk instants (a partition has a cross arrival and another event at the same ps): ${totals.atRiskInstants}, covering ${totals.atRiskEvents} events (${pct(totals.atRiskEvents, totals.events)})`,
     `  of which at the receiving node itself: ${totals.sameNodeInstants}`,
     `events of no known node: ${totals.unknownEvents}; at an instant with a cross arrival: ${totals.unknownWithCross}`,
-    `rule (time, insertion times of ${DEPTH} generation(s), inserting node, order): ${rule.checked} simultaneous adjacent pairs, ${rule.sameInsDifferentNode} with the same insertion time from two nodes;`,
-    `  pairs it would swap against the one-thread order: ${rule.swaps} (${rule.swapsUnknown} more involving an event of no known node);`,
-    `  ${rule.earlierIns} of them because the later event has the earlier key (an arrival posted behind the previous packet on its link)`,
+    `rule (time, insertion time, inserting node, order): ${rule.checked} simultaneous adjacent pairs, ${rule.sameInsDifferentNode} with the same insertion time from two nodes;`,
+    `  pairs out of the rule's order (swaps): ${rule.outOfOrder};`,
+    `  keys a partition could not compute: ${rule.txForeign} transmission-done events keyed by another node, ${rule.arrivalMismatch} of ${rule.arrivalsChecked} arrivals keyed otherwise than from their entry`,
     '',
   ].join('\n'),
 );

@@ -65,6 +65,7 @@ test('ccsim is the bundle: package.json bin, executable, with the sweep worker n
   accessSync(CLI, constants.X_OK);
   assert.match(readFileSync(CLI, 'utf8'), /^#!\/usr\/bin\/env node\n/);
   accessSync(join(CLI, '..', 'sweep-worker.mjs'));
+  accessSync(join(CLI, '..', 'parallel-worker.mjs'));
   // the TypeScript output is a working ccsim too (the library's layout; in-process tests use it)
   assert.equal(spawnSync(process.execPath, [CLI_TSC, '--version'], { encoding: 'utf8' }).stdout.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
 });

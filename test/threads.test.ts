@@ -6,6 +6,7 @@
  * whatever the thread count asked, which is what this test keeps true when it does.
  */
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,7 +20,15 @@ import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.
 import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
+import { loadAndResolve } from '../src/experiment/resolve.js';
+import { partitionTopology } from '../src/net/topology/partition.js';
+import { simulate } from '../src/sim/simulate.js';
+import { simulateWindowed } from '../src/sim/windowed.js';
+import { noMetrics, type SimInput, type SimOutput } from '../src/sim/types.js';
+import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
+import { availableParallelism } from 'node:os';
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = tempDir('threads-test');
 
 test('one thread asked: no partitioning is computed, nothing to say', () => {
@@ -111,4 +120,159 @@ test('a sweep point keeps its hash whatever `threads` says: a finished point is 
   assert.equal(a.points.length, 2);
   assert.deepEqual(b.points.map((p) => p.hash), a.points.map((p) => p.hash));
   assert.equal(b.points[0]!.spec.threads, 2);
+});
+
+// ---- stage 3: the crossing of cut links, stepped in windows of the lookahead in one process
+// (sim/windowed.ts, net/crossing.ts): the packets and PFC frames that cross partitions are
+// copied into the receiving side's store at each window's end and keyed as a one-thread run
+// posts them. The whole output (FCT rows, counters, samples, events, end time) must be the
+// plain run's, for every partition count: the event order's keys are ones a partition
+// computes alone (docs/architecture.md, "Parallel runs").
+
+/** The output as JSON without the wall time. */
+const outputJson = (o: SimOutput): string => JSON.stringify({ ...o, wallMs: 0 });
+
+function checkWindowed(spec: string, counts: number[], edit: (i: SimInput) => void = () => {}): { cutPauses: number[] } {
+  const make = (): SimInput => {
+    const { input } = loadAndResolve(spec, {}, { quick: false });
+    edit(input);
+    return input;
+  };
+  const plain = outputJson(simulate(make()));
+  const cutPauses: number[] = [];
+  for (const n of counts) {
+    const input = make();
+    const part = partitionTopology(input.topology, n);
+    assert.equal(part.count, n, `${spec}: ${n} partitions`);
+    const w = simulateWindowed(input, part.of, part.lookaheadPs);
+    assert.ok(w.cutLinks > 0);
+    assert.equal(outputJson(w.output), plain, `${spec}: the output with ${n} partitions is the plain run's`);
+    cutPauses.push(w.output.ports.filter((r) => part.of[r.node] !== part.of[r.peer]).reduce((a, r) => a + r.pausesSent, 0));
+  }
+  return { cutPauses };
+}
+
+test('cut links delivered at window ends reproduce the plain run exactly: a leaf-spine (HPCC, CacheFollower + incast) and the reference example', () => {
+  const spec = join(dir, 'windowed-demo.yaml');
+  writeFileSync(spec, SPEC.replace('threads-demo', 'windowed-demo'));
+  checkWindowed(spec, [2, 4]);
+  checkWindowed(join(ROOT, 'examples', 'reference.yaml'), [2, 4]);
+});
+
+test('cut links reproduce the plain run on the demo (64-host leaf-spine, 300 us) and the 320-host fat tree (DCQCN, CacheFollower at 0.8, 15 us of arrivals)', () => {
+  checkWindowed(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
+    i.stopAtPs = 300 * US;
+  });
+  checkWindowed(join(ROOT, 'examples', 'fattree-cachefollower.yaml'), [2, 4, 5], (i) => {
+    i.flows = i.flows.filter((f) => f.startPs < 15 * US);
+  });
+});
+
+const PFC_CROSS = `name: pfc-cross
+profile: oscar
+topology: { type: fatTree, preset: oscar320 }
+network: { switch: { bufferBytes: 2MiB } }
+cc: none
+workload:
+  - { type: incast, fanIn: 100, size: 64KB, receiver: 0, at: [0] }
+stop: { maxTime: 5ms }
+`;
+
+test('PFC frames cross cut links like packets, with the link delay, and the run matches the plain one (320-host tree, 100:1 incast, 2 MiB buffers)', () => {
+  const spec = join(dir, 'pfc-cross.yaml');
+  writeFileSync(spec, PFC_CROSS);
+  const { cutPauses } = checkWindowed(spec, [2, 4]);
+  // the pauses this test is about do cross: PAUSE frames sent on cut links
+  for (const c of cutPauses) assert.ok(c > 10, `PAUSE frames on cut links: ${c}`);
+});
+
+// ---- stage 4: the parallel engine (experiment/parallel.ts): worker threads, one partition each
+
+const FIXED = SPEC.replace('threads-demo', 'threads-fixed').replace('duration: 50us', 'duration: 100us').replace('stop: { maxTime: 10ms }', 'stop: { at: 300us }');
+
+test('the parallel engine writes the same result files on 2 threads as on 1 (a fixed-end run), and the manifest says it used them', async () => {
+  const spec = join(dir, 'threads-fixed.yaml');
+  writeFileSync(spec, FIXED);
+  const digests: string[] = [];
+  for (const threads of [1, 2]) {
+    const out = join(dir, `fixed-${threads}`);
+    const r = await runExperiment(spec, { out, quiet: true, threads });
+    assert.equal(r.threads.used, Math.min(threads, availableParallelism(), 4));
+    const files = r.files.filter((f) => f !== 'manifest.json').sort();
+    digests.push(files.map((f) => `${f} ${createHash('sha256').update(readFileSync(join(out, f))).digest('hex')}`).join('\n'));
+  }
+  assert.equal(digests[1], digests[0]);
+});
+
+/** The engine's output against the plain run's, for partition counts beyond this machine's cores. */
+function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => void): void {
+  const make = (): SimInput => {
+    const { input } = loadAndResolve(spec, {}, { quick: false });
+    input.metrics = noMetrics();
+    edit(input);
+    assert.equal(parallelUnsupported(input), null);
+    return input;
+  };
+  const plain = outputJson(simulate(make()));
+  for (const n of counts) {
+    const input = make();
+    const out = runParallel(input, partitionTopology(input.topology, n));
+    assert.ok(out !== null, 'no worker needed the whole network');
+    // (heldFlows, a memory diagnostic no result file shows, counts flows kept for a receiver's CNP timer differently)
+    assert.equal(JSON.stringify({ ...JSON.parse(outputJson(out)), heldFlows: 0 }), JSON.stringify({ ...JSON.parse(plain), heldFlows: 0 }), `${spec}: the output on ${n} threads is the one-thread run's`);
+  }
+}
+
+test('on 2 and 4 threads the engine gives the one-thread output: the demo (300 us) and the 320-host fat tree (DCQCN, 15 us of arrivals, 60 us)', () => {
+  checkThreaded(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
+    i.stopAtPs = 300 * US;
+    i.maxTimePs = 300 * US;
+  });
+  checkThreaded(join(ROOT, 'examples', 'fattree-cachefollower.yaml'), [2, 4], (i) => {
+    i.flows = i.flows.filter((f) => f.startPs < 15 * US);
+    i.stopAtPs = 60 * US;
+    i.maxTimePs = 60 * US;
+  });
+});
+
+test('on 2 and 4 threads PFC frames cross between workers and the output is the one-thread run\'s (100:1 incast, 2 MiB buffers, to 3 ms)', () => {
+  const spec = join(dir, 'pfc-threads.yaml');
+  writeFileSync(spec, PFC_CROSS);
+  checkThreaded(spec, [2, 4], (i) => {
+    i.stopAtPs = 3000 * US;
+    i.maxTimePs = 3000 * US;
+  });
+});
+
+test('what the engine does not run yet is named, and the run uses one thread: a run until every flow finishes, samplers', () => {
+  const topo = spineLeafPreset('oscar64');
+  const p = planThreads(topo, 2, 'option', 2, 'runs until every flow finishes');
+  assert.equal(p.used, 1);
+  assert.match(p.notes.at(-1)!, /does not yet run runs until every flow finishes: the run uses one thread/);
+  const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
+  assert.match(parallelUnsupported(input)!, /until every flow finishes/);
+  input.stopAtPs = 100 * US;
+  assert.match(parallelUnsupported(input)!, /metrics samplers/);
+  input.metrics = noMetrics();
+  assert.equal(parallelUnsupported(input), null);
+  input.cc = { name: 'ndp', params: {} };
+  assert.match(parallelUnsupported(input)!, /cc ndp/);
+});
+
+test('the bundled ccsim runs a fixed-end spec on two worker threads (parallel-worker.mjs beside the bundle) with the one-thread result files', (t) => {
+  if (!PARALLEL_ENGINE || availableParallelism() < 2) {
+    t.skip('needs the parallel engine and two cores');
+    return;
+  }
+  const spec = join(dir, 'bundle-threads.yaml');
+  writeFileSync(spec, SPEC.replace('threads-demo', 'bundle-threads').replace('stop: { maxTime: 10ms }', 'stop: { at: 200us }'));
+  const digest = (threads: number): string => {
+    const out = join(dir, `bundle-${threads}`);
+    const r = spawnSync(process.execPath, [CLI, 'run', spec, '--threads', String(threads), '--out', out, '-q'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+    assert.equal(r.status, 0, r.stderr);
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { threads: { used: number } };
+    assert.equal(m.threads.used, threads, `threads used with --threads ${threads}`);
+    return createHash('sha256').update(readFileSync(join(out, 'fct.csv'))).update(readFileSync(join(out, 'summary.json'))).digest('hex');
+  };
+  assert.equal(digest(2), digest(1));
 });

@@ -13,6 +13,7 @@ import { ensureOutDir, prepareOutDir, removeCreatedDirs, type OutDirPlan } from 
 import { FctStream, resultFileNames, writeResults } from './output.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from '../sim/simulate.js';
+import { parallelUnsupported, runParallel } from './parallel.js';
 import { MAX_THREADS, type Spec } from './spec.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
 import { planThreads, threadRecord, type ThreadPlan } from './threads.js';
@@ -193,7 +194,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   const plan = prepareOutDir(outDir, resultFileNames(spec, input));
 
   const stream = opts.progressStream ?? process.stderr;
-  const threads = planThreads(input.topology, opts.threads ?? spec.threads, opts.threads !== undefined ? 'option' : 'spec');
+  const threads = planThreads(input.topology, opts.threads ?? spec.threads, opts.threads !== undefined ? 'option' : 'spec', undefined, parallelUnsupported(input));
   if (opts.quiet !== true) for (const n of threads.notes) stream.write(`threads: ${n}\n`);
   const progress =
     opts.quiet === true ? undefined : opts.progress === true ? makeProgress(input, stream) : opts.progressLines === true ? makeLineProgress(input, stream) : undefined;
@@ -212,6 +213,20 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   } finally {
     if (!ok) progress?.abort();
   }
+}
+
+/**
+ * `simulate` on the plan's threads: the parallel engine when the plan uses more than one, on
+ * one thread when it does not, or when a worker needs the whole network (the plan says so).
+ */
+function simulateThreads(input: SimInput, threads: ThreadPlan): SimOutput {
+  if (threads.used > 1 && threads.partitioning !== null) {
+    const out = runParallel(input, threads.partitioning);
+    if (out !== null) return out;
+    threads.notes.push('a switch port met the deadlock check\'s precondition, which needs the whole network: the run was done again on one thread');
+    threads.used = 1;
+  }
+  return simulate(input);
 }
 
 export interface ResolvedRunOptions {
@@ -234,7 +249,7 @@ export interface ResolvedRunOptions {
 export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: string | OutDirPlan, o: ResolvedRunOptions): RunResult {
   const plan = typeof out === 'string' ? prepareOutDir(out, resultFileNames(spec, input)) : out;
   const outDir = plan.shown;
-  const threads = o.threads ?? planThreads(input.topology, spec.threads, 'spec');
+  const threads = o.threads ?? planThreads(input.topology, spec.threads, 'spec', undefined, parallelUnsupported(input));
   // FCT rows go to a scratch file in the result folder as flows finish, so a run of millions of flows never holds them
   const createdTop = ensureOutDir(plan);
   let fct: FctStream;
@@ -246,7 +261,7 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
   }
   let ok = false;
   try {
-    const output = simulate({ ...input, fctSink: fct.sink, ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+    const output = simulateThreads({ ...input, fctSink: fct.sink, ...(o.onProgress ? { onProgress: o.onProgress } : {}) }, threads);
     const summary = runSummary(output, specBinSets(spec), { percentile: spec.metrics.percentile }, throughputNotes(input, output));
     const files = writeResults(plan, {
       spec,

@@ -4,16 +4,17 @@
  * splits into (net/topology/partition.ts) and by the machine's cores. The run goes on
  * with what makes sense and says why in `notes`; the manifest records the plan.
  *
- * The parallel engine itself is not built yet: until it is, every run uses one thread
- * and a request for more is answered with the partition table it would use and a note.
+ * The parallel engine (experiment/parallel.ts) runs a first set of runs (fixed end, sender-
+ * driven CCs, no samplers: `parallelUnsupported`); anything else uses one thread, with a note
+ * naming what it does not run yet.
  */
 import { availableParallelism } from 'node:os';
 import { formatTime } from '../engine/units.js';
 import { partitionTopology, type Partitioning } from '../net/topology/partition.js';
 import type { Topology } from '../net/topology/types.js';
 
-/** Whether runs can use more than one thread (false until the parallel engine lands). */
-export const PARALLEL_ENGINE = false;
+/** Whether runs can use more than one thread (the parallel engine, experiment/parallel.ts). */
+export const PARALLEL_ENGINE = true;
 
 export interface ThreadPlan {
   /** threads asked for (spec `threads` or `--threads`) */
@@ -30,8 +31,11 @@ export interface ThreadPlan {
   notes: string[];
 }
 
-/** The thread plan of a run of `topo` asking for `requested` threads on a machine with `cores` cores. */
-export function planThreads(topo: Topology, requested: number, from: 'spec' | 'option', cores: number = availableParallelism()): ThreadPlan {
+/**
+ * The thread plan of a run of `topo` asking for `requested` threads on a machine with `cores`
+ * cores; `unsupported` names what in the run the parallel engine does not run yet (one thread).
+ */
+export function planThreads(topo: Topology, requested: number, from: 'spec' | 'option', cores: number = availableParallelism(), unsupported: string | null = null): ThreadPlan {
   if (requested <= 1) return { requested, from, partitions: 1, used: 1, partitioning: null, notes: [] };
   let p = partitionTopology(topo, requested);
   const notes = [...p.notes];
@@ -43,6 +47,9 @@ export function planThreads(topo: Topology, requested: number, from: 'spec' | 'o
   let used = p.count;
   if (!PARALLEL_ENGINE && used > 1) {
     notes.push('the parallel engine is not built yet (issue 31): the run uses one thread; the table shows the split it would use');
+    used = 1;
+  } else if (used > 1 && unsupported !== null) {
+    notes.push(`the parallel engine (issue 31) does not yet run ${unsupported}: the run uses one thread`);
     used = 1;
   }
   return { requested, from, partitions: p.count, used, partitioning: p, notes };

@@ -111,6 +111,9 @@ export const INT_RATE = I_RATE;
 /** bytes ever enqueued at the egress port (PowerTCP's rx-byte INT variant, docs/algorithms.md §3) */
 export const INT_RX = I_RX;
 
+/** Doubles of a packet record as `PacketStore.writeRecord` writes it. */
+export const RECORD_WORDS = R32 + R64 + RINT + 1;
+
 export class PacketStore {
   i32: Int32Array;
   f64: Float64Array;
@@ -361,6 +364,33 @@ export class PacketStore {
     a[b + I_RX] = h[I_RX]!;
     this.setIntN(p, n + 1);
   }
+  /**
+   * Writes packet `p`'s record (every field: the Int32 and Float64 records, the INT hops,
+   * the MPD) as RECORD_WORDS doubles at `out[o]`: a packet crossing to another partition's
+   * store (net/crossing.ts). `readRecord` makes a fresh packet from them.
+   */
+  writeRecord(p: number, out: Float64Array, o: number): void {
+    for (let k = 0; k < R32; k++) out[o + k] = this.i32[p * R32 + k]!;
+    for (let k = 0; k < R64; k++) out[o + R32 + k] = this.f64[p * R64 + k]!;
+    const int = this.int;
+    for (let k = 0; k < RINT; k++) out[o + R32 + R64 + k] = int === null ? 0 : int[p * RINT + k]!;
+    out[o + R32 + R64 + RINT] = this.mpd(p);
+  }
+  readRecord(src: Float64Array, o: number): number {
+    const p = this.alloc(0);
+    for (let k = 0; k < R32; k++) this.i32[p * R32 + k] = src[o + k]!;
+    this.i32[p * R32 + F_NEXT] = NO_PACKET;
+    for (let k = 0; k < R64; k++) this.f64[p * R64 + k] = src[o + R32 + k]!;
+    let anyInt = this.int !== null;
+    for (let k = 0; k < RINT && !anyInt; k++) anyInt = src[o + R32 + R64 + k] !== 0;
+    if (anyInt) {
+      const a = this.intArray();
+      for (let k = 0; k < RINT; k++) a[p * RINT + k] = src[o + R32 + R64 + k]!;
+    }
+    this.setMpd(p, src[o + R32 + R64 + RINT]!);
+    return p;
+  }
+
   /** Copies the INT stack of `from` into `to`. */
   copyInt(from: number, to: number): void {
     const n = this.intN(from);

@@ -1,37 +1,30 @@
 /**
- * An egress port and the link direction it drives: store and forward, one
- * pending "transmission done" event per port and one pending arrival per link
- * (docs/network-model.md §2; docs/architecture.md rule 3), so the heap holds
- * O(ports) events; an idle, empty port schedules nothing (the next enqueue
- * checks `busyUntil`). Eight priority queues plus a control FIFO (PFC frames,
- * served first, never paused), then the urgent queues (`urgentMask`), then the
- * port's discipline (queue-discipline.ts: strict priority, round robin or a
- * plug-in) over the unpaused, non-empty data queues. Queues and the in-flight
- * FIFO are rings of small entries in the context's shared arena
- * (docs/architecture.md, "Ports and rings"); a packet that finds its switch
- * port idle and empty skips the ring.
+ * An egress port and the link direction it drives: store and forward, one pending "transmission
+ * done" event per port and one pending arrival per link (docs/network-model.md §2; docs/architecture.md
+ * rule 3); an idle, empty port schedules nothing. Eight priority queues plus a control FIFO (PFC frames,
+ * served first, never paused), then the urgent queues (`urgentMask`), then the port's discipline
+ * (queue-discipline.ts) over the unpaused, non-empty data queues. Queues and the in-flight FIFO are
+ * rings of small entries in the context's shared arena (docs/architecture.md, "Ports and rings"); a
+ * packet that finds its switch port idle and empty skips the ring. A link cut by a partition of a
+ * parallel run sends through its `cross` sink instead of its in-flight ring (net/crossing.ts).
  */
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { NetContext } from './context.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { PortOwner } from './port-owner.js';
+import type { CrossSink } from './crossing.js';
 import * as disciplines from './queue-discipline.js';
 import type { QueueDiscipline, SplitQueues } from './queue-discipline.js';
 
-// V8 reads an imported (or exported) binding through a cell, with a check for the
-// uninitialized hole, at every use in optimized code; a module's own const is folded
-// into the code. So the hot path's imported constants are copied into own bindings
-// (docs/journal.md, 2026-11-26, third session: "what a hop's instructions are").
+// V8 reads an imported binding through a cell (with a hole check) at every use, an own const is folded
+// in: the hot path's imported constants are copied into own bindings (docs/journal.md, 2026-11-26).
 const { NIL } = packet;
 const { DISC_CUSTOM, DISC_RR, DISC_STRICT } = disciplines;
 
 export type { PortOwner } from './port-owner.js';
 
-/**
- * Words per data queue in the port's queue block (a region of the context's
- * arena at `Port.qb`), and their offsets: one 32-byte half line per queue.
- */
+/** Words per data queue in the port's queue block (arena at `Port.qb`), and their offsets: a 32-byte half line per queue. */
 const Q_STRIDE = 8;
 /** ring index of the queue's head entry */
 const Q_HEAD = 0;
@@ -43,12 +36,10 @@ const Q_PKTS = 3;
 const Q_RING = 4;
 
 /**
- * An entry of a data queue's ring and of the in-flight ring: the words a hop
- * needs of a packet, so that neither list is linked through the packet records
- * and a switch hop reads a record only to mark it. Eight int32 words (32 bytes,
- * two entries a cache line): packet, its record's meta word, destination, wire
- * size, ECMP hash, ingress port (queues of a switch; -1 elsewhere), and in the
- * in-flight ring the arrival time as a double in words 6-7.
+ * An entry of a data queue's ring and of the in-flight ring: the words a hop needs of a packet, so a
+ * switch hop reads a record only to mark it. Eight int32 words (two entries a cache line): packet, meta
+ * word, destination, wire size, ECMP hash, ingress port (a switch's queues; in the in-flight ring the
+ * serialization time, E_SER), and in the in-flight ring the arrival time as a double in words 6-7.
  */
 const E_SHIFT = 3;
 const E_PKT = 0;
@@ -57,18 +48,29 @@ const E_DST = 2;
 const E_SIZE = 3;
 const E_HASH = 4;
 const E_IN = 5;
+const E_SER = 5;
 /** index of an in-flight entry's arrival time in `arenaF`: (entry's word offset >> 1) + T_OFF */
 const T_OFF = 3;
 /** entries of a queue's first ring, and of the in-flight ring */
 const RING0 = 16;
 
-export class Port {
-  // Field order and initializers are part of the hot path's speed (docs/performance.md,
-  // "Field layout of Port"): the fields a hop touches come first, every field has an
-  // initializer of its own kind, and booleans are tested as `=== true` / `=== false`.
+/** Copies a ring's `n` entries from `head` on (capacity `oldCap`, 0: none) to a new region of `cap` entries, freeing the old. */
+function regrow(ctx: NetContext, old: number, head: number, n: number, oldCap: number, cap: number): number {
+  const r = ctx.alloc(cap << E_SHIFT);
+  const a = ctx.arena;
+  for (let k = 0; k < n; k++) {
+    const from = old + (((head + k) & (oldCap - 1)) << E_SHIFT);
+    a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
+  }
+  if (oldCap > 0) ctx.freeRegion(old, oldCap << E_SHIFT);
+  return r;
+}
 
-  // the link in flight: a ring of entries with their arrival times (FIFO: constant delay,
-  // serial transmissions), and its arrival event
+export class Port {
+  // Field order and initializers are part of the hot path's speed (docs/performance.md, "Field layout
+  // of Port"): hop fields first, initializers of their own kind, booleans tested as `=== true` / `=== false`.
+
+  // the link in flight: a ring of entries with their arrival times, and its arrival event
   private readonly sched: Scheduler = this.ctx.sched;
   private lCount = 0;
   private lHead = 0;
@@ -106,17 +108,11 @@ export class Port {
   splitCls = -1;
   /** queue index of the packet most recently returned by dequeue() (-1 = control) */
   lastQueue = -1;
-  /**
-   * arena offset of the eight data queues' words, Q_STRIDE per queue (ring
-   * head and mask, bytes, packets, ring offset): enqueue and dequeue touch half
-   * a line of it. Read bytes and packets with `queueBytes` / `queuePkts`.
-   */
+  /** arena offset of the eight data queues' words (Q_STRIDE each; read with `queueBytes` / `queuePkts`) */
   readonly qb: number = 0;
   /**
-   * the entry of the packet the last dequeue() returned from a data queue
-   * (`dqPkt` is NIL after a control frame, and once the packet is transmitted):
-   * the switch's dequeue processing reads its ingress port, size and meta word
-   * here, and the marking policies keep `dqMeta` equal to the record's word
+   * the entry of the packet the last dequeue() returned from a data queue (`dqPkt` NIL after a control frame and
+   * once transmitted): read by the switch's dequeue processing; marking policies keep `dqMeta` equal to the record's
    */
   dqPkt = NIL;
   dqMeta = 0;
@@ -167,13 +163,14 @@ export class Port {
   /** the split class's storage (BFC, bfc.ts; `splitCls`) and its blocked bit (also in pausedMask) */
   split: SplitQueues | null = null;
   blockedMask = 0;
-  /**
-   * The link direction is down (`setDown`, docs/network-model.md §2.1): `ser` is null, so
-   * `kick` and `idleFor` start nothing, the one check an up port already pays.
-   */
+  /** The link direction is down (`setDown`, docs/network-model.md §2.1): `ser` is null, so `kick` and `idleFor` start nothing. */
   private down = false;
   /** the port that serves this one's queues while its link is down (a circuit's packet network, net/rdcn.ts); else null */
   spill: Port | null = null;
+  /** a link cut by a partition: where its packets go instead of the in-flight ring (net/crossing.ts); else null */
+  cross: CrossSink | null = null;
+  /** the arrival time of the last packet `acceptCrossing` took (its key's rule) */
+  private crossLast = -Infinity;
 
   constructor(
     private readonly ctx: NetContext,
@@ -224,12 +221,10 @@ export class Port {
     return this.disc === DISC_STRICT ? 'strict' : this.disc === DISC_RR ? 'rr' : this.custom!.name;
   }
 
-  /** Bytes queued in data queue q. */
+  /** Bytes / packets queued in data queue q. */
   queueBytes(q: number): number {
     return this.ctx.arena[this.qb + q * Q_STRIDE + Q_BYTES]!;
   }
-
-  /** Packets queued in data queue q. */
   queuePkts(q: number): number {
     return this.ctx.arena[this.qb + q * Q_STRIDE + Q_PKTS]!;
   }
@@ -242,10 +237,8 @@ export class Port {
   }
 
   /**
-   * Takes this link direction down or up (a circuit that is disconnected or connected,
-   * PowerTCP §5; docs/network-model.md §2.1). Down: no transmission starts (data or PFC
-   * frames); queued packets wait, lossless; a packet being serialized or on the wire
-   * finishes and arrives. Up: transmission resumes at the link's rate.
+   * Takes this link direction down or up (a circuit, PowerTCP §5; docs/network-model.md §2.1). Down: no
+   * transmission starts; queued packets wait, lossless; one on the wire arrives. Up: it resumes at the rate.
    */
   setDown(down: boolean): void {
     if (down === this.down) return;
@@ -266,9 +259,8 @@ export class Port {
   }
 
   /**
-   * Appends to data queue q the packet with its per-hop words (`inPort`: the
-   * switch port it arrived on) and starts transmission if the port is idle.
-   * Never the split class (`splitCls`: a BFC switch's `enqueueOrSplit` tests for it).
+   * Appends to data queue q the packet with its per-hop words (`inPort`: the switch port it arrived on) and
+   * starts transmission if the port is idle. Never the split class (a BFC switch's `enqueueOrSplit` tests it).
    */
   enqueueEntry(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     const b = this.qb + q * Q_STRIDE;
@@ -299,10 +291,8 @@ export class Port {
   }
 
   /**
-   * Whether a packet for data queue q would be transmitted at once: the port is
-   * idle (no transmission in progress or pending, link up) with nothing queued,
-   * and q is not paused. A switch then sends the packet straight through
-   * (`startThrough`, its dequeue processing, `transmitDq`) without a ring.
+   * Whether a packet for data queue q would be transmitted at once: the port is idle (no transmission in
+   * progress or pending, link up), nothing queued, q not paused: a switch then sends it straight through.
    */
   idleFor(q: number): boolean {
     return (
@@ -316,9 +306,8 @@ export class Port {
   }
 
   /**
-   * The enqueue and dequeue of a packet that goes straight through (`idleFor(q)`
-   * holds): the counters as if it was queued and dequeued, and its words in the
-   * dq fields, where the switch's dequeue processing and `transmitDq` read them.
+   * The enqueue and dequeue of a packet that goes straight through (`idleFor(q)`): the counters as if it was
+   * queued and dequeued, its words in the dq fields (read by the switch's dequeue processing, `transmitDq`).
    */
   startThrough(pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
     this.rxBytes += size;
@@ -341,21 +330,13 @@ export class Port {
   private growQueue(q: number): number {
     const ctx = this.ctx;
     const b = this.qb + q * Q_STRIDE;
-    const oldCap = ctx.arena[b + Q_MASK]! + 1;
-    const cap = oldCap === 0 ? RING0 : oldCap * 2;
-    const r = ctx.alloc(cap << E_SHIFT);
     const a = ctx.arena;
-    const old = a[b + Q_RING]!;
-    const n = a[b + Q_PKTS]!;
-    const h = a[b + Q_HEAD]!;
-    for (let k = 0; k < n; k++) {
-      const from = old + (((h + k) & (oldCap - 1)) << E_SHIFT);
-      a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
-    }
-    if (oldCap > 0) ctx.freeRegion(old, oldCap << E_SHIFT);
-    a[b + Q_RING] = r;
-    a[b + Q_HEAD] = 0;
-    a[b + Q_MASK] = cap - 1;
+    const oldCap = a[b + Q_MASK]! + 1;
+    const cap = oldCap === 0 ? RING0 : oldCap * 2;
+    const r = regrow(ctx, a[b + Q_RING]!, a[b + Q_HEAD]!, a[b + Q_PKTS]!, oldCap, cap); // (may grow the arena)
+    ctx.arena[b + Q_RING] = r;
+    ctx.arena[b + Q_HEAD] = 0;
+    ctx.arena[b + Q_MASK] = cap - 1;
     return cap - 1;
   }
 
@@ -377,10 +358,7 @@ export class Port {
     return this.ctrlCount > 0 || this.totalPkts > 0;
   }
 
-  /**
-   * Removes and returns the next packet by the service policy, or NIL if
-   * everything left is paused. Sets `lastQueue`.
-   */
+  /** Removes and returns the next packet by the service policy, or NIL if everything left is paused. Sets `lastQueue`. */
   dequeue(): number {
     if (this.ctrlHead !== NIL) {
       const pk = this.pk;
@@ -476,9 +454,8 @@ export class Port {
   }
 
   /**
-   * Starts transmitting `pkt` now (the port is idle): a packet from a data
-   * queue, or straight through, with its words in the dq fields; or a host's
-   * data packet or a control frame, whose words are read from its record.
+   * Starts transmitting `pkt` now (the port is idle): a queued or straight-through packet,
+   * its words in the dq fields; or a host's packet or a control frame, words from its record.
    */
   transmit(pkt: number): void {
     if (pkt !== this.dqPkt) {
@@ -493,9 +470,8 @@ export class Port {
   }
 
   /**
-   * Starts transmitting the packet whose words are in the dq fields (`dqPkt`)
-   * now (the port is idle). A switch calls it directly: the words come from
-   * the fields alone, so V8 knows them as small integers.
+   * Starts transmitting the packet whose words are in the dq fields (`dqPkt`) now (the port
+   * is idle). A switch calls it directly: the words come from fields, small integers to V8.
    */
   transmitDq(): void {
     const sched = this.sched;
@@ -511,20 +487,24 @@ export class Port {
     this.busyUntil = done;
     this.txBytes += size;
     this.txPackets++;
-    if (this.lCount === this.lCap) this.growLink();
-    const ctx = this.ctx;
-    const lW = ctx.arena;
-    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
-    lW[w + E_PKT] = pkt;
-    lW[w + E_META] = meta;
-    lW[w + E_DST] = dst;
-    lW[w + E_SIZE] = size;
-    lW[w + E_HASH] = hash;
-    ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
-    this.lCount++;
-    if (this.arrivePending === false) {
-      this.arrivePending = true;
-      sched.postSlot(this.arriveSlot, ser, this.delayPs);
+    if (this.cross !== null) this.cross.send(this, pkt, meta, dst, size, hash, ser);
+    else {
+      if (this.lCount === this.lCap) this.growLink();
+      const ctx = this.ctx;
+      const lW = ctx.arena;
+      const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+      lW[w + E_PKT] = pkt;
+      lW[w + E_META] = meta;
+      lW[w + E_DST] = dst;
+      lW[w + E_SIZE] = size;
+      lW[w + E_HASH] = hash;
+      lW[w + E_SER] = ser;
+      ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
+      this.lCount++;
+      if (this.arrivePending === false) {
+        this.arrivePending = true;
+        sched.postSlot(this.arriveSlot, ser, this.delayPs);
+      }
     }
     if (this.owner.hasMore(this)) {
       this.txPending = true;
@@ -532,17 +512,35 @@ export class Port {
     }
   }
 
-  private growLink(): void {
+  /**
+   * A packet sent on this link in another partition (net/crossing.ts) joins the in-flight ring, in send
+   * order; its arrival is keyed as one thread posts it (docs/architecture.md, "Parallel runs", `onArrive`).
+   */
+  acceptCrossing(pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
+    if (this.lCount === this.lCap) this.growLink();
     const ctx = this.ctx;
-    const cap = this.lCap;
-    const r = ctx.alloc((cap * 2) << E_SHIFT);
-    const a = ctx.arena;
-    for (let k = 0; k < this.lCount; k++) {
-      const from = this.lBase + (((this.lHead + k) & (cap - 1)) << E_SHIFT);
-      a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
+    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+    const lW = ctx.arena;
+    lW[w + E_PKT] = pkt;
+    lW[w + E_META] = meta;
+    lW[w + E_DST] = dst;
+    lW[w + E_SIZE] = size;
+    lW[w + E_HASH] = hash;
+    lW[w + E_SER] = ser;
+    ctx.arenaF[(w >> 1) + T_OFF] = arrival;
+    this.lCount++;
+    if (this.arrivePending === false) {
+      this.arrivePending = true;
+      const start = arrival - this.delayPs - ser;
+      if (start >= this.crossLast) this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, start, this.node);
+      else this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, this.crossLast, this.peerNode);
     }
-    ctx.freeRegion(this.lBase, cap << E_SHIFT);
-    this.lBase = r;
+    this.crossLast = arrival;
+  }
+
+  private growLink(): void {
+    const cap = this.lCap;
+    this.lBase = regrow(this.ctx, this.lBase, this.lHead, this.lCount, cap, cap * 2);
     this.lCap = cap * 2;
     this.lHead = 0;
   }
@@ -561,8 +559,14 @@ export class Port {
       const lW = ctx.arena;
       this.peer.arrive(lW[w + E_PKT]!, this.peerPort, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!);
     }
-    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
-    else this.arrivePending = false;
+    if (this.lCount > 0) {
+      const w = this.lBase + (this.lHead << E_SHIFT);
+      const ti = (w >> 1) + T_OFF;
+      // keyed by the receiver, or by the sender when the packet's transmission began now (the
+      // tie rule of docs/architecture.md, "Parallel runs": computable without the sender's order)
+      if (ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! === now) this.sched.postSlotAtBy(this.arriveSlot, ctx.arenaF, ti, this.node);
+      else this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ti);
+    } else this.arrivePending = false;
   }
 
   /** PFC frame received on this port from the peer: pause or resume class `cls`. */

@@ -85,6 +85,13 @@ export class Simulation {
   private lastProgress: number;
   private live = 0;
   private readonly drivers: Drivers | null;
+  /** Whether packets are in transit outside the scheduler (cut links of a partitioned run, sim/windowed.ts); null: never. */
+  crossPending: (() => boolean) | null = null;
+  /** with `crossPending`: when this scheduler last ran out of events (ps), and its event count then */
+  idleAtPs = 0;
+  private idleEvents = -1;
+  /** a partition's worker (sim/partition-run.ts): replaces the deadlock check, true to end the run */
+  deadlockHook: ((nowPs: number, minPausedPs: number, frozen: boolean) => boolean) | null = null;
 
   /** Builds the simulation; `cc` replaces the registry's `input.cc.name` (tests with their own CC). */
   constructor(input: SimInput, cc?: CcDefinition) {
@@ -209,6 +216,7 @@ export class Simulation {
     const dl = this.dl;
     if (dl === null || this.done) return false;
     const now = this.sched.now;
+    if (this.deadlockHook !== null) return this.deadlockHook(now, dl.minPausedPs, frozen);
     const cycle = findDeadlockCycle(this.network, now, dl.minPausedPs, frozen);
     if (cycle === null) return false;
     this.deadlock = { detectedAtPs: now, minPausedPs: dl.minPausedPs, frozen, cycle, unfinishedFlows: 0, drops: 0, unfinishedWithDrops: 0, dropsRuledOut: false };
@@ -257,7 +265,14 @@ export class Simulation {
         this.report();
         this.lastProgress = t1;
       }
-      if (emptied) {
+      if (emptied && this.crossPending !== null && this.crossPending()) {
+        // packets are on cut links, outside the scheduler (net/crossing.ts): the window goes on, empty
+        if (sched.eventsProcessed !== this.idleEvents) {
+          this.idleAtPs = sched.now;
+          this.idleEvents = sched.eventsProcessed;
+        }
+        sched.now = until;
+      } else if (emptied) {
         // nothing can happen any more: paused queues stay paused for ever
         this.checkDeadlock(true);
         break;

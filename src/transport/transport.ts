@@ -224,6 +224,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   hasUnstarted(): boolean {
     return this.starts.hasUnstarted();
   }
+  /** A partition's worker (issue 31): only the flows of these hosts (by node, 1) start; all are made. */
+  startOnly(local: Uint8Array): void { this.starts.local = local; }
 
   /** Adds a listener called with every flow that completes (the FCT recorder, the stop rule, closed-loop workloads). */
   addFinishListener(fn: (f: Flow) => void): void {

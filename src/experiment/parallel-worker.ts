@@ -1,0 +1,87 @@
+/**
+ * A worker of the parallel engine (experiment/parallel.ts): runs one partition
+ * (sim/partition-run.ts) window by window. In window k it runs its scheduler to the window's
+ * end, publishes what its cut links sent (one ring per receiving partition), meets the other
+ * workers at the barrier with the time of its next event (the earliest arrival it sent
+ * included) and whether it needs the whole network, then takes in what the others sent.
+ * The next window starts at the earliest next event anywhere (idle stretches are skipped).
+ * At the end it posts its partition's results and finish records.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
+import { CROSS_WORDS } from '../net/crossing.js';
+import { PartitionSim } from '../sim/partition-run.js';
+import type { SimInput } from '../sim/types.js';
+
+interface Job {
+  input: SimInput;
+  of: Int32Array;
+  me: number;
+  count: number;
+  lookaheadPs: number;
+  barrier: SharedArrayBuffer;
+  rings: (SharedArrayBuffer | null)[][];
+  capacity: number;
+  done: SharedArrayBuffer;
+  report: MessagePort;
+}
+
+function run(j: Job): Record<string, unknown> {
+  const P = j.count;
+  const me = j.me;
+  const ps = new PartitionSim(j.input, j.of, me, P);
+  const sim = ps.sim;
+  const bar = new WindowBarrier(j.barrier, P, me);
+  const ring = (from: number, to: number): WindowRing => new WindowRing(j.rings[from]![to]!, j.capacity);
+  const outRings = Array.from({ length: P }, (_, v) => (v === me ? null : ring(me, v)));
+  const inRings = Array.from({ length: P }, (_, u) => (u === me ? null : ring(u, me)));
+  const L = j.lookaheadPs;
+  let w = 0;
+  let endPs = -1;
+  for (let k = 0; ; k++) {
+    for (let v = 0; v < P; v++) {
+      const b = ps.out[v];
+      if (b === null || b === undefined) continue;
+      b.buf = outRings[v]!.half(k);
+      b.count = 0;
+    }
+    ps.earliestSent = Infinity;
+    const over = sim.runUntil(w + L - 1);
+    for (let v = 0; v < P; v++) if (v !== me) outRings[v]!.publish(k, ps.out[v]!.count * CROSS_WORDS);
+    const next = Math.min(sim.sched.peekTime(), ps.earliestSent);
+    bar.arrive(over ? Infinity : next, ps.wholeNetwork ? 1 : 0);
+    for (let u = 0; u < P; u++) if (u !== me) ps.deliver(inRings[u]!.received(k));
+    if (bar.sum > 0) break; // a worker needs the whole network: the run goes again on one thread
+    if (over) {
+      endPs = sim.sched.now;
+      break;
+    }
+    if (bar.minNext === Infinity) {
+      // nothing pending anywhere: a one-thread run's scheduler would have emptied here
+      ps.sim.deadlockHook!(sim.idleAtPs, 0, true);
+      bar.arrive(-sim.idleAtPs, ps.wholeNetwork ? 1 : 0);
+      endPs = -bar.minNext;
+      sim.sched.now = endPs;
+      break;
+    }
+    w = Math.max(w + L, bar.minNext);
+  }
+  const output = sim.finish();
+  let heldLocal = 0;
+  for (const f of sim.transport.flows) if (f !== null && j.of[f.src] === me) heldLocal++;
+  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.sched.globalEvents };
+}
+
+const j = workerData as Job;
+const done = new Int32Array(j.done);
+let report: Record<string, unknown>;
+try {
+  report = run(j);
+} catch (e) {
+  report = { ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+}
+j.report.postMessage(report);
+Atomics.store(done, j.me, report['ok'] === true ? 1 : 2);
+Atomics.add(done, j.count, 1);
+Atomics.notify(done, j.count);
+void parentPort;

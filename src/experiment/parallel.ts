@@ -1,0 +1,149 @@
+/**
+ * The parallel engine (issue 31; docs/architecture.md, "Parallel runs"): one run on several
+ * worker threads, one partition each (sim/partition-run.ts, experiment/parallel-worker.ts),
+ * synchronised in windows of the lookahead through shared memory (engine/window-sync.ts),
+ * with results merged into exactly the output a one-thread run gives: FCT rows in the
+ * one-thread finish order (by the finishing events' keys), counters from each node's own
+ * partition, totals summed. The main thread waits for the workers with `Atomics.wait`, so a
+ * run stays a synchronous call.
+ *
+ * `parallelUnsupported` names what the engine does not run yet; the thread plan then notes it
+ * and the run uses one thread. A worker that meets the deadlock check's precondition (which
+ * needs the whole network) makes the run go again on one thread, with a note.
+ */
+import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { CROSS_WORDS } from '../net/crossing.js';
+import { FctRecorder } from '../metrics/collect.js';
+import type { Partitioning } from '../net/topology/partition.js';
+import type { FinishRecord } from '../sim/partition-run.js';
+import type { Flow } from '../transport/flow.js';
+import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
+import { entryUrl } from '../workload/package-root.js';
+import type { SimInput, SimOutput } from '../sim/types.js';
+
+/** The CCs the engine runs: sender-driven, no global view (issue 31's first case). */
+const PARALLEL_CCS = new Set(['dcqcn', 'hpcc', 'dctcp', 'timely', 'swift', 'powertcp', 'theta-powertcp', 'none']);
+
+/** What in `input` the parallel engine does not run yet (null: it runs it). */
+export function parallelUnsupported(input: SimInput): string | null {
+  const m = input.metrics;
+  if (input.stopAtPs === null) return 'runs until every flow finishes (their end is an event inside a window, where the workers cannot all stop; runs with stop.at it does)';
+  if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
+  if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
+  if (input.linkEvents.length > 0 || input.circuitSchedule !== undefined) return 'link events and circuit schedules';
+  if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
+  if (m.queuePorts.length > 0 || m.queueAuto !== undefined || m.throughputPorts.length > 0 || m.flowThroughput !== null || m.ccTrace !== null || m.switchBuffer !== undefined) {
+    return 'metrics samplers (queues, throughput, flow throughput, CC traces, switch buffers)';
+  }
+  if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
+  const t = input.net.transport;
+  if (t.sendDriver !== 'sender' || t.retxMode !== 'gbn') return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs sender / gbn)`;
+  const sw = input.net.switch;
+  if (sw.loadBalancing !== 'ecmp' || sw.bfc !== undefined || (sw.admission ?? []).length > 0) return 'packet spraying, admission policies or BFC';
+  return null;
+}
+
+interface WorkerReport {
+  ok: boolean;
+  error?: string;
+  wholeNetwork?: boolean;
+  output?: SimOutput;
+  finishes?: FinishRecord[];
+  heldLocal?: number;
+  globalEvents?: number;
+  endPs?: number;
+}
+
+/**
+ * Doubles a window's ring holds, the most any ordered pair of partitions needs: the cut links
+ * from one to the other full of 64-byte frames for one lookahead (the window's length).
+ */
+function ringCapacity(input: SimInput, part: Partitioning): number {
+  const P = part.count;
+  const pair = new Float64Array(P * P);
+  for (const l of input.topology.links) {
+    const a = part.of[l.a]!;
+    const b = part.of[l.b]!;
+    if (a === b) continue;
+    const frames = Math.ceil((part.lookaheadPs * l.rateBps) / (64 * 8 * 1e12)) + 2;
+    pair[a * P + b]! += frames;
+    pair[b * P + a]! += frames;
+  }
+  return Math.max(...pair) * CROSS_WORDS;
+}
+
+/**
+ * Runs `input` on `part.count` worker threads; returns the merged output, or null when a
+ * worker met the deadlock check's precondition (run it on one thread instead).
+ */
+export function runParallel(input: SimInput, part: Partitioning): SimOutput | null {
+  const P = part.count;
+  const { onProgress: _progress, fctSink, ...plain } = input;
+  const capacity = ringCapacity(input, part);
+  const barrier = new SharedArrayBuffer(WindowBarrier.bytes(P));
+  const rings = Array.from({ length: P }, (_, a) => Array.from({ length: P }, (_, b) => (a === b ? null : new SharedArrayBuffer(WindowRing.bytes(capacity)))));
+  const done = new Int32Array(new SharedArrayBuffer(4 * (P + 1)));
+  const url = entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
+  const workers: Worker[] = [];
+  const ports: MessagePort[] = [];
+  for (let me = 0; me < P; me++) {
+    const ch = new MessageChannel();
+    ports.push(ch.port1);
+    const data = { input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity, done: done.buffer, report: ch.port2 };
+    workers.push(new Worker(url, { workerData: data, transferList: [ch.port2] }));
+  }
+  // each worker posts its report, then sets its `done` word and wakes this thread
+  for (;;) {
+    let finished = 0;
+    for (let me = 0; me < P; me++) if (Atomics.load(done, me) !== 0) finished++;
+    if (finished === P) break;
+    Atomics.wait(done, P, Atomics.load(done, P), 200);
+  }
+  const reports = ports.map((port) => receiveMessageOnPort(port)?.message as WorkerReport | undefined);
+  for (const w of workers) void w.terminate();
+  for (const port of ports) port.close();
+  const failed = reports.find((r) => r === undefined || !r.ok);
+  if (failed !== undefined) throw new Error(`parallel run: a worker failed: ${failed?.error ?? 'no report'}`);
+  if (reports.some((r) => r!.wholeNetwork === true)) return null;
+  return merge(input, part, reports as WorkerReport[], fctSink ?? null);
+}
+
+/** The one-thread output from the partitions' reports. */
+function merge(input: SimInput, part: Partitioning, reports: WorkerReport[], sink: SimInput['fctSink'] | null): SimOutput {
+  const of = part.of;
+  const outs = reports.map((r) => r.output!);
+  const first = outs[0]!;
+  // FCT rows in the one-thread finish order: time, the finishing event's key, then the partition's order
+  const fin = reports.flatMap((r) => r.finishes!);
+  fin.sort((a, b) => a.finishPs - b.finishPs || a.ins - b.ins || a.node - b.node || a.slot - b.slot || a.seq - b.seq);
+  const recorder = new FctRecorder(input.net.metrics.clampSlowdownAt1, sink ?? null);
+  for (const f of fin) recorder.add(f as unknown as Flow);
+  recorder.flush();
+  const nodes = first.nodes.map((n) => outs[of[n.node]!]!.nodes[n.node]!);
+  const ports = first.ports.map((p, i) => outs[of[p.node]!]!.ports[i]!);
+  const unfinished = outs.flatMap((o, w) => o.unfinished.filter((u) => of[u.src] === w)).sort((a, b) => a.id - b.id);
+  const sum = (k: 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent'): number => outs.reduce((a, o) => a + o.totals[k], 0);
+  let drops = 0;
+  let pausesSent = 0;
+  for (const n of nodes) {
+    drops += n.drops;
+    pausesSent += n.pausesSent;
+  }
+  const endPs = Math.max(...reports.map((r) => r.endPs!));
+  // the events of no node (the flow-start chain, link events) run in every worker
+  const globalEvents = reports[0]!.globalEvents!;
+  const events = outs.reduce((a, o) => a + o.events, 0) - (reports.length - 1) * globalEvents;
+  return {
+    ...first,
+    fct: recorder.rows,
+    ...(recorder.hasSink() ? { fctColumns: recorder.columns() } : {}),
+    unfinished,
+    nodes,
+    ports,
+    heldFlows: reports.reduce((a, r) => a + r.heldLocal!, 0),
+    totals: { ...first.totals, flows: first.totals.flows, finished: sum('finished'), drops, pausesSent, retransmittedPackets: sum('retransmittedPackets'), timeouts: sum('timeouts'), dataPacketsSent: sum('dataPacketsSent') },
+    endPs,
+    events,
+    wallMs: Math.max(...outs.map((o) => o.wallMs)),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * One partition of a parallel run (issue 31; docs/architecture.md, "Parallel runs"), as a
+ * worker runs it: the whole network is built from the same `SimInput` (so node, port and flow
+ * numbering agree), but only this partition's nodes ever get events. Its cut links send
+ * into one `CrossBuffer` per receiving partition (net/crossing.ts); only its hosts' flows
+ * start, though every flow is made (the receiving side's state lives on the flow). Each flow
+ * it finishes is recorded with the key of the event that finished it, so the main thread
+ * can put the FCT rows in the one-thread run's finish order. The deadlock check needs the
+ * whole network: instead the worker notes when any of its switch ports meets the check's
+ * precondition (a class paused long enough with packets queued), which the run reports so
+ * that it is redone on one thread.
+ */
+import { CROSS_WORDS, CrossBuffer, type CrossSink } from '../net/crossing.js';
+import type { Port } from '../net/port.js';
+import { Simulation } from './simulate.js';
+import type { SimInput } from './types.js';
+
+/** A flow this partition finished, with the key of the finishing event (its place in the run's finish order). */
+export interface FinishRecord {
+  id: number;
+  src: number;
+  dst: number;
+  sizeBytes: number;
+  startPs: number;
+  finishPs: number;
+  idealFctPs: number;
+  tag: string;
+  /** the finishing event's insertion time and node (Infinity: not a port's event), then the partition's finish count */
+  ins: number;
+  node: number;
+  slot: number;
+  seq: number;
+}
+
+export class PartitionSim implements CrossSink {
+  readonly sim: Simulation;
+  /** outgoing entries by receiving partition (null: this one) */
+  readonly out: (CrossBuffer | null)[];
+  readonly finishes: FinishRecord[] = [];
+  /** a switch port met the deadlock check's precondition: only the whole network can tell */
+  wholeNetwork = false;
+  /** earliest arrival among the entries sent this window (ps) */
+  earliestSent = Infinity;
+  private readonly key = new Float64Array(2);
+
+  constructor(
+    input: SimInput,
+    private readonly of: Int32Array,
+    readonly me: number,
+    count: number,
+  ) {
+    const sim = new Simulation(input);
+    this.sim = sim;
+    this.out = Array.from({ length: count }, (_, p) => (p === me ? null : new CrossBuffer(new Float64Array(0), false)));
+    const local = new Uint8Array(of.length);
+    for (let n = 0; n < of.length; n++) local[n] = of[n] === me ? 1 : 0;
+    for (const p of sim.ctx.ports) if (of[p.node] === me && of[p.peerNode] !== me) p.cross = this;
+    sim.transport.startOnly(local);
+    sim.crossPending = () => true;
+    sim.deadlockHook = (now, minPausedPs, frozen) => {
+      const net = sim.network;
+      for (let n = 0; n < net.switches.length; n++) {
+        if (net.switches[n] === null || local[n] === 0) continue;
+        for (const p of net.nodePorts[n]!) {
+          for (let c = 0; c < 8; c++) {
+            if (p.paused[c] === 1 && p.queuePkts(c) > 0 && (frozen || now - p.pauseStartPs[c]! >= minPausedPs)) this.wholeNetwork = true;
+          }
+        }
+      }
+      return this.wholeNetwork;
+    };
+    const sched = sim.sched;
+    sim.transport.addFinishListener((f) => {
+      sched.keyOfRunning(this.key);
+      this.finishes.push({
+        id: f.id,
+        src: f.src,
+        dst: f.dst,
+        sizeBytes: f.sizeBytes,
+        startPs: f.startPs,
+        finishPs: f.finishPs,
+        idealFctPs: f.idealFctPs,
+        tag: f.tag,
+        ins: this.key[0]!,
+        node: this.key[1]!,
+        slot: sched.running < 0 ? Infinity : sched.running,
+        seq: this.finishes.length,
+      });
+    });
+  }
+
+  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number): void {
+    this.out[this.of[port.peerNode]!]!.push(this.sim.ctx, port, pkt, meta, dst, size, hash, ser);
+    const at = this.sim.sched.now + ser + port.delayPs;
+    if (at < this.earliestSent) this.earliestSent = at;
+  }
+
+  /** Entries another partition sent in the window that just ended: into this partition's links. */
+  deliver(entries: Float64Array): void {
+    const b = new CrossBuffer(entries, false);
+    b.count = entries.length / CROSS_WORDS;
+    b.deliver(this.sim.ctx);
+  }
+}
