@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Scheduler } from '../src/engine/scheduler.js';
+import { Scheduler, otherRank } from '../src/engine/scheduler.js';
 import { Simulation } from '../src/sim/simulate.js';
 import { star } from '../src/net/topology/index.js';
 import { input } from './helpers/sim.js';
@@ -52,20 +52,20 @@ test('simultaneous events order by (insertion time, inserting node, insertion or
       log.push(`${s.now}:${id}:${tag}:${s.node}`);
       if (tag === 0) {
         // node 7 and then node 3 schedule for t = 100 at t = 50: node 3's event runs first
-        s.node = id;
+        s.actAs(id);
         s.schedule(100, kind, id, 1);
       }
     },
   });
   // set-up work is global (node -1) and was inserted at t = 0: it precedes both
   s.schedule(100, kind, 99, 2);
-  s.node = 7;
+  s.actAs(7);
   s.schedule(50, kind, 7, 0);
-  s.node = 3;
+  s.actAs(3);
   s.schedule(50, kind, 3, 0);
-  s.node = -1;
+  s.actAs(-1);
   // keyed first at its instant whatever its insertion (the flow-start chain)
-  s.scheduleKeyed(100, kind, 42, 3, -1, -1);
+  s.scheduleKeyed(100, kind, 42, 3, -1, 0);
   s.run();
   assert.deepEqual(log, ['50:3:0:3', '50:7:0:7', '100:42:3:-1', '100:99:2:-1', '100:3:1:3', '100:7:1:7']);
   // outside run the node is global again
@@ -79,13 +79,16 @@ test("one node's events of one instant and key: its link arrivals by slot, then 
   const k = s.registerDirect(targets, 'tx', 'arrive');
   const slots = [s.directSlot(k.tx, 0), s.directSlot(k.arrive, 0), s.directSlot(k.tx, 1), s.directSlot(k.arrive, 1)];
   const kind = s.register({ fire: (id) => log.push(`h${id}`) });
-  s.node = 9;
+  // both ports belong to node 9: their slots are keyed by it
+  s.setPortNodes(0, 9, 1);
+  s.setPortNodes(1, 9, 2);
+  s.actAs(9);
   s.schedule(10, kind, 1, 0);
   s.scheduleSlot(slots[3]!, 10);
   s.schedule(10, kind, 2, 0);
   s.scheduleSlot(slots[0]!, 10);
   s.scheduleSlot(slots[1]!, 10);
-  s.node = -1;
+  s.actAs(-1);
   s.run();
   assert.deepEqual(log, ['ar0', 'ar1', 'h1', 'h2', 'tx0']);
 });
@@ -94,12 +97,12 @@ test('an event keyed in the past (a cross-partition arrival) takes its place amo
   for (const at of [5_000, 100_000_000]) {
     const s = new Scheduler(4);
     const { log, kind } = recorder(s);
-    s.node = 5;
+    s.actAs(5);
     s.schedule(at, kind, 1, 0);
-    s.node = 2;
+    s.actAs(2);
     s.schedule(at, kind, 2, 0);
-    s.node = -1;
-    s.scheduleKeyed(at, kind, 3, 0, 0, 4); // inserted at 0 by node 4: between node 2 and node 5
+    s.actAs(-1);
+    s.scheduleKeyed(at, kind, 3, 0, 0, otherRank(4)); // inserted at 0 by node 4: between node 2 and node 5
     s.run();
     assert.deepEqual(log, [`${at}:2:0`, `${at}:3:0`, `${at}:1:0`]);
   }

@@ -41,6 +41,32 @@ export const NO_EVENT = -1;
 const W = 1000;
 /** Bucket of a time: floor(t / W) as a multiplication (monotone, and the same everywhere: order stays correct). */
 const INV_W = 1 / W;
+/**
+ * Ranks: the part of the order key after the insertion time, one exact double per event.
+ * (node + 1) * RANK_SPAN, plus, for a link arrival, the port's global id (ports in the order of
+ * their ids first), and for every other event RANK_SPAN - 1 (after them, in insertion order).
+ * Node -1 is global work (flow-start chain, link events). Exact for 2^32 nodes and 2^20 - 1 ports.
+ */
+const RANK_SPAN = 1 << 20;
+const INV_RANK_SPAN = 1 / RANK_SPAN;
+/** The most port ids an arrival rank can hold. */
+export const MAX_RANK_PORTS = RANK_SPAN - 1;
+
+/** The rank of the events `node` schedules other than link arrivals (-1: global). */
+export function otherRank(node: number): number {
+  return (node + 1) * RANK_SPAN + (RANK_SPAN - 1);
+}
+
+/** The rank of the arrival on port `gid`'s link when `node` posts it. */
+export function arrivalRank(node: number, gid: number): number {
+  return (node + 1) * RANK_SPAN + gid;
+}
+
+/** The node of a rank (-1: global). */
+export function rankNode(rank: number): number {
+  return Math.floor(rank * INV_RANK_SPAN) - 1;
+}
+
 const WHEEL_BITS = 16;
 const B = 1 << WHEEL_BITS;
 const BMASK = B - 1;
@@ -57,11 +83,11 @@ export class Scheduler {
   now = 0;
   /** Number of events dispatched so far. */
   eventsProcessed = 0;
-  /** The running handler's node, which keys what it schedules (-1: global, or outside `run`); a handler acting for another node sets it and restores it. */
-  node = -1;
   /** events of no node run so far (every partition runs them); the direct slot running (-1: another event) */
   globalEvents = 0;
   running = -1;
+  /** the rank (`otherRank`) of the node the running non-direct event acts for (`running` < 0) */
+  private curRank = otherRank(-1);
 
   private cap: number;
   // per slot
@@ -75,11 +101,13 @@ export class Scheduler {
   private next: Int32Array;
   /** heap position of a slot in the overflow heap */
   private pos: Int32Array;
-  /** the order key after the time: when the event was inserted, and by which node */
+  /** the order key after the time: when the event was inserted, and its rank (`otherRank`, `arrivalRank`) */
   private insT: Float64Array;
-  private keyNode: Int32Array;
-  /** direct slots: the node the event runs at (`setSlotNode`) */
-  private runNode: Int32Array;
+  private rank: Float64Array;
+  /** direct slots (`setPortNodes`): the rank of the node the event runs at (for what its handler schedules), the rank it is posted with, and an arrival's rank when its receiver posts it */
+  private runRank: Float64Array;
+  private postRank: Float64Array;
+  private recvRank: Float64Array;
   private freeTop = 0;
   private free: Int32Array;
   private nextSeq = 0;
@@ -124,8 +152,10 @@ export class Scheduler {
     this.next = new Int32Array(n);
     this.pos = new Int32Array(n);
     this.insT = new Float64Array(n);
-    this.keyNode = new Int32Array(n);
-    this.runNode = new Int32Array(n).fill(-1);
+    this.rank = new Float64Array(n);
+    this.runRank = new Float64Array(n).fill(otherRank(-1));
+    this.postRank = new Float64Array(n).fill(otherRank(-1));
+    this.recvRank = new Float64Array(n).fill(otherRank(-1));
     this.hp = new EventHeap(n);
     this.free = new Int32Array(n);
     for (let i = 0; i < n; i++) this.free[i] = n - 1 - i;
@@ -177,15 +207,15 @@ export class Scheduler {
     return this.gen[slot]! * SLOT_SPAN + slot;
   }
 
-  /** `schedule` keyed as inserted at `insTime` (<= now; -1: first at its instant) by `node`: the flow-start chain. */
-  scheduleKeyed(at: number, kind: number, id: number, tag: number, insTime: number, node: number): number {
+  /** `schedule` keyed (`insTime` <= now, -1: first at its instant; `rank`): the flow-start chain. */
+  scheduleKeyed(at: number, kind: number, id: number, tag: number, insTime: number, rank: number): number {
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
     this.kind[slot] = kind;
     this.ids[slot] = id;
     this.tags[slot] = tag;
     this.where[slot] = IN_WHEEL;
-    this.place(slot, at < this.now ? this.now : at, insTime, node);
+    this.place(slot, at < this.now ? this.now : at, insTime, rank);
     return this.gen[slot]! * SLOT_SPAN + slot;
   }
 
@@ -214,22 +244,17 @@ export class Scheduler {
     return slot;
   }
 
-  /** Puts `slot` (kind, id, tag set) at `at` (>= now); only the heap keeps sequence numbers (`migrate`). */
+  /** Puts `slot` (kind, id, tag set) at `at` (>= now), keyed by the running event's node; only the heap keeps sequence numbers (`migrate`). */
   private link(slot: number, at: number): void {
     this.where[slot] = IN_WHEEL; // heapPush sets IN_HEAP instead
-    this.linkDirect(slot, at);
+    this.place(slot, at, this.now, this.running >= 0 ? this.runRank[this.running]! : this.curRank);
   }
 
-  /** `link` without `where`, which a direct slot does not keep (see `run`). */
-  private linkDirect(slot: number, at: number): void {
-    this.place(slot, at, this.now, this.node);
-  }
-
-  /** Puts `slot` at time `at` with order key (insTime, node) into the wheel or the heap. */
-  private place(slot: number, at: number, insTime: number, node: number): void {
+  /** Puts `slot` at time `at` with order key (insTime, rank) into the wheel or the heap. */
+  private place(slot: number, at: number, insTime: number, rank: number): void {
     this.time[slot] = at;
     this.insT[slot] = insTime;
-    this.keyNode[slot] = node;
+    this.rank[slot] = rank;
     const bn = Math.floor(at * INV_W);
     if (bn - this.cur < B) this.wheelAppend(slot, bn & BMASK);
     else this.heapPush(slot);
@@ -244,6 +269,7 @@ export class Scheduler {
    */
   directSlot(kind: number, id: number): number {
     if (kind < 0 || (kind !== this.kDirectTx && kind !== this.kDirectArrive)) throw new Error('scheduler: directSlot takes a direct kind');
+    if (id >= MAX_RANK_PORTS) throw new Error(`scheduler: at most ${MAX_RANK_PORTS} ports (element ${id}); the event order's rank holds a port id in 20 bits`);
     const want = 2 * id + (kind === this.kDirectArrive ? 1 : 0);
     if (this.freeTop === 0) this.grow();
     // the free list hands out 0, 1, 2, ... until the first slot is given back
@@ -257,43 +283,79 @@ export class Scheduler {
     return slot;
   }
 
-  /** Posts direct slot `slot` at (now + a) + b ps; see `post` and `directSlot`. */
+  /**
+   * Posts direct slot `slot` at (now + a) + b ps, keyed as posted now by the slot's own poster
+   * (a port's node: `setPortNodes`; its rank is looked up here, so no double crosses a call); see
+   * `post` and `directSlot`.
+   */
   postSlot(slot: number, a: number, b: number): void {
     // (`| 0`: a small-integer check, where the wheel's stores would convert an unknown number through a double)
-    this.linkDirect(slot | 0, this.now + a + b);
+    const s = slot | 0;
+    this.place(s, this.now + a + b, this.now, this.postRank[s]!);
   }
 
-  /** Posts direct slot `slot` at `times[i]` ps (>= now); see `postAt` and `directSlot`. */
+  /** Posts direct slot `slot` at `times[i]` ps (>= now); see `postSlot`. */
   postSlotAt(slot: number, times: Float64Array, i: number): void {
     const at = times[i]!;
-    this.linkDirect(slot, at < this.now ? this.now : at);
+    this.place(slot, at < this.now ? this.now : at, this.now, this.postRank[slot]!);
   }
 
-  /** `postSlotAt` keyed by `node`, not the handler's (an arrival whose transmission began now: Port.onArrive). */
-  postSlotAtBy(slot: number, times: Float64Array, i: number, node: number): void {
+  /** `postSlotAt` for an arrival slot posted by its receiving node (the previous packet's arrival: Port.onArrive). */
+  postSlotAtByReceiver(slot: number, times: Float64Array, i: number): void {
     const at = times[i]!;
-    this.place(slot, at < this.now ? this.now : at, this.now, node);
+    this.place(slot, at < this.now ? this.now : at, this.now, this.recvRank[slot]!);
   }
 
-  /** Posts direct slot `slot` at `at` keyed (insTime, node): a cross-partition arrival, keyed as one thread posts it. */
-  scheduleSlotKeyed(slot: number, at: number, insTime: number, node: number): void {
-    this.place(slot, at < this.now ? this.now : at, insTime, node);
+  /** Posts direct slot `slot` at `at`, keyed as inserted at `insTime` by its poster (or its receiver): a cross-partition arrival, keyed as one thread posts it. */
+  scheduleSlotKeyed(slot: number, at: number, insTime: number, byReceiver: boolean): void {
+    this.place(slot, at < this.now ? this.now : at, insTime, byReceiver ? this.recvRank[slot]! : this.postRank[slot]!);
   }
 
-  /** The running direct event's key after its time (insertion time, node) into `out` (a finish's place, issue 31). */
+  /** Posts direct slot `slot` at absolute time `at` (>= now); see `postSlot`. */
+  scheduleSlot(slot: number, at: number): void {
+    this.place(slot, at < this.now ? this.now : at, this.now, this.postRank[slot]!);
+  }
+
+  /** The running direct event's key after its time (insertion time, rank) into `out` (a finish's place, issue 31). */
   keyOfRunning(out: Float64Array): void {
     out[0] = this.running < 0 ? Infinity : this.insT[this.running]!;
-    out[1] = this.running < 0 ? Infinity : this.keyNode[this.running]!;
+    out[1] = this.running < 0 ? Infinity : this.rank[this.running]!;
   }
 
-  /** The node direct slot `slot` runs at: a port's node for its tx slot, its peer's for its arrive slot. */
-  setSlotNode(slot: number, node: number): void {
-    this.runNode[slot] = node;
+  /**
+   * The nodes of port `gid`'s two direct slots (2 gid: transmission done, 2 gid + 1: its link's
+   * arrival): the tx event runs at `node` and is posted by it; the arrival runs at `peer` and is
+   * posted by `node` at a transmission's start or by `peer` at the previous arrival.
+   */
+  setPortNodes(gid: number, node: number, peer: number): void {
+    const tx = 2 * gid;
+    this.runRank[tx] = otherRank(node);
+    this.postRank[tx] = otherRank(node);
+    this.runRank[tx + 1] = otherRank(peer);
+    this.postRank[tx + 1] = arrivalRank(node, gid);
+    this.recvRank[tx + 1] = arrivalRank(peer, gid);
   }
 
-  /** Posts direct slot `slot` at absolute time `at` (>= now); see `directSlot`. */
-  scheduleSlot(slot: number, at: number): void {
-    this.linkDirect(slot, at < this.now ? this.now : at);
+  /** The node the running event acts for (-1: global, or outside `run`). */
+  get node(): number {
+    return rankNode(this.running >= 0 ? this.runRank[this.running]! : this.curRank);
+  }
+
+  /** Acts for `node` (a flow starting as work of its sender host) until `restoreActor(previous)`; returns the previous actor. */
+  actAs(node: number): number {
+    const was = this.running >= 0 ? this.running : -2 - rankNode(this.curRank);
+    this.running = -1;
+    this.curRank = otherRank(node);
+    return was;
+  }
+
+  /** Undoes `actAs`, with the value it returned. */
+  restoreActor(was: number): void {
+    if (was >= 0) this.running = was;
+    else {
+      this.running = -1;
+      this.curRank = otherRank(-2 - was);
+    }
   }
 
   /** Schedules an event `delay` ps from now. */
@@ -363,7 +425,8 @@ export class Scheduler {
   /** Runs events with time <= `until` (ps). True if it stopped because the queue emptied, false at `until` or stopped. */
   run(until = Infinity): boolean {
     const r = this.runLoop(until);
-    this.node = -1;
+    this.running = -1;
+    this.curRank = otherRank(-1);
     return r;
   }
 
@@ -404,7 +467,6 @@ export class Scheduler {
         this.popHead(b, slot);
         this.now = t;
         this.running = slot;
-        this.node = this.runNode[slot]!;
         this.eventsProcessed++;
         if ((slot & 1) !== 0) direct[slot >> 1]!.onArrive();
         else direct[slot >> 1]!.onTxDone();
@@ -421,8 +483,10 @@ export class Scheduler {
       const id = this.ids[slot]!;
       this.now = t;
       this.running = -1;
-      this.node = this.keyNode[slot]!;
-      if (this.node < 0) this.globalEvents++;
+      // (the rank of what this event's node schedules: its own rank with the arrival part set to "other")
+      const hi = Math.floor(this.rank[slot]! * INV_RANK_SPAN);
+      this.curRank = hi * RANK_SPAN + (RANK_SPAN - 1);
+      if (hi === 0) this.globalEvents++;
       this.eventsProcessed++;
       const tag = this.tags[slot]!;
       this.release(slot);
@@ -476,54 +540,56 @@ export class Scheduler {
 
   /**
    * Links an event into bucket b after every entry whose key (time, insertion
-   * time, node) is <= its own: its place in the order, since every entry with
+   * time, rank) is <= its own: its place in the order, since every entry with
    * an equal key came before it (a new event's sequence is the largest yet;
-   * for one from the heap see `migrate`). The caller sets `where`.
+   * for one from the heap see `migrate`). The caller sets `where`. The usual
+   * case, an append at the tail, stays small here (this method is inlined into
+   * every post, and TurboFan's inlining budget is shared with the hop's code);
+   * a place inside the bucket is found out of line (`linkBefore`).
    */
   private wheelAppend(slot: number, b: number): void {
     const time = this.time;
-    const next = this.next;
     const t = time[slot]!;
     const tl = this.tail[b]!;
     if (tl < 0) {
-      next[slot] = -1;
+      this.next[slot] = -1;
       this.head[b] = slot;
       this.tail[b] = slot;
       this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
     } else if (time[tl]! < t || (time[tl]! === t && this.keyNotAfter(tl, slot))) {
       // the usual case: not earlier than anything in the bucket
-      next[slot] = -1;
-      next[tl] = slot;
+      this.next[slot] = -1;
+      this.next[tl] = slot;
       this.tail[b] = slot;
-    } else {
-      let p = -1;
-      let c = this.head[b]!;
-      while (time[c]! < t || (time[c]! === t && this.keyNotAfter(c, slot))) {
-        p = c;
-        c = next[c]!;
-      }
-      next[slot] = c;
-      if (p < 0) this.head[b] = slot;
-      else next[p] = slot;
-    }
+    } else this.linkBefore(slot, b, t);
     this.inWheel++;
   }
 
+  /** `wheelAppend`'s walk: links `slot` (time t) before the first entry of bucket b whose key is after its own. */
+  private linkBefore(slot: number, b: number, t: number): void {
+    const time = this.time;
+    const next = this.next;
+    let p = -1;
+    let c = this.head[b]!;
+    while (time[c]! < t || (time[c]! === t && this.keyNotAfter(c, slot))) {
+      p = c;
+      c = next[c]!;
+    }
+    next[slot] = c;
+    if (p < 0) this.head[b] = slot;
+    else next[p] = slot;
+  }
+
   /**
-   * Whether slot a's key after the time is <= s's: insertion time, node, then the node's link arrivals
-   * by slot before its other events, which keep insertion order: a cross-partition arrival, posted at
-   * the window's end, takes its one-thread place among its node's events of that instant.
+   * Whether slot a's key after the time is <= s's: insertion time, then rank (`otherRank`,
+   * `arrivalRank`): by node, and a node's link arrivals by port before its other events, which
+   * keep insertion order. A cross-partition arrival, posted at the window's end, so takes its
+   * one-thread place among its node's events of that instant.
    */
   private keyNotAfter(a: number, s: number): boolean {
     const ia = this.insT[a]!;
     const is = this.insT[s]!;
-    if (ia !== is) return ia < is;
-    const na = this.keyNode[a]!;
-    const ns = this.keyNode[s]!;
-    if (na !== ns) return na < ns;
-    const sa = a < this.directEnd && (a & 1) === 1;
-    const ss = s < this.directEnd && (s & 1) === 1;
-    return sa ? !ss || a < s : !ss;
+    return ia < is || (ia === is && this.rank[a]! <= this.rank[s]!);
   }
 
   /**
@@ -586,9 +652,13 @@ export class Scheduler {
     this.gen = grown(cap, this.gen);
     this.time = grown(cap, this.time);
     this.insT = grown(cap, this.insT);
-    this.keyNode = grown(cap, this.keyNode);
-    this.runNode = grown(cap, this.runNode);
-    this.runNode.fill(-1, old);
+    this.rank = grown(cap, this.rank);
+    this.runRank = grown(cap, this.runRank);
+    this.runRank.fill(otherRank(-1), old);
+    this.postRank = grown(cap, this.postRank);
+    this.postRank.fill(otherRank(-1), old);
+    this.recvRank = grown(cap, this.recvRank);
+    this.recvRank.fill(otherRank(-1), old);
     this.hp.grow(cap);
     const free = new Int32Array(cap);
     free.set(this.free.subarray(0, this.freeTop));

@@ -89,8 +89,7 @@ export class Network {
         p.peerNode = peerNode;
         p.peerPort = portMap.peerPort[start + k]!;
         // the nodes its two events run at (the scheduler's order key; Scheduler.directSlot numbers them)
-        ctx.sched.setSlotNode(2 * p.gid, n);
-        ctx.sched.setSlotNode(2 * p.gid + 1, peerNode);
+        ctx.sched.setPortNodes(p.gid, n, peerNode);
         p.peer = peerNode < H ? this.hosts[peerNode]! : this.switches[peerNode]!;
       }
     }

@@ -532,8 +532,8 @@ export class Port {
     if (this.arrivePending === false) {
       this.arrivePending = true;
       const start = arrival - this.delayPs - ser;
-      if (start >= this.crossLast) this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, start, this.node);
-      else this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, this.crossLast, this.peerNode);
+      if (start >= this.crossLast) this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, start, false);
+      else this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, this.crossLast, true);
     }
     this.crossLast = arrival;
   }
@@ -564,8 +564,8 @@ export class Port {
       const ti = (w >> 1) + T_OFF;
       // keyed by the receiver, or by the sender when the packet's transmission began now (the
       // tie rule of docs/architecture.md, "Parallel runs": computable without the sender's order)
-      if (ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! === now) this.sched.postSlotAtBy(this.arriveSlot, ctx.arenaF, ti, this.node);
-      else this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ti);
+      if (ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! === now) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ti);
+      else this.sched.postSlotAtByReceiver(this.arriveSlot, ctx.arenaF, ti);
     } else this.arrivePending = false;
   }
 

@@ -5,7 +5,7 @@
  * progress), and flows a closed-loop workload injects now (`inject`). One
  * event kind walks the start times; a flow's id is its position in the
  * transport's flow table, i.e. the order flows were made in. The chain's
- * event is keyed (start, -1, -1): before everything else at its instant,
+ * event is keyed (start, -1, rank 0): before everything else at its instant,
  * however it was posted, and a flow starts as work of its sender host (the
  * scheduler's `node`; docs/architecture.md, "Parallel runs", event order).
  */
@@ -42,7 +42,7 @@ export class FlowStarts {
     for (const f of flows) this.flows.push(f);
     this.listEnd = this.flows.length;
     this.factory = factory;
-    if (this.flows.length > 0) this.sched.scheduleKeyed(this.flows[0]!.startPs, this.kStart, 0, 0, -1, -1);
+    if (this.flows.length > 0) this.sched.scheduleKeyed(this.flows[0]!.startPs, this.kStart, 0, 0, -1, 0);
   }
 
   /** Flows made as they start, from `stream` (start order) by `factory`. */
@@ -50,7 +50,7 @@ export class FlowStarts {
     this.stream = stream;
     this.factory = factory;
     const t = stream.peekStartPs();
-    if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, -1);
+    if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, 0);
   }
 
   /** Whether listed or streamed flows are still to start. */
@@ -67,23 +67,21 @@ export class FlowStarts {
   private makeAndStart(spec: FlowSpec): Flow {
     const flows = this.flows;
     const sched = this.sched;
-    const was = sched.node;
-    sched.node = spec.src;
+    const was = sched.actAs(spec.src);
     const f = this.factory!.make(flows.length, spec);
     flows.push(f);
     this.fitFlowDrops(f.id);
     if (this.local === null || this.local[f.src] === 1) this.start(f);
-    sched.node = was;
+    sched.restoreActor(was);
     return f;
   }
 
   /** Starts `f` now as work of its sender host: what it schedules is keyed by that node. */
   private startAsSender(f: Flow): void {
     const sched = this.sched;
-    const was = sched.node;
-    sched.node = f.src;
+    const was = sched.actAs(f.src);
     this.start(f);
-    sched.node = was;
+    sched.restoreActor(was);
   }
 
   /** The flows not yet started, in id order, with their ids (drains a stream). */
@@ -116,7 +114,7 @@ export class FlowStarts {
       while (st.peekStartPs() <= now) this.makeAndStart(st.next());
       this.nextStart = flows.length;
       const t = st.peekStartPs();
-      if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, -1);
+      if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, 0);
       return;
     }
     const end = this.listEnd;
@@ -124,6 +122,6 @@ export class FlowStarts {
       const f = flows[this.nextStart++]!;
       if (this.local === null || this.local[f.src] === 1) this.startAsSender(f);
     }
-    if (this.nextStart < end) this.sched.scheduleKeyed(flows[this.nextStart]!.startPs, this.kStart, 0, 0, -1, -1);
+    if (this.nextStart < end) this.sched.scheduleKeyed(flows[this.nextStart]!.startPs, this.kStart, 0, 0, -1, 0);
   }
 }
