@@ -21,7 +21,7 @@ import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
-import { partitionTopology } from '../src/net/topology/partition.js';
+import { endGridPs, partitionTopology } from '../src/net/topology/partition.js';
 import { simulate } from '../src/sim/simulate.js';
 import { simulateWindowed } from '../src/sim/windowed.js';
 import { noMetrics, type SimInput, type SimOutput } from '../src/sim/types.js';
@@ -244,13 +244,35 @@ test('on 2 and 4 threads PFC frames cross between workers and the output is the 
   });
 });
 
-test('what the engine does not run yet is named, and the run uses one thread: a run until every flow finishes, samplers', () => {
-  const topo = spineLeafPreset('oscar64');
-  const p = planThreads(topo, 2, 'option', 2, 'runs until every flow finishes');
-  assert.equal(p.used, 1);
-  assert.match(p.notes.at(-1)!, /does not yet run runs until every flow finishes: the run uses one thread/);
+test('runs until every flow finishes end on the end grid, on 2 and 4 threads as on one: the demo (25 us of arrivals), the 320-host tree (10 us) and the 100:1 incast', () => {
+  const until = (i: SimInput, arrivalsPs: number): void => {
+    i.flows = i.flows.filter((f) => f.startPs < arrivalsPs);
+    i.stopAtPs = null;
+  };
+  checkThreaded(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => until(i, 25 * US));
+  checkThreaded(join(ROOT, 'examples', 'fattree-cachefollower.yaml'), [2, 4], (i) => until(i, 10 * US));
+  const spec = join(dir, 'pfc-threads-done.yaml');
+  writeFileSync(spec, PFC_CROSS);
+  checkThreaded(spec, [2], (i) => until(i, Infinity));
+});
+
+test('a run until every flow finishes ends on the first multiple of the end grid at or after the last finish', () => {
   const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
-  assert.match(parallelUnsupported(input)!, /until every flow finishes/);
+  input.metrics = noMetrics();
+  input.flows = input.flows.filter((f) => f.startPs < 25 * US);
+  const out = simulate(input);
+  const lastFinish = Math.max(...out.fct.map((r) => r.finishPs));
+  const grid = endGridPs(input.topology);
+  assert.ok(grid > 0 && grid <= 10 * US, `grid ${grid} ps`);
+  assert.equal(out.endPs, Math.ceil(lastFinish / grid) * grid, `last finish ${lastFinish} ps, grid ${grid} ps`);
+});
+
+test('what the engine does not run yet is named, and the run uses one thread: samplers, a CC it does not run', () => {
+  const topo = spineLeafPreset('oscar64');
+  const p = planThreads(topo, 2, 'option', 2, 'closed-loop workloads');
+  assert.equal(p.used, 1);
+  assert.match(p.notes.at(-1)!, /does not yet run closed-loop workloads: the run uses one thread/);
+  const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
   input.stopAtPs = 100 * US;
   assert.match(parallelUnsupported(input)!, /metrics samplers/);
   input.metrics = noMetrics();

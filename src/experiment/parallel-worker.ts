@@ -13,6 +13,9 @@ import { CROSS_WORDS } from '../net/crossing.js';
 import { PartitionSim } from '../sim/partition-run.js';
 import type { SimInput } from '../sim/types.js';
 
+/** A barrier count at or above this: a worker needs the whole network (below: flows it finished). */
+const WHOLE_NETWORK = 2 ** 40;
+
 interface Job {
   input: SimInput;
   of: Int32Array;
@@ -36,6 +39,13 @@ function run(j: Job): Record<string, unknown> {
   const outRings = Array.from({ length: P }, (_, v) => (v === me ? null : ring(me, v)));
   const inRings = Array.from({ length: P }, (_, u) => (u === me ? null : ring(u, me)));
   const L = j.lookaheadPs;
+  // a run until every flow finishes ends on the end grid (Simulation.checkDone): windows never
+  // reach past the next grid point, so the window in which the last flow finishes ends at or
+  // before the run's end, and the workers, told by the barrier's sum of finished flows, stop there
+  const G = sim.endGridPs;
+  const untilDone = j.input.stopAtPs === null;
+  const flows = j.input.flows.length;
+  let endAt = Infinity;
   let w = 0;
   let endPs = -1;
   for (let k = 0; ; k++) {
@@ -46,15 +56,20 @@ function run(j: Job): Record<string, unknown> {
       b.count = 0;
     }
     ps.earliestSent = Infinity;
-    const over = sim.runUntil(w + L - 1);
+    const e = Math.min(w + L - 1, untilDone ? Math.ceil(w / G) * G : Infinity, endAt);
+    const over = sim.runUntil(e);
     for (let v = 0; v < P; v++) if (v !== me) outRings[v]!.publish(k, ps.out[v]!.count * CROSS_WORDS);
     const next = Math.min(sim.sched.peekTime(), ps.earliestSent);
-    bar.arrive(over ? Infinity : next, ps.wholeNetwork ? 1 : 0);
+    bar.arrive(over ? Infinity : next, ps.wholeNetwork ? WHOLE_NETWORK : sim.transport.finishedCount);
     for (let u = 0; u < P; u++) if (u !== me) ps.deliver(inRings[u]!.received(k));
-    if (bar.sum > 0) break; // a worker needs the whole network: the run goes again on one thread
+    if (bar.sum >= WHOLE_NETWORK) break; // a worker needs the whole network: the run goes again on one thread
     if (over) {
       endPs = sim.sched.now;
       break;
+    }
+    if (untilDone && endAt === Infinity && bar.sum === flows) {
+      endAt = Math.ceil(e / G) * G;
+      sim.endAt(endAt);
     }
     if (bar.minNext === Infinity) {
       // nothing pending anywhere: a one-thread run's scheduler would have emptied here
@@ -64,7 +79,7 @@ function run(j: Job): Record<string, unknown> {
       sim.sched.now = endPs;
       break;
     }
-    w = Math.max(w + L, bar.minNext);
+    w = Math.max(e + 1, bar.minNext);
   }
   const output = sim.finish();
   let heldLocal = 0;

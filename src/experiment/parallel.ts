@@ -27,7 +27,6 @@ const PARALLEL_CCS = new Set(['dcqcn', 'hpcc', 'dctcp', 'timely', 'swift', 'powe
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
   const m = input.metrics;
-  if (input.stopAtPs === null) return 'runs until every flow finishes (their end is an event inside a window, where the workers cannot all stop; runs with stop.at it does)';
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
   if (input.linkEvents.length > 0 || input.circuitSchedule !== undefined) return 'link events and circuit schedules';

@@ -19,6 +19,7 @@ import { installLinkChanges } from '../net/link-changes.js';
 import { installRdcn, type RdcnInstance } from '../net/rdcn.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
+import { endGridPs } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
@@ -74,7 +75,11 @@ export class Simulation {
   private readonly recorder: FctRecorder;
   private readonly samplers: Samplers;
   private readonly untilDone: boolean;
-  private readonly endPs: number;
+  private endPs: number;
+  /** the scheduler was stopped when everything was done: the events left at that instant still run */
+  private stoppedAtDone = false;
+  /** a run until every flow finishes ends on the next multiple of this (net/topology/partition.ts `endGridPs`) */
+  private readonly endGrid: number;
   private readonly dl: DeadlockOptions | null;
   private readonly listBytes: number;
   private done: boolean;
@@ -181,6 +186,8 @@ export class Simulation {
 
     // ---- run
     this.endPs = input.stopAtPs ?? input.maxTimePs;
+    this.endGrid = endGridPs(topo);
+    if (this.done && untilDone) this.endAt(0);
     this.dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
     this.nextCheck = this.dl === null ? Infinity : this.dl.checkIntervalPs;
     this.lastProgress = performance.now();
@@ -195,11 +202,31 @@ export class Simulation {
     return !t.hasUnstarted() && t.finishedCount === t.flows.length && (this.drivers === null || this.drivers.done());
   }
 
-  /** Ends a run-until-done run once everything is done (after every finished flow and driver callback). */
+  /**
+   * Ends a run-until-done run once everything is done (after every finished flow and driver
+   * callback): on the next multiple of the end grid, or now if now is one. The events up to that
+   * instant still run, so a run ends at the same instant on one thread and on many, whose
+   * windows (docs/architecture.md, "Parallel runs") end on that grid too.
+   */
   private checkDone(): void {
     if (this.done || !this.allDone()) return;
     this.done = true;
-    if (this.untilDone) this.sched.stop();
+    if (this.untilDone) {
+      this.endAt(Math.ceil(this.sched.now / this.endGrid) * this.endGrid);
+      // (the running slice may reach past the end: stop it, and let runUntil run the rest of the instant)
+      this.sched.stop();
+      this.stoppedAtDone = true;
+    }
+  }
+
+  /** Ends the run at `ps` (>= now) if it would end later: a partition of a parallel run learns the end from the others (experiment/parallel-worker.ts). */
+  endAt(ps: number): void {
+    if (ps < this.endPs) this.endPs = ps;
+  }
+
+  /** The end grid (`endGridPs`). */
+  get endGridPs(): number {
+    return this.endGrid;
   }
 
   /** Simulated time, ps. */
@@ -254,7 +281,7 @@ export class Simulation {
     const sched = this.sched;
     // run in slices of simulated time sized to take ~0.1-0.5 s of wall time each, so progress can be shown;
     // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
-    while (!this.over && (!this.done || !this.untilDone)) {
+    while (!this.over) {
       const t0 = performance.now();
       const until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, limitPs);
       const emptied = sched.run(until);
@@ -281,7 +308,9 @@ export class Simulation {
         this.nextCheck += this.dl!.checkIntervalPs;
         if (this.checkDeadlock(false)) break;
       }
-      if (sched.now >= this.endPs) break;
+      const stopped = this.stoppedAtDone;
+      this.stoppedAtDone = false;
+      if (sched.now >= this.endPs && !stopped) break;
       if (sched.now >= limitPs) return false;
     }
     this.over = true;

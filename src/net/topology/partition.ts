@@ -225,3 +225,16 @@ function split(topo: Topology, adj: readonly number[][], ports: Int32Array, lv: 
   }
   return { requested, count, of, rows, crossLinks: cross, lookaheadPs, groupKind, groups: groups.length, notes };
 }
+
+/**
+ * The grid a run that ends when every flow has finished ends on (docs/architecture.md, "Parallel
+ * runs", stop rule): the first multiple of this after the last flow's finish. It is the shortest
+ * propagation delay of a link between two switches (at most every cut's lookahead, for any
+ * number of partitions: a host is never cut from its switch), or 1 us without one. A property
+ * of the topology alone, so one thread and many end a run at the same instant.
+ */
+export function endGridPs(topo: Topology): number {
+  let g = Infinity;
+  for (const l of topo.links) if (l.a >= topo.hostCount && l.b >= topo.hostCount && l.delayPs > 0 && l.delayPs < g) g = l.delayPs;
+  return g === Infinity ? 1_000_000 : g;
+}
