@@ -300,10 +300,10 @@ export class Scheduler {
     this.place(slot, at < this.now ? this.now : at, this.now, this.postRank[slot]!);
   }
 
-  /** `postSlotAt` for an arrival slot posted by its receiving node (the previous packet's arrival: Port.onArrive). */
-  postSlotAtByReceiver(slot: number, times: Float64Array, i: number): void {
+  /** `postSlotAt` for an arrival slot, posted by its receiving node (`byReceiver`: the previous packet's arrival) or its sender (Port.onArrive). */
+  postArrivalAt(slot: number, times: Float64Array, i: number, byReceiver: boolean): void {
     const at = times[i]!;
-    this.place(slot, at < this.now ? this.now : at, this.now, this.recvRank[slot]!);
+    this.place(slot, at < this.now ? this.now : at, this.now, byReceiver ? this.recvRank[slot]! : this.postRank[slot]!);
   }
 
   /** Posts direct slot `slot` at `at`, keyed as inserted at `insTime` by its poster (or its receiver): a cross-partition arrival, keyed as one thread posts it. */
@@ -483,10 +483,10 @@ export class Scheduler {
       const id = this.ids[slot]!;
       this.now = t;
       this.running = -1;
-      // (the rank of what this event's node schedules: its own rank with the arrival part set to "other")
-      const hi = Math.floor(this.rank[slot]! * INV_RANK_SPAN);
-      this.curRank = hi * RANK_SPAN + (RANK_SPAN - 1);
-      if (hi === 0) this.globalEvents++;
+      // (what it schedules is keyed by the node that inserted it: a non-direct event's rank is its node's `otherRank`)
+      const r = this.rank[slot]!;
+      this.curRank = r;
+      if (r < RANK_SPAN) this.globalEvents++;
       this.eventsProcessed++;
       const tag = this.tags[slot]!;
       this.release(slot);
@@ -556,8 +556,8 @@ export class Scheduler {
       this.head[b] = slot;
       this.tail[b] = slot;
       this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
-    } else if (time[tl]! < t || (time[tl]! === t && this.keyNotAfter(tl, slot))) {
-      // the usual case: not earlier than anything in the bucket
+    } else if (time[tl]! < t || (time[tl]! === t && this.insT[tl]! < this.insT[slot]!)) {
+      // the usual case: after everything in the bucket (at a tie of times, the tail was inserted earlier)
       this.next[slot] = -1;
       this.next[tl] = slot;
       this.tail[b] = slot;
@@ -565,10 +565,17 @@ export class Scheduler {
     this.inWheel++;
   }
 
-  /** `wheelAppend`'s walk: links `slot` (time t) before the first entry of bucket b whose key is after its own. */
+  /** `wheelAppend`'s other cases, out of line: links `slot` (time t) after the last entry of bucket b whose key is not after its own. */
   private linkBefore(slot: number, b: number, t: number): void {
     const time = this.time;
     const next = this.next;
+    const tl = this.tail[b]!;
+    if (time[tl]! === t && this.keyNotAfter(tl, slot)) {
+      next[slot] = -1;
+      next[tl] = slot;
+      this.tail[b] = slot;
+      return;
+    }
     let p = -1;
     let c = this.head[b]!;
     while (time[c]! < t || (time[c]! === t && this.keyNotAfter(c, slot))) {

@@ -58,6 +58,7 @@ function run(j: Job): Record<string, unknown> {
     ps.earliestSent = Infinity;
     const e = Math.min(w + L - 1, untilDone ? Math.ceil(w / G) * G : Infinity, endAt);
     const over = sim.runUntil(e);
+    ps.drainCuts();
     for (let v = 0; v < P; v++) if (v !== me) outRings[v]!.publish(k, ps.out[v]!.count * CROSS_WORDS);
     const next = Math.min(sim.sched.peekTime(), ps.earliestSent);
     bar.arrive(over ? Infinity : next, ps.wholeNetwork ? WHOLE_NETWORK : sim.transport.finishedCount);

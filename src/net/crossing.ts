@@ -22,7 +22,7 @@ import type { Port } from './port.js';
 
 /** Where a cut link's packets go (`Port.cross`). */
 export interface CrossSink {
-  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number): void;
+  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void;
 }
 
 // an entry's words
@@ -46,7 +46,7 @@ export class CrossBuffer {
   ) {}
 
   /** Appends the entry of `pkt`, sent by `port` now with serialization time `ser`, and frees the sender's record. */
-  push(ctx: NetContext, port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number): void {
+  push(ctx: NetContext, port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
     const o = this.count * CROSS_WORDS;
     if (o + CROSS_WORDS > this.buf.length) {
       if (!this.growable) throw new Error(`parallel run: the shared ring of cut links is full (${this.count} packets in one window)`);
@@ -61,7 +61,7 @@ export class CrossBuffer {
     buf[o + X_SIZE] = size;
     buf[o + X_HASH] = hash;
     buf[o + X_SER] = ser;
-    buf[o + X_ARRIVAL] = ctx.sched.now + ser + port.delayPs;
+    buf[o + X_ARRIVAL] = arrival;
     ctx.pool.writeRecord(pkt, buf, o + X_RECORD);
     ctx.pool.release(pkt);
     this.count++;
@@ -89,6 +89,7 @@ export class LocalCrossing implements CrossSink {
   /** links cut */
   readonly cut: number;
 
+
   constructor(
     private readonly ctx: NetContext,
     of: Int32Array,
@@ -96,15 +97,14 @@ export class LocalCrossing implements CrossSink {
     let cut = 0;
     for (const p of ctx.ports) {
       if (of[p.node] !== of[p.peerNode]) {
-        p.cross = this;
         cut++;
       }
     }
     this.cut = cut;
   }
 
-  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number): void {
-    this.buffer.push(this.ctx, port, pkt, meta, dst, size, hash, ser);
+  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
+    this.buffer.push(this.ctx, port, pkt, meta, dst, size, hash, ser, arrival);
   }
 
   /** Whether packets wait for the window's end. */

@@ -167,7 +167,7 @@ export class Port {
   private down = false;
   /** the port that serves this one's queues while its link is down (a circuit's packet network, net/rdcn.ts); else null */
   spill: Port | null = null;
-  /** a link cut by a partition: where its packets go instead of the in-flight ring (net/crossing.ts); else null */
+  /** a link cut by a partition: where `drainCut` sends its in-flight packets at a window's end (net/crossing.ts); else null */
   cross: CrossSink | null = null;
   /** the arrival time of the last packet `acceptCrossing` took (its key's rule) */
   private crossLast = -Infinity;
@@ -487,24 +487,22 @@ export class Port {
     this.busyUntil = done;
     this.txBytes += size;
     this.txPackets++;
-    if (this.cross !== null) this.cross.send(this, pkt, meta, dst, size, hash, ser);
-    else {
-      if (this.lCount === this.lCap) this.growLink();
-      const ctx = this.ctx;
-      const lW = ctx.arena;
-      const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
-      lW[w + E_PKT] = pkt;
-      lW[w + E_META] = meta;
-      lW[w + E_DST] = dst;
-      lW[w + E_SIZE] = size;
-      lW[w + E_HASH] = hash;
-      lW[w + E_SER] = ser;
-      ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
-      this.lCount++;
-      if (this.arrivePending === false) {
-        this.arrivePending = true;
-        sched.postSlot(this.arriveSlot, ser, this.delayPs);
-      }
+    if (this.lCount === this.lCap) this.growLink();
+    const ctx = this.ctx;
+    const lW = ctx.arena;
+    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+    lW[w + E_PKT] = pkt;
+    lW[w + E_META] = meta;
+    lW[w + E_DST] = dst;
+    lW[w + E_SIZE] = size;
+    lW[w + E_HASH] = hash;
+    lW[w + E_SER] = ser;
+    ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
+    this.lCount++;
+    // (a link cut by a partition keeps arrivePending set: its packets wait in the ring for `drainCut`)
+    if (this.arrivePending === false) {
+      this.arrivePending = true;
+      sched.postSlot(this.arriveSlot, ser, this.delayPs);
     }
     if (this.owner.hasMore(this)) {
       this.txPending = true;
@@ -538,6 +536,26 @@ export class Port {
     this.crossLast = arrival;
   }
 
+  /** Cuts this port's link (a partition boundary, net/crossing.ts): its packets stay in the in-flight ring, no arrival is posted, `drainCut` takes them. */
+  cutLink(sink: CrossSink): void {
+    this.cross = sink;
+    this.arrivePending = true;
+  }
+
+  /** A window's end: hands every packet in this cut link's ring to its sink, in send order. */
+  drainCut(): void {
+    const sink = this.cross!;
+    const ctx = this.ctx;
+    while (this.lCount > 0) {
+      const w = this.lBase + (this.lHead << E_SHIFT);
+      this.lHead = (this.lHead + 1) & (this.lCap - 1);
+      this.lCount--;
+      const lW = ctx.arena;
+      sink.send(this, lW[w + E_PKT]!, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!, lW[w + E_SER]!, ctx.arenaF[(w >> 1) + T_OFF]!);
+    }
+    this.lHead = 0;
+  }
+
   private growLink(): void {
     const cap = this.lCap;
     this.lBase = regrow(this.ctx, this.lBase, this.lHead, this.lCount, cap, cap * 2);
@@ -564,8 +582,7 @@ export class Port {
       const ti = (w >> 1) + T_OFF;
       // keyed by the receiver, or by the sender when the packet's transmission began now (the
       // tie rule of docs/architecture.md, "Parallel runs": computable without the sender's order)
-      if (ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! === now) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ti);
-      else this.sched.postSlotAtByReceiver(this.arriveSlot, ctx.arenaF, ti);
+      this.sched.postArrivalAt(this.arriveSlot, ctx.arenaF, ti, ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! !== now);
     } else this.arrivePending = false;
   }
 

@@ -42,6 +42,8 @@ export class PartitionSim implements CrossSink {
   /** earliest arrival among the entries sent this window (ps) */
   earliestSent = Infinity;
   private readonly key = new Float64Array(2);
+  /** this partition's ports whose links are cut */
+  private readonly cut: Port[] = [];
 
   constructor(
     input: SimInput,
@@ -54,7 +56,12 @@ export class PartitionSim implements CrossSink {
     this.out = Array.from({ length: count }, (_, p) => (p === me ? null : new CrossBuffer(new Float64Array(0), false)));
     const local = new Uint8Array(of.length);
     for (let n = 0; n < of.length; n++) local[n] = of[n] === me ? 1 : 0;
-    for (const p of sim.ctx.ports) if (of[p.node] === me && of[p.peerNode] !== me) p.cross = this;
+    for (const p of sim.ctx.ports) {
+      if (of[p.node] === me && of[p.peerNode] !== me) {
+        p.cutLink(this);
+        this.cut.push(p);
+      }
+    }
     sim.transport.startOnly(local);
     sim.crossPending = () => true;
     sim.deadlockHook = (now, minPausedPs, frozen) => {
@@ -89,10 +96,14 @@ export class PartitionSim implements CrossSink {
     });
   }
 
-  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number): void {
-    this.out[this.of[port.peerNode]!]!.push(this.sim.ctx, port, pkt, meta, dst, size, hash, ser);
-    const at = this.sim.sched.now + ser + port.delayPs;
-    if (at < this.earliestSent) this.earliestSent = at;
+  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
+    this.out[this.of[port.peerNode]!]!.push(this.sim.ctx, port, pkt, meta, dst, size, hash, ser, arrival);
+    if (arrival < this.earliestSent) this.earliestSent = arrival;
+  }
+
+  /** The window's end: the packets this partition's cut links sent in it go to their receivers' buffers. */
+  drainCuts(): void {
+    for (const p of this.cut) p.drainCut();
   }
 
   /** Entries another partition sent in the window that just ended: into this partition's links. */
