@@ -62,8 +62,7 @@
  * `--threads 1,2` runs each scenario once per thread count (issue 31; docs/performance.md) and
  * says whether events, finished flows and mean slowdown agree. A count n > 1 runs on the
  * parallel engine (experiment/parallel.ts) when it runs the scenario (a fixed end: (b2), (t),
- * any scenario with --until-ms); otherwise in windows with the n partitions' cut links
- * crossing at window ends, on one thread (sim/windowed.ts), and the title says why.
+ * any scenario with --until-ms); otherwise on one thread, and the title says why.
  * `--until-ms x` stops every scenario at x simulated ms (a short smoke version).
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
  * (d) <= 50 s.
@@ -78,7 +77,6 @@ import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
 import { fatTree, fatTreePreset, fatTreePresetOptions, rdcn, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { partitionTopology } from '../src/net/topology/partition.js';
-import { simulateWindowed } from '../src/sim/windowed.js';
 import { PARALLEL_ENGINE } from '../src/experiment/threads.js';
 import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
 import { FctStream } from '../src/experiment/output.js';
@@ -312,12 +310,10 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
       if (o === null) throw new Error('bench: a worker needed the whole network (deadlock check)');
       out = { ...o, wallMs: performance.now() - t0 };
       title += ` [${part.count} threads, ${part.crossLinks} cut links]`;
-    } else if (threads > 1) {
-      const part = partitionTopology(input.topology, threads);
-      const w = simulateWindowed(full, part.of, part.lookaheadPs);
-      out = w.output;
-      title += ` [${threads} threads asked, not run by the engine (${why ?? 'PARALLEL_ENGINE off'}): ${part.count} partitions crossing at window ends on ONE thread]`;
-    } else out = simulate(full);
+    } else {
+      if (threads > 1) title += ` [${threads} threads asked, run on ONE thread: ${why ?? 'PARALLEL_ENGINE off'}]`;
+      out = simulate(full);
+    }
     cpu = process.cpuUsage(cpu0);
     const summary = runSummary(out);
     meanSlowdown = summary.fct.overall.meanSlowdown;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Scheduler, otherRank } from '../src/engine/scheduler.js';
+import { Scheduler } from '../src/engine/scheduler.js';
 import { Simulation } from '../src/sim/simulate.js';
 import { star } from '../src/net/topology/index.js';
 import { input } from './helpers/sim.js';
@@ -13,7 +13,7 @@ function recorder(s: Scheduler): { log: string[]; kind: number } {
   return { log, kind };
 }
 
-test('events run in (time, insertion) order (one node)', () => {
+test('events run in (time, insertion) order', () => {
   const s = new Scheduler(2);
   const { log, kind } = recorder(s);
   s.schedule(30, kind, 1, 0);
@@ -41,71 +41,6 @@ test('zero-delay events run after everything already queued for that instant', (
   s.schedule(5, kind, 3, 0);
   s.run();
   assert.deepEqual(log, ['5:1', '5:2', '5:3', '5:9']);
-});
-
-test('simultaneous events order by (insertion time, inserting node, insertion order): nodes that schedule for one instant at one instant go by node id (docs/architecture.md, "Parallel runs")', () => {
-  const s = new Scheduler(4);
-  const log: string[] = [];
-  // a handler acts for node `id`: what it schedules is keyed by that node
-  const kind = s.register({
-    fire: (id, tag) => {
-      log.push(`${s.now}:${id}:${tag}:${s.node}`);
-      if (tag === 0) {
-        // node 7 and then node 3 schedule for t = 100 at t = 50: node 3's event runs first
-        s.actAs(id);
-        s.schedule(100, kind, id, 1);
-      }
-    },
-  });
-  // set-up work is global (node -1) and was inserted at t = 0: it precedes both
-  s.schedule(100, kind, 99, 2);
-  s.actAs(7);
-  s.schedule(50, kind, 7, 0);
-  s.actAs(3);
-  s.schedule(50, kind, 3, 0);
-  s.actAs(-1);
-  // keyed first at its instant whatever its insertion (the flow-start chain)
-  s.scheduleKeyed(100, kind, 42, 3, -1, 0);
-  s.run();
-  assert.deepEqual(log, ['50:3:0:3', '50:7:0:7', '100:42:3:-1', '100:99:2:-1', '100:3:1:3', '100:7:1:7']);
-  // outside run the node is global again
-  assert.equal(s.node, -1);
-});
-
-test("one node's events of one instant and key: its link arrivals by slot, then its other events in insertion order", () => {
-  const s = new Scheduler(16);
-  const log: string[] = [];
-  const targets = [0, 1].map((e) => ({ onTxDone: () => log.push(`tx${e}`), onArrive: () => log.push(`ar${e}`) }));
-  const k = s.registerDirect(targets, 'tx', 'arrive');
-  const slots = [s.directSlot(k.tx, 0), s.directSlot(k.arrive, 0), s.directSlot(k.tx, 1), s.directSlot(k.arrive, 1)];
-  const kind = s.register({ fire: (id) => log.push(`h${id}`) });
-  // both ports belong to node 9: their slots are keyed by it
-  s.setPortNodes(0, 9, 1);
-  s.setPortNodes(1, 9, 2);
-  s.actAs(9);
-  s.schedule(10, kind, 1, 0);
-  s.scheduleSlot(slots[3]!, 10);
-  s.schedule(10, kind, 2, 0);
-  s.scheduleSlot(slots[0]!, 10);
-  s.scheduleSlot(slots[1]!, 10);
-  s.actAs(-1);
-  s.run();
-  assert.deepEqual(log, ['ar0', 'ar1', 'h1', 'h2', 'tx0']);
-});
-
-test('an event keyed in the past (a cross-partition arrival) takes its place among simultaneous events in the wheel and the heap', () => {
-  for (const at of [5_000, 100_000_000]) {
-    const s = new Scheduler(4);
-    const { log, kind } = recorder(s);
-    s.actAs(5);
-    s.schedule(at, kind, 1, 0);
-    s.actAs(2);
-    s.schedule(at, kind, 2, 0);
-    s.actAs(-1);
-    s.scheduleKeyed(at, kind, 3, 0, 0, otherRank(4)); // inserted at 0 by node 4: between node 2 and node 5
-    s.run();
-    assert.deepEqual(log, [`${at}:2:0`, `${at}:3:0`, `${at}:1:0`]);
-  }
 });
 
 test('cancel removes exactly the named event; stale handles are ignored', () => {

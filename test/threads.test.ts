@@ -23,7 +23,6 @@ import { CLI } from './helpers/cli.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
 import { endGridPs, partitionTopology } from '../src/net/topology/partition.js';
 import { simulate } from '../src/sim/simulate.js';
-import { simulateWindowed } from '../src/sim/windowed.js';
 import { noMetrics, type SimInput, type SimOutput } from '../src/sim/types.js';
 import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
 import { availableParallelism } from 'node:os';
@@ -122,51 +121,8 @@ test('a sweep point keeps its hash whatever `threads` says: a finished point is 
   assert.equal(b.points[0]!.spec.threads, 2);
 });
 
-// ---- stage 3: the crossing of cut links, stepped in windows of the lookahead in one process
-// (sim/windowed.ts, net/crossing.ts): the packets and PFC frames that cross partitions are
-// copied into the receiving side's store at each window's end and keyed as a one-thread run
-// posts them. The whole output (FCT rows, counters, samples, events, end time) must be the
-// plain run's, for every partition count: the event order's keys are ones a partition
-// computes alone (docs/architecture.md, "Parallel runs").
-
 /** The output as JSON without the wall time. */
 const outputJson = (o: SimOutput): string => JSON.stringify({ ...o, wallMs: 0 });
-
-function checkWindowed(spec: string, counts: number[], edit: (i: SimInput) => void = () => {}): { cutPauses: number[] } {
-  const make = (): SimInput => {
-    const { input } = loadAndResolve(spec, {}, { quick: false });
-    edit(input);
-    return input;
-  };
-  const plain = outputJson(simulate(make()));
-  const cutPauses: number[] = [];
-  for (const n of counts) {
-    const input = make();
-    const part = partitionTopology(input.topology, n);
-    assert.equal(part.count, n, `${spec}: ${n} partitions`);
-    const w = simulateWindowed(input, part.of, part.lookaheadPs);
-    assert.ok(w.cutLinks > 0);
-    assert.equal(outputJson(w.output), plain, `${spec}: the output with ${n} partitions is the plain run's`);
-    cutPauses.push(w.output.ports.filter((r) => part.of[r.node] !== part.of[r.peer]).reduce((a, r) => a + r.pausesSent, 0));
-  }
-  return { cutPauses };
-}
-
-test('cut links delivered at window ends reproduce the plain run exactly: a leaf-spine (HPCC, CacheFollower + incast) and the reference example', () => {
-  const spec = join(dir, 'windowed-demo.yaml');
-  writeFileSync(spec, SPEC.replace('threads-demo', 'windowed-demo'));
-  checkWindowed(spec, [2, 4]);
-  checkWindowed(join(ROOT, 'examples', 'reference.yaml'), [2, 4]);
-});
-
-test('cut links reproduce the plain run on the demo (64-host leaf-spine, 300 us) and the 320-host fat tree (DCQCN, CacheFollower at 0.8, 15 us of arrivals)', () => {
-  checkWindowed(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
-    i.stopAtPs = 300 * US;
-  });
-  checkWindowed(join(ROOT, 'examples', 'fattree-cachefollower.yaml'), [2, 4, 5], (i) => {
-    i.flows = i.flows.filter((f) => f.startPs < 15 * US);
-  });
-});
 
 const PFC_CROSS = `name: pfc-cross
 profile: oscar
@@ -177,14 +133,6 @@ workload:
   - { type: incast, fanIn: 100, size: 64KB, receiver: 0, at: [0] }
 stop: { maxTime: 5ms }
 `;
-
-test('PFC frames cross cut links like packets, with the link delay, and the run matches the plain one (320-host tree, 100:1 incast, 2 MiB buffers)', () => {
-  const spec = join(dir, 'pfc-cross.yaml');
-  writeFileSync(spec, PFC_CROSS);
-  const { cutPauses } = checkWindowed(spec, [2, 4]);
-  // the pauses this test is about do cross: PAUSE frames sent on cut links
-  for (const c of cutPauses) assert.ok(c > 10, `PAUSE frames on cut links: ${c}`);
-});
 
 // ---- stage 4: the parallel engine (experiment/parallel.ts): worker threads, one partition each
 
@@ -205,7 +153,7 @@ test('the parallel engine writes the same result files on 2 threads as on 1 (a f
 });
 
 /** The engine's output against the plain run's, for partition counts beyond this machine's cores. */
-function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => void): void {
+function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => void): { cutPauses: number[] } {
   const make = (): SimInput => {
     const { input } = loadAndResolve(spec, {}, { quick: false });
     input.metrics = noMetrics();
@@ -214,13 +162,19 @@ function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => vo
     return input;
   };
   const plain = outputJson(simulate(make()));
+  const cutPauses: number[] = [];
   for (const n of counts) {
     const input = make();
-    const out = runParallel(input, partitionTopology(input.topology, n));
+    const part = partitionTopology(input.topology, n);
+    assert.equal(part.count, n, `${spec}: ${n} partitions`);
+    const out = runParallel(input, part);
     assert.ok(out !== null, 'no worker needed the whole network');
     // (heldFlows, a memory diagnostic no result file shows, counts flows kept for a receiver's CNP timer differently)
     assert.equal(JSON.stringify({ ...JSON.parse(outputJson(out)), heldFlows: 0 }), JSON.stringify({ ...JSON.parse(plain), heldFlows: 0 }), `${spec}: the output on ${n} threads is the one-thread run's`);
+    // what crossed: PAUSE frames sent on cut links
+    cutPauses.push(out.ports.filter((r) => part.of[r.node] !== part.of[r.peer]).reduce((a, r) => a + r.pausesSent, 0));
   }
+  return { cutPauses };
 }
 
 test('on 2 and 4 threads the engine gives the one-thread output: the demo (300 us) and the 320-host fat tree (DCQCN, 15 us of arrivals, 60 us)', () => {
@@ -238,10 +192,11 @@ test('on 2 and 4 threads the engine gives the one-thread output: the demo (300 u
 test('on 2 and 4 threads PFC frames cross between workers and the output is the one-thread run\'s (100:1 incast, 2 MiB buffers, to 3 ms)', () => {
   const spec = join(dir, 'pfc-threads.yaml');
   writeFileSync(spec, PFC_CROSS);
-  checkThreaded(spec, [2, 4], (i) => {
+  const { cutPauses } = checkThreaded(spec, [2, 4], (i) => {
     i.stopAtPs = 3000 * US;
     i.maxTimePs = 3000 * US;
   });
+  for (const c of cutPauses) assert.ok(c > 10, `PAUSE frames on cut links: ${c}`);
 });
 
 test('runs until every flow finishes end on the end grid, on 2 and 4 threads as on one: the demo (25 us of arrivals), the 320-host tree (10 us) and the 100:1 incast', () => {
@@ -256,7 +211,7 @@ test('runs until every flow finishes end on the end grid, on 2 and 4 threads as 
   checkThreaded(spec, [2], (i) => until(i, Infinity));
 });
 
-test('a run until every flow finishes ends on the first multiple of the end grid at or after the last finish', () => {
+test('a run until every flow finishes ends with the end grid\'s window in which the last flow finished', () => {
   const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
   input.metrics = noMetrics();
   input.flows = input.flows.filter((f) => f.startPs < 25 * US);
@@ -264,7 +219,7 @@ test('a run until every flow finishes ends on the first multiple of the end grid
   const lastFinish = Math.max(...out.fct.map((r) => r.finishPs));
   const grid = endGridPs(input.topology);
   assert.ok(grid > 0 && grid <= 10 * US, `grid ${grid} ps`);
-  assert.equal(out.endPs, Math.ceil(lastFinish / grid) * grid, `last finish ${lastFinish} ps, grid ${grid} ps`);
+  assert.equal(out.endPs, (Math.floor(lastFinish / grid) + 1) * grid - 1, `last finish ${lastFinish} ps, grid ${grid} ps`);
 });
 
 test('what the engine does not run yet is named, and the run uses one thread: samplers, a CC it does not run', () => {

@@ -112,9 +112,9 @@ function merge(input: SimInput, part: Partitioning, reports: WorkerReport[], sin
   const of = part.of;
   const outs = reports.map((r) => r.output!);
   const first = outs[0]!;
-  // FCT rows in the one-thread finish order: time, the finishing event's key, then the partition's order
+  // the recorder hands FCT rows on in flow id order, as on one thread
   const fin = reports.flatMap((r) => r.finishes!);
-  fin.sort((a, b) => a.finishPs - b.finishPs || a.ins - b.ins || a.node - b.node || a.slot - b.slot || a.seq - b.seq);
+  fin.sort((a, b) => a.id - b.id);
   const recorder = new FctRecorder(input.net.metrics.clampSlowdownAt1, sink ?? null);
   for (const f of fin) recorder.add(f as unknown as Flow);
   recorder.flush();

@@ -38,6 +38,44 @@ export class NetContext {
   kPauseExpiry = -1;
 
   /**
+   * Held links (docs/architecture.md, "Parallel runs"): every switch-to-switch link holds
+   * the packets it sends until the end of the window of this many ps they were sent in
+   * (the topology's shortest such delay; 0: no link is held). Then `releaseHeld` posts
+   * their arrivals in port order. Every run does this, on one thread or many, so a
+   * partition's events keep the one-thread order without any key beyond time and FIFO.
+   */
+  holdGridPs = 0;
+  /** ports that held packets this window (gids; `held` of them in use) */
+  private heldPorts = new Int32Array(64);
+  private held = 0;
+
+  /** Port `gid` took its first held packet this window. */
+  markHeld(gid: number): void {
+    if (this.held === this.heldPorts.length) {
+      const g = new Int32Array(this.held * 2);
+      g.set(this.heldPorts);
+      this.heldPorts = g;
+    }
+    this.heldPorts[this.held++] = gid;
+  }
+
+  /** Whether any link holds packets (a window's end has work). */
+  get holding(): boolean {
+    return this.held > 0;
+  }
+
+  /** The window's end: every held link's packets join its in-flight FIFO, in port order. */
+  releaseHeld(): void {
+    const n = this.held;
+    if (n === 0) return;
+    const list = this.heldPorts.subarray(0, n);
+    if (n > 1) list.sort();
+    this.held = 0;
+    const ports = this.ports;
+    for (let i = 0; i < n; i++) ports[list[i]!]!.releaseHeld();
+  }
+
+  /**
    * The ports' per-hop memory in one buffer: each port's queue words, data
    * queue rings and in-flight ring are regions of it (Port). One buffer instead
    * of a few typed arrays per port: a hop loads no per-port typed-array header,

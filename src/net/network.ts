@@ -88,8 +88,6 @@ export class Network {
         const p = list[k]!;
         p.peerNode = peerNode;
         p.peerPort = portMap.peerPort[start + k]!;
-        // the nodes its two events run at (the scheduler's order key; Scheduler.directSlot numbers them)
-        ctx.sched.setPortNodes(p.gid, n, peerNode);
         p.peer = peerNode < H ? this.hosts[peerNode]! : this.switches[peerNode]!;
       }
     }

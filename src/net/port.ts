@@ -5,8 +5,8 @@
  * served first, never paused), then the urgent queues (`urgentMask`), then the port's discipline
  * (queue-discipline.ts) over the unpaused, non-empty data queues. Queues and the in-flight FIFO are
  * rings of small entries in the context's shared arena (docs/architecture.md, "Ports and rings"); a
- * packet that finds its switch port idle and empty skips the ring. A link cut by a partition of a
- * parallel run sends through its `cross` sink instead of its in-flight ring (net/crossing.ts).
+ * packet that finds its switch port idle and empty skips the ring. A fabric link holds what it sends
+ * until the window's end (`releaseHeld`); one cut by a partition hands it to its `cross` sink.
  */
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
@@ -38,8 +38,7 @@ const Q_RING = 4;
 /**
  * An entry of a data queue's ring and of the in-flight ring: the words a hop needs of a packet, so a
  * switch hop reads a record only to mark it. Eight int32 words (two entries a cache line): packet, meta
- * word, destination, wire size, ECMP hash, ingress port (a switch's queues; in the in-flight ring the
- * serialization time, E_SER), and in the in-flight ring the arrival time as a double in words 6-7.
+ * word, destination, wire size, ECMP hash, ingress port (a switch's queues), and in the in-flight ring the arrival time as a double in words 6-7.
  */
 const E_SHIFT = 3;
 const E_PKT = 0;
@@ -48,7 +47,6 @@ const E_DST = 2;
 const E_SIZE = 3;
 const E_HASH = 4;
 const E_IN = 5;
-const E_SER = 5;
 /** index of an in-flight entry's arrival time in `arenaF`: (entry's word offset >> 1) + T_OFF */
 const T_OFF = 3;
 /** entries of a queue's first ring, and of the in-flight ring */
@@ -73,6 +71,10 @@ export class Port {
   // the link in flight: a ring of entries with their arrival times, and its arrival event
   private readonly sched: Scheduler = this.ctx.sched;
   private lCount = 0;
+  /** packets after the `lCount` visible ones that a held link took this window (`releaseHeld`) */
+  private lHeld = 0;
+  /** a fabric link whose packets wait for the window's end (`holdLink`) */
+  private held = false;
   private lHead = 0;
   /** arena offset of the in-flight ring */
   private lBase = 0;
@@ -169,8 +171,6 @@ export class Port {
   spill: Port | null = null;
   /** a link cut by a partition: where `drainCut` sends its in-flight packets at a window's end (net/crossing.ts); else null */
   cross: CrossSink | null = null;
-  /** the arrival time of the last packet `acceptCrossing` took (its key's rule) */
-  private crossLast = -Infinity;
 
   constructor(
     private readonly ctx: NetContext,
@@ -487,78 +487,91 @@ export class Port {
     this.busyUntil = done;
     this.txBytes += size;
     this.txPackets++;
-    if (this.lCount === this.lCap) this.growLink();
+    const n = this.lCount + this.lHeld;
+    if (n === this.lCap) this.growLink();
     const ctx = this.ctx;
     const lW = ctx.arena;
-    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+    const w = this.lBase + (((this.lHead + n) & (this.lCap - 1)) << E_SHIFT);
     lW[w + E_PKT] = pkt;
     lW[w + E_META] = meta;
     lW[w + E_DST] = dst;
     lW[w + E_SIZE] = size;
     lW[w + E_HASH] = hash;
-    lW[w + E_SER] = ser;
     ctx.arenaF[(w >> 1) + T_OFF] = done + this.delayPs;
-    this.lCount++;
-    // (a link cut by a partition keeps arrivePending set: its packets wait in the ring for `drainCut`)
-    if (this.arrivePending === false) {
-      this.arrivePending = true;
-      sched.postSlot(this.arriveSlot, ser, this.delayPs);
-    }
+    if (this.held === false) {
+      this.lCount++;
+      if (this.arrivePending === false) {
+        this.arrivePending = true;
+        sched.postSlot(this.arriveSlot, ser, this.delayPs);
+      }
+    } else if (this.lHeld++ === 0) ctx.markHeld(this.gid);
     if (this.owner.hasMore(this)) {
       this.txPending = true;
       sched.postSlot(this.txSlot, ser, 0);
     }
   }
 
+  /** Makes this a held link (a fabric link, `NetContext.holdGridPs`): its packets join the in-flight FIFO at the end of the window they were sent in. */
+  holdLink(): void {
+    this.held = true;
+  }
+
   /**
-   * A packet sent on this link in another partition (net/crossing.ts) joins the in-flight ring, in send
-   * order; its arrival is keyed as one thread posts it (docs/architecture.md, "Parallel runs", `onArrive`).
+   * The end of a window (`NetContext.releaseHeld`): the packets this held link took in the window join the
+   * in-flight FIFO, and the head's arrival is posted if none is pending. Every partition of a parallel run
+   * does this for its links in the same port order at the same instants, so its events keep the one-thread
+   * order (docs/architecture.md, "Parallel runs").
    */
-  acceptCrossing(pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
-    if (this.lCount === this.lCap) this.growLink();
+  releaseHeld(): void {
+    const n = this.lHeld;
+    if (n === 0) return;
+    this.lHeld = 0;
+    this.lCount += n;
+    if (this.arrivePending === false) {
+      this.arrivePending = true;
+      this.sched.postSlotAt(this.arriveSlot, this.ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
+    }
+  }
+
+  /** A packet sent on this link in another partition (net/crossing.ts) joins the held packets, in send order. */
+  acceptCrossing(pkt: number, meta: number, dst: number, size: number, hash: number, arrival: number): void {
+    const n = this.lCount + this.lHeld;
+    if (n === this.lCap) this.growLink();
     const ctx = this.ctx;
-    const w = this.lBase + (((this.lHead + this.lCount) & (this.lCap - 1)) << E_SHIFT);
+    const w = this.lBase + (((this.lHead + n) & (this.lCap - 1)) << E_SHIFT);
     const lW = ctx.arena;
     lW[w + E_PKT] = pkt;
     lW[w + E_META] = meta;
     lW[w + E_DST] = dst;
     lW[w + E_SIZE] = size;
     lW[w + E_HASH] = hash;
-    lW[w + E_SER] = ser;
     ctx.arenaF[(w >> 1) + T_OFF] = arrival;
-    this.lCount++;
-    if (this.arrivePending === false) {
-      this.arrivePending = true;
-      const start = arrival - this.delayPs - ser;
-      if (start >= this.crossLast) this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, start, false);
-      else this.sched.scheduleSlotKeyed(this.arriveSlot, arrival, this.crossLast, true);
-    }
-    this.crossLast = arrival;
+    if (this.lHeld++ === 0) ctx.markHeld(this.gid);
   }
 
-  /** Cuts this port's link (a partition boundary, net/crossing.ts): its packets stay in the in-flight ring, no arrival is posted, `drainCut` takes them. */
+  /** Cuts this held port's link (a partition boundary, net/crossing.ts): `drainCut` sends its held packets to `sink`. */
   cutLink(sink: CrossSink): void {
+    if (this.held === false) throw new Error(`port ${this.gid}: only a held (fabric) link can be cut`);
     this.cross = sink;
-    this.arrivePending = true;
   }
 
-  /** A window's end: hands every packet in this cut link's ring to its sink, in send order. */
+  /** A window's end: hands every packet this cut link held to its sink, in send order (it never has visible ones). */
   drainCut(): void {
     const sink = this.cross!;
     const ctx = this.ctx;
-    while (this.lCount > 0) {
+    while (this.lHeld > 0) {
       const w = this.lBase + (this.lHead << E_SHIFT);
       this.lHead = (this.lHead + 1) & (this.lCap - 1);
-      this.lCount--;
+      this.lHeld--;
       const lW = ctx.arena;
-      sink.send(this, lW[w + E_PKT]!, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!, lW[w + E_SER]!, ctx.arenaF[(w >> 1) + T_OFF]!);
+      sink.send(this, lW[w + E_PKT]!, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!, ctx.arenaF[(w >> 1) + T_OFF]!);
     }
     this.lHead = 0;
   }
 
   private growLink(): void {
     const cap = this.lCap;
-    this.lBase = regrow(this.ctx, this.lBase, this.lHead, this.lCount, cap, cap * 2);
+    this.lBase = regrow(this.ctx, this.lBase, this.lHead, this.lCount + this.lHeld, cap, cap * 2);
     this.lCap = cap * 2;
     this.lHead = 0;
   }
@@ -573,17 +586,12 @@ export class Port {
       const w = this.lBase + (h << E_SHIFT);
       if (ctx.arenaF[(w >> 1) + T_OFF]! > now) break;
       // an emptied ring starts again at entry 0 (fewer lines touched on a lightly loaded link)
-      this.lHead = --this.lCount === 0 ? 0 : (h + 1) & (this.lCap - 1);
+      this.lHead = (--this.lCount | this.lHeld) === 0 ? 0 : (h + 1) & (this.lCap - 1);
       const lW = ctx.arena;
       this.peer.arrive(lW[w + E_PKT]!, this.peerPort, lW[w + E_META]!, lW[w + E_DST]!, lW[w + E_SIZE]!, lW[w + E_HASH]!);
     }
-    if (this.lCount > 0) {
-      const w = this.lBase + (this.lHead << E_SHIFT);
-      const ti = (w >> 1) + T_OFF;
-      // keyed by the receiver, or by the sender when the packet's transmission began now (the
-      // tie rule of docs/architecture.md, "Parallel runs": computable without the sender's order)
-      this.sched.postArrivalAt(this.arriveSlot, ctx.arenaF, ti, ctx.arenaF[ti]! - this.delayPs - ctx.arena[w + E_SER]! !== now);
-    } else this.arrivePending = false;
+    if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
+    else this.arrivePending = false;
   }
 
   /** PFC frame received on this port from the peer: pause or resume class `cls`. */

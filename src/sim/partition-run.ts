@@ -3,9 +3,9 @@
  * worker runs it: the whole network is built from the same `SimInput` (so node, port and flow
  * numbering agree), but only this partition's nodes ever get events. Its cut links send
  * into one `CrossBuffer` per receiving partition (net/crossing.ts); only its hosts' flows
- * start, though every flow is made (the receiving side's state lives on the flow). Each flow
- * it finishes is recorded with the key of the event that finished it, so the main thread
- * can put the FCT rows in the one-thread run's finish order. The deadlock check needs the
+ * start, though every flow is made (the receiving side's state lives on the flow). The FCT
+ * rows of the flows it finishes go to the main thread, which hands them on in flow id order
+ * as one thread does (metrics/collect.ts `FctRecorder`). The deadlock check needs the
  * whole network: instead the worker notes when any of its switch ports meets the check's
  * precondition (a class paused long enough with packets queued), which the run reports so
  * that it is redone on one thread.
@@ -15,7 +15,7 @@ import type { Port } from '../net/port.js';
 import { Simulation } from './simulate.js';
 import type { SimInput } from './types.js';
 
-/** A flow this partition finished, with the key of the finishing event (its place in the run's finish order). */
+/** A flow this partition finished. */
 export interface FinishRecord {
   id: number;
   src: number;
@@ -25,11 +25,6 @@ export interface FinishRecord {
   finishPs: number;
   idealFctPs: number;
   tag: string;
-  /** the finishing event's insertion time and node (Infinity: not a port's event), then the partition's finish count */
-  ins: number;
-  node: number;
-  slot: number;
-  seq: number;
 }
 
 export class PartitionSim implements CrossSink {
@@ -41,7 +36,6 @@ export class PartitionSim implements CrossSink {
   wholeNetwork = false;
   /** earliest arrival among the entries sent this window (ps) */
   earliestSent = Infinity;
-  private readonly key = new Float64Array(2);
   /** this partition's ports whose links are cut */
   private readonly cut: Port[] = [];
 
@@ -64,6 +58,7 @@ export class PartitionSim implements CrossSink {
     }
     sim.transport.startOnly(local);
     sim.crossPending = () => true;
+    sim.ownWindows = false;
     sim.deadlockHook = (now, minPausedPs, frozen) => {
       const net = sim.network;
       for (let n = 0; n < net.switches.length; n++) {
@@ -76,9 +71,7 @@ export class PartitionSim implements CrossSink {
       }
       return this.wholeNetwork;
     };
-    const sched = sim.sched;
     sim.transport.addFinishListener((f) => {
-      sched.keyOfRunning(this.key);
       this.finishes.push({
         id: f.id,
         src: f.src,
@@ -88,16 +81,12 @@ export class PartitionSim implements CrossSink {
         finishPs: f.finishPs,
         idealFctPs: f.idealFctPs,
         tag: f.tag,
-        ins: this.key[0]!,
-        node: this.key[1]!,
-        slot: sched.running < 0 ? Infinity : sched.running,
-        seq: this.finishes.length,
       });
     });
   }
 
-  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, ser: number, arrival: number): void {
-    this.out[this.of[port.peerNode]!]!.push(this.sim.ctx, port, pkt, meta, dst, size, hash, ser, arrival);
+  send(port: Port, pkt: number, meta: number, dst: number, size: number, hash: number, arrival: number): void {
+    this.out[this.of[port.peerNode]!]!.push(this.sim.ctx, port, pkt, meta, dst, size, hash, arrival);
     if (arrival < this.earliestSent) this.earliestSent = arrival;
   }
 
@@ -106,10 +95,15 @@ export class PartitionSim implements CrossSink {
     for (const p of this.cut) p.drainCut();
   }
 
-  /** Entries another partition sent in the window that just ended: into this partition's links. */
+  /** Entries another partition sent in the window that just ended: into this partition's links, held. */
   deliver(entries: Float64Array): void {
     const b = new CrossBuffer(entries, false);
     b.count = entries.length / CROSS_WORDS;
     b.deliver(this.sim.ctx);
+  }
+
+  /** After every partition's entries are delivered: the held packets join their links, in port order (NetContext.releaseHeld). */
+  release(): void {
+    this.sim.ctx.releaseHeld();
   }
 }

@@ -19,7 +19,7 @@ import { installLinkChanges } from '../net/link-changes.js';
 import { installRdcn, type RdcnInstance } from '../net/rdcn.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
-import { endGridPs } from '../net/topology/partition.js';
+import { endGridPs, holdGridPs } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
@@ -90,8 +90,12 @@ export class Simulation {
   private lastProgress: number;
   private live = 0;
   private readonly drivers: Drivers | null;
-  /** Whether packets are in transit outside the scheduler (cut links of a partitioned run, sim/windowed.ts); null: never. */
+  /** Whether packets are in transit outside the scheduler (cut links of a partitioned run); null: never. */
   crossPending: (() => boolean) | null = null;
+  /** the end of the window whose held packets are released next (NetContext.holdGridPs; Infinity: none held) */
+  private holdEnd = Infinity;
+  /** false in a partition's worker, whose windows release the held links themselves (experiment/parallel-worker.ts) */
+  ownWindows = true;
   /** with `crossPending`: when this scheduler last ran out of events (ps), and its event count then */
   idleAtPs = 0;
   private idleEvents = -1;
@@ -178,6 +182,14 @@ export class Simulation {
 
     // ---- the topology over time: link events and a circuit schedule (net/link-changes.ts)
     installLinkChanges(sched, network, input.linkEvents, input.circuitSchedule);
+    // links between switches hold what they send until the window's end (NetContext.holdGridPs);
+    // not on circuit fabrics, whose ports change peers (they run on one thread only)
+    const hold = topo.rdcn === undefined && input.circuitSchedule === undefined ? holdGridPs(topo) : 0;
+    if (hold > 0) {
+      ctx.holdGridPs = hold;
+      this.holdEnd = hold;
+      for (const p of ctx.ports) if (p.node >= topo.hostCount && p.peerNode >= topo.hostCount && p.delayPs >= hold) p.holdLink();
+    }
     // a reconfigurable fabric's circuits and VOQs (net/rdcn.ts): the largest data packet sets the guard before dusk
     if (topo.rdcn !== undefined) this.rdcn = installRdcn(sched, network, topo.rdcn, tc.mtuBytes + tc.dataHeaderBytes + ccHeaders.data);
 
@@ -204,15 +216,15 @@ export class Simulation {
 
   /**
    * Ends a run-until-done run once everything is done (after every finished flow and driver
-   * callback): on the next multiple of the end grid, or now if now is one. The events up to that
-   * instant still run, so a run ends at the same instant on one thread and on many, whose
-   * windows (docs/architecture.md, "Parallel runs") end on that grid too.
+   * callback): at the last picosecond of the end grid's window it happened in. The events up to
+   * that instant still run, so a run ends at the same instant on one thread and on many, whose
+   * windows (docs/architecture.md, "Parallel runs") are the grid's too.
    */
   private checkDone(): void {
     if (this.done || !this.allDone()) return;
     this.done = true;
     if (this.untilDone) {
-      this.endAt(Math.ceil(this.sched.now / this.endGrid) * this.endGrid);
+      this.endAt((Math.floor(this.sched.now / this.endGrid) + 1) * this.endGrid - 1);
       // (the running slice may reach past the end: stop it, and let runUntil run the rest of the instant)
       this.sched.stop();
       this.stoppedAtDone = true;
@@ -283,8 +295,17 @@ export class Simulation {
     // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
     while (!this.over) {
       const t0 = performance.now();
-      const until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, limitPs);
-      const emptied = sched.run(until);
+      let until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, limitPs);
+      const edge = this.ownWindows ? this.holdEnd - 1 : Infinity;
+      if (edge < until) until = edge;
+      let emptied = sched.run(until);
+      if (sched.now >= edge || (emptied && this.ctx.holding && this.ownWindows)) {
+        // a window's end: the held links' packets join their links (NetContext.releaseHeld)
+        this.ctx.releaseHeld();
+        const next = sched.peekTime();
+        if (next !== Infinity) emptied = false;
+        this.holdEnd = next === Infinity ? Infinity : (Math.floor(next / this.ctx.holdGridPs) + 1) * this.ctx.holdGridPs;
+      }
       const t1 = performance.now();
       if (t1 - t0 < 100) this.chunk *= 2;
       else if (t1 - t0 > 500 && this.chunk > 1 * US) this.chunk = Math.floor(this.chunk / 2);

@@ -4,10 +4,9 @@
  * stream (made as they start, so a run of millions holds only the ones in
  * progress), and flows a closed-loop workload injects now (`inject`). One
  * event kind walks the start times; a flow's id is its position in the
- * transport's flow table, i.e. the order flows were made in. The chain's
- * event is keyed (start, -1, rank 0): before everything else at its instant,
- * however it was posted, and a flow starts as work of its sender host (the
- * scheduler's `node`; docs/architecture.md, "Parallel runs", event order).
+ * transport's flow table, i.e. the order flows were made in. The chain
+ * belongs to no node: a partition of a parallel run walks it too and starts
+ * only its own hosts' flows (`local`).
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import type { NetContext } from '../net/context.js';
@@ -23,6 +22,8 @@ export class FlowStarts {
   /** flows of the up-front list; injected flows come after them */
   private listEnd = 0;
   private readonly kStart: number;
+  /** events of the start chain run so far: they run in every partition of a parallel run (issue 31), which counts them once */
+  chainEvents = 0;
   /** a partition's worker (issue 31): hosts whose flows start here, by node (null: all); every flow is still made */
   local: Uint8Array | null = null;
 
@@ -42,7 +43,7 @@ export class FlowStarts {
     for (const f of flows) this.flows.push(f);
     this.listEnd = this.flows.length;
     this.factory = factory;
-    if (this.flows.length > 0) this.sched.scheduleKeyed(this.flows[0]!.startPs, this.kStart, 0, 0, -1, 0);
+    if (this.flows.length > 0) this.sched.schedule(this.flows[0]!.startPs, this.kStart, 0, 0);
   }
 
   /** Flows made as they start, from `stream` (start order) by `factory`. */
@@ -50,7 +51,7 @@ export class FlowStarts {
     this.stream = stream;
     this.factory = factory;
     const t = stream.peekStartPs();
-    if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, 0);
+    if (t !== Infinity) this.sched.schedule(t, this.kStart, 0, 0);
   }
 
   /** Whether listed or streamed flows are still to start. */
@@ -66,22 +67,11 @@ export class FlowStarts {
   /** Makes the flow of `spec` with the next id (a new row of the table) and starts it now. */
   private makeAndStart(spec: FlowSpec): Flow {
     const flows = this.flows;
-    const sched = this.sched;
-    const was = sched.actAs(spec.src);
     const f = this.factory!.make(flows.length, spec);
     flows.push(f);
     this.fitFlowDrops(f.id);
     if (this.local === null || this.local[f.src] === 1) this.start(f);
-    sched.restoreActor(was);
     return f;
-  }
-
-  /** Starts `f` now as work of its sender host: what it schedules is keyed by that node. */
-  private startAsSender(f: Flow): void {
-    const sched = this.sched;
-    const was = sched.actAs(f.src);
-    this.start(f);
-    sched.restoreActor(was);
   }
 
   /** The flows not yet started, in id order, with their ids (drains a stream). */
@@ -107,6 +97,7 @@ export class FlowStarts {
   }
 
   private startDue(): void {
+    this.chainEvents++;
     const now = this.sched.now;
     const flows = this.flows;
     const st = this.stream;
@@ -114,14 +105,14 @@ export class FlowStarts {
       while (st.peekStartPs() <= now) this.makeAndStart(st.next());
       this.nextStart = flows.length;
       const t = st.peekStartPs();
-      if (t !== Infinity) this.sched.scheduleKeyed(t, this.kStart, 0, 0, -1, 0);
+      if (t !== Infinity) this.sched.schedule(t, this.kStart, 0, 0);
       return;
     }
     const end = this.listEnd;
     while (this.nextStart < end && flows[this.nextStart]!.startPs <= now) {
       const f = flows[this.nextStart++]!;
-      if (this.local === null || this.local[f.src] === 1) this.startAsSender(f);
+      if (this.local === null || this.local[f.src] === 1) this.start(f);
     }
-    if (this.nextStart < end) this.sched.scheduleKeyed(flows[this.nextStart]!.startPs, this.kStart, 0, 0, -1, 0);
+    if (this.nextStart < end) this.sched.schedule(flows[this.nextStart]!.startPs, this.kStart, 0, 0);
   }
 }

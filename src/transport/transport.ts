@@ -226,6 +226,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   }
   /** A partition's worker (issue 31): only the flows of these hosts (by node, 1) start; all are made. */
   startOnly(local: Uint8Array): void { this.starts.local = local; }
+  /** Events of the flow-start chain so far (they belong to no node: every partition runs them). */
+  get startChainEvents(): number { return this.starts.chainEvents; }
 
   /** Adds a listener called with every flow that completes (the FCT recorder, the stop rule, closed-loop workloads). */
   addFinishListener(fn: (f: Flow) => void): void {

@@ -234,7 +234,16 @@ function split(topo: Topology, adj: readonly number[][], ports: Int32Array, lv: 
  * of the topology alone, so one thread and many end a run at the same instant.
  */
 export function endGridPs(topo: Topology): number {
+  const g = holdGridPs(topo);
+  return g === 0 ? 1_000_000 : g;
+}
+
+/**
+ * The window of held links (NetContext.holdGridPs, docs/architecture.md, "Parallel runs"): the
+ * shortest propagation delay of a link between two switches, or 0 (nothing held) without one.
+ */
+export function holdGridPs(topo: Topology): number {
   let g = Infinity;
   for (const l of topo.links) if (l.a >= topo.hostCount && l.b >= topo.hostCount && l.delayPs > 0 && l.delayPs < g) g = l.delayPs;
-  return g === Infinity ? 1_000_000 : g;
+  return g === Infinity ? 0 : g;
 }
