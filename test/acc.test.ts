@@ -23,6 +23,7 @@ import { profileDefaults, type NetworkConfig } from '../src/net/config.js';
 import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
+import { pfcReceived } from '../src/net/pfc-rx.js';
 
 // ------------------------------------------------------------------ switch side
 
@@ -80,9 +81,9 @@ test('TCD: CE at a congestion port (queue > 2 MTU, ON for >= max T_on), UE withi
   pullMark();
   // a PAUSE/RESUME cycle of class 3 at t = 10 us; dequeues within 24 us of the resume see an undetermined port
   ctx.sched.now = 10 * US;
-  out.setPaused(3, true, 0);
+  pfcReceived(out, ctx.sched.now, 3, true, 0);
   ctx.sched.now = 12 * US;
-  out.setPaused(3, false, 0);
+  pfcReceived(out, ctx.sched.now, 3, false, 0);
   for (let i = 0; i < 8; i++) sw.receive(dataPkt(ctx), 0);
   ctx.sched.now = 30 * US;
   assert.equal(pullMark(), TCD_UE);

@@ -22,6 +22,7 @@ import { input, net, type DeepPartial } from './helpers/sim.js';
 import { arriveLabelled, serveAll } from './helpers/probe.js';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
+import { pfcReceived } from '../src/net/pfc-rx.js';
 
 // ------------------------------------------------------------------ toy plug-ins
 
@@ -198,9 +199,9 @@ test('a registered discipline serves by its pick (lowest class first); per port'
   // paused classes are not candidates
   r.arrive(1, 10);
   r.arrive(3, 30);
-  r.port.setPaused(1, true, 0);
+  pfcReceived(r.port, 0, 1, true, 0);
   assert.deepEqual(r.serve(), [30]);
-  r.port.setPaused(1, false, 0);
+  pfcReceived(r.port, 0, 1, false, 0);
   assert.deepEqual(r.serve(), [10]);
   // one port back to round robin, by name
   r.sw.setDiscipline(2, 'rr');

@@ -15,6 +15,7 @@ import { US } from '../src/engine/units.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
 import { recordSwitchDepartures, serveAll } from './helpers/probe.js';
+import { pfcReceived } from '../src/net/pfc-rx.js';
 
 const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
 
@@ -65,9 +66,9 @@ test('strict priority (D-OSCAR): highest class first, FIFO within a class, pause
   assert.deepEqual(e.serve(), [50, 51, 30, 31, 32, 10, 11, 12, 0]);
   e.arrive(5, 50);
   e.arrive(3, 30);
-  e.port.setPaused(5, true, 0);
+  pfcReceived(e.port, 0, 5, true, 0);
   assert.deepEqual(e.serve(), [30]);
-  e.port.setPaused(5, false, 0);
+  pfcReceived(e.port, 0, 5, false, 0);
   assert.deepEqual(e.serve(), [50]);
 });
 
@@ -88,13 +89,13 @@ test('round robin (D-HPCC): one packet per non-empty class in turn; queue 0 stri
   e.arrive(0, 0);
   assert.deepEqual(e.serve(), [0, 13, 33]);
   // a paused class is skipped; pausing class 0 does not stop the control queue
-  e.port.setPaused(3, true, 0);
-  e.port.setPaused(0, true, 0);
+  pfcReceived(e.port, 0, 3, true, 0);
+  pfcReceived(e.port, 0, 0, true, 0);
   e.arrive(3, 34);
   e.arrive(5, 52);
   e.arrive(0, 1);
   assert.deepEqual(e.serve(), [1, 52]);
-  e.port.setPaused(3, false, 0);
+  pfcReceived(e.port, 0, 3, false, 0);
   assert.deepEqual(e.serve(), [34]);
   // the control FIFO goes before every queue, queue 0 included
   e.arrive(0, 2);

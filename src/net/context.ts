@@ -8,6 +8,7 @@ import { Scheduler } from '../engine/scheduler.js';
 import { txTimePs, type TxTimeQuantization } from '../engine/units.js';
 import { PacketStore } from './packet.js';
 import type { Port } from './port.js';
+import { pfcExpiry } from './pfc-rx.js';
 
 /** Largest packet whose serialization time is cached per rate. */
 const SER_TABLE_SIZE = 10_000;
@@ -98,7 +99,7 @@ export class NetContext {
     const k = sched.registerDirect(ports, 'Port.onTxDone', 'Port.onArrive');
     this.kPortTx = k.tx;
     this.kLinkArrive = k.arrive;
-    this.kPauseExpiry = sched.register({ fire: (id, tag) => ports[id]!.onPauseExpiry(tag) }, 'Port.onPauseExpiry');
+    this.kPauseExpiry = sched.register({ fire: (id, tag) => pfcExpiry(ports[id]!, sched.now, tag) }, 'Port.onPauseExpiry');
   }
 
   /** A zeroed region of `words` words (a power of two, at least 8) in `arena`; returns its offset. */

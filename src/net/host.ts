@@ -22,6 +22,7 @@ import type { NetContext } from './context.js';
 import * as packet from './packet.js';
 import { NicReadySet } from './nic-ready.js';
 import type { Port, PortOwner } from './port.js';
+import { pfcReceived } from './pfc-rx.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { FLAG_BFC, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
@@ -396,10 +397,10 @@ export class Host implements PortOwner {
     if (this.pfcQuanta && pause) {
       const s = this.ctx.sched;
       const until = s.now + Math.round(((65535 * 512) / port.rateBps) * 1e12);
-      port.setPaused(cls, true, until);
+      pfcReceived(port, s.now, cls, true, until);
       s.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
     } else {
-      port.setPaused(cls, pause, 0);
+      pfcReceived(port, this.ctx.sched.now, cls, pause, 0);
       if (pause === false && this.onResume !== null) this.onResume();
     }
   }

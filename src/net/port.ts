@@ -593,33 +593,4 @@ export class Port {
     if (this.lCount > 0) this.sched.postSlotAt(this.arriveSlot, ctx.arenaF, ((this.lBase + (this.lHead << E_SHIFT)) >> 1) + T_OFF);
     else this.arrivePending = false;
   }
-
-  /** PFC frame received on this port from the peer: pause or resume class `cls`. */
-  setPaused(cls: number, pause: boolean, untilPs: number): void {
-    if (pause) {
-      this.pausesReceived++;
-      if (this.paused[cls] === 0) this.pauseStartPs[cls] = this.sched.now;
-      this.paused[cls] = 1;
-      this.pausedMask |= 1 << cls;
-      this.pausedUntil[cls] = untilPs;
-    } else {
-      this.resumesReceived++;
-      if (this.paused[cls] === 1) this.lastOnStartPs[cls] = this.sched.now;
-      this.paused[cls] = 0;
-      this.pausedMask &= ~(1 << cls) | this.blockedMask;
-      this.pausedUntil[cls] = 0;
-      this.kick();
-    }
-  }
-
-  /** Quanta-mode expiry check for class `cls`. */
-  onPauseExpiry(cls: number): void {
-    if (this.paused[cls] === 1 && this.pausedUntil[cls]! > 0 && this.sched.now >= this.pausedUntil[cls]!) {
-      this.lastOnStartPs[cls] = this.sched.now;
-      this.paused[cls] = 0;
-      this.pausedMask &= ~(1 << cls) | this.blockedMask;
-      this.pausedUntil[cls] = 0;
-      this.kick();
-    }
-  }
 }

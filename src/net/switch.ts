@@ -28,6 +28,7 @@ import { ns3EcmpIndex, ns3RouteOrder } from './ecmp-ns3.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
+import { pfcReceived } from './pfc-rx.js';
 import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
@@ -555,10 +556,10 @@ export class Switch implements PortOwner {
     const pause = pk.has(pkt, FLAG_PAUSE);
     if (this.quanta && pause) {
       const until = this.ctx.sched.now + this.pauseDurPs[inPort]!;
-      port.setPaused(cls, true, until);
+      pfcReceived(port, this.ctx.sched.now, cls, true, until);
       this.ctx.sched.schedule(until, this.ctx.kPauseExpiry, port.gid, cls);
     } else {
-      port.setPaused(cls, pause, 0);
+      pfcReceived(port, this.ctx.sched.now, cls, pause, 0);
     }
     pk.release(pkt);
   }
