@@ -16,8 +16,9 @@
  * Events whose node it cannot tell (flow starts, CC and transport timers, samplers) are
  * counted apart.
  *
- * It also checks the rule every run now uses (docs/architecture.md, "Parallel runs", event
- * order): simultaneous events ordered by (time, insertion time, inserting node, insertion
+ * Since the held links (docs/architecture.md, "Parallel runs", event order) every run inserts
+ * cross-partition arrivals at window ends, so the first count is what the held links remove. It
+ * also checks the keyed rule of branch `h-ord` (kept for comparison, not what runs use): simultaneous events ordered by (time, insertion time, inserting node, insertion
  * order), a node's link arrivals (by slot) before its other events of that instant and key, an
  * event inheriting the node of the handler that scheduled it. It reads each
  * dispatched event's key from the scheduler and counts (1) adjacent simultaneous pairs out
