@@ -216,16 +216,21 @@ export class Simulation {
 
   /**
    * Ends a run-until-done run once everything is done (after every finished flow and driver
-   * callback): at the last picosecond of the end grid's window it happened in. The events up to
-   * that instant still run, so a run ends at the same instant on one thread and on many, whose
-   * windows (docs/architecture.md, "Parallel runs") are the grid's too.
+   * callback): with held links, at the last picosecond of the end grid's window it happened in
+   * (the events up to that instant still run, so a run ends at the same instant on one thread
+   * and on many, whose windows are the grid's: docs/architecture.md, "Parallel runs"); without
+   * them (one partition only), at once.
    */
   private checkDone(): void {
     if (this.done || !this.allDone()) return;
     this.done = true;
-    if (this.untilDone) {
+    if (this.untilDone && this.ctx.holdGridPs === 0) {
+      // no held links (so never more than one partition): the run ends now
+      this.endAt(this.sched.now);
+      this.sched.stop();
+    } else if (this.untilDone) {
       this.endAt((Math.floor(this.sched.now / this.endGrid) + 1) * this.endGrid - 1);
-      // (the running slice may reach past the end: stop it, and let runUntil run the rest of the instant)
+      // (the running slice may reach past the end: stop it, and let runUntil run the rest of the window)
       this.sched.stop();
       this.stoppedAtDone = true;
     }

@@ -221,9 +221,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   }
 
   /** Whether flows are still to start. */
-  hasUnstarted(): boolean {
-    return this.starts.hasUnstarted();
-  }
+  hasUnstarted(): boolean { return this.starts.hasUnstarted(); }
   /** A partition's worker (issue 31): only the flows of these hosts (by node, 1) start; all are made. */
   startOnly(local: Uint8Array): void { this.starts.local = local; }
   /** Events of the flow-start chain so far (they belong to no node: every partition runs them). */
