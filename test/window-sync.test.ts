@@ -59,3 +59,10 @@ test('a ring refuses more than its capacity per window, naming it', () => {
   const r = new WindowRing(new SharedArrayBuffer(WindowRing.bytes(8)), 8);
   assert.throws(() => r.publish(0, 12), /12 doubles in one window, capacity 8/);
 });
+
+test('a failed partition releases the barrier: a worker arriving after WindowBarrier.fail throws instead of waiting for ever', () => {
+  const sab = new SharedArrayBuffer(WindowBarrier.bytes(2));
+  const bar = new WindowBarrier(sab, 2, 0);
+  WindowBarrier.fail(sab);
+  assert.throws(() => bar.arrive(0, 0), /another partition failed/);
+});

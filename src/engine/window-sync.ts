@@ -18,9 +18,10 @@
  * Plain data in shared memory (`SharedArrayBuffer`); nothing here knows what an entry is.
  */
 
-/** Int32 words of the barrier's control block: arrivals, generation. */
+/** Int32 words of the barrier's control block: arrivals, generation, a partition failed. */
 const ARRIVED = 0;
 const GEN = 1;
+const FAILED = 2;
 
 export class WindowBarrier {
   private readonly ctl: Int32Array;
@@ -44,6 +45,13 @@ export class WindowBarrier {
     this.vals = new Float64Array(sab, 16, 4 * workers);
   }
 
+  /** A partition failed: every worker waiting at (or coming to) the barrier throws instead of waiting for it. */
+  static fail(sab: SharedArrayBuffer): void {
+    const ctl = new Int32Array(sab, 0, 4);
+    Atomics.store(ctl, FAILED, 1);
+    Atomics.notify(ctl, GEN);
+  }
+
   /** Arrives with this worker's next event time (Infinity: none) and count; returns once every worker has, with the reductions set. */
   arrive(nextPs: number, count: number): void {
     const ctl = this.ctl;
@@ -56,7 +64,10 @@ export class WindowBarrier {
       Atomics.add(ctl, GEN, 1);
       Atomics.notify(ctl, GEN);
     } else {
-      while (Atomics.load(ctl, GEN) === gen) Atomics.wait(ctl, GEN, gen);
+      while (Atomics.load(ctl, GEN) === gen) {
+        if (Atomics.load(ctl, FAILED) !== 0) throw new Error('parallel run: another partition failed');
+        Atomics.wait(ctl, GEN, gen);
+      }
     }
     let min = Infinity;
     let sum = 0;

@@ -1,11 +1,11 @@
 /**
  * The parallel engine (issue 31; docs/architecture.md, "Parallel runs"): one run on several
- * worker threads, one partition each (sim/partition-run.ts, experiment/parallel-worker.ts),
- * synchronised in windows of the lookahead through shared memory (engine/window-sync.ts),
- * with results merged into exactly the output a one-thread run gives: FCT rows in the
- * one-thread finish order (by the finishing events' keys), counters from each node's own
- * partition, totals summed. The main thread waits for the workers with `Atomics.wait`, so a
- * run stays a synchronous call.
+ * threads, one partition each (sim/partition-run.ts, experiment/partition-loop.ts): partition
+ * 0 on the calling thread, the others on worker threads (experiment/parallel-worker.ts),
+ * synchronised in windows of the held links' grid through shared memory
+ * (engine/window-sync.ts), with results merged into exactly the output a one-thread run
+ * gives: FCT rows in flow id order, counters from each node's own partition, totals summed.
+ * The run stays a synchronous call.
  *
  * `parallelUnsupported` names what the engine does not run yet; the thread plan then notes it
  * and the run uses one thread. A worker that meets the deadlock check's precondition (which
@@ -15,9 +15,9 @@ import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from '
 import { CROSS_WORDS } from '../net/crossing.js';
 import { FctRecorder } from '../metrics/collect.js';
 import type { Partitioning } from '../net/topology/partition.js';
-import type { FinishRecord } from '../sim/partition-run.js';
 import type { Flow } from '../transport/flow.js';
 import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
+import { runPartition, type PartitionJob, type PartitionReport } from './partition-loop.js';
 import { entryUrl } from '../workload/package-root.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
 
@@ -42,16 +42,6 @@ export function parallelUnsupported(input: SimInput): string | null {
   return null;
 }
 
-interface WorkerReport {
-  ok: boolean;
-  error?: string;
-  wholeNetwork?: boolean;
-  output?: SimOutput;
-  finishes?: FinishRecord[];
-  heldLocal?: number;
-  globalEvents?: number;
-  endPs?: number;
-}
 
 /**
  * Doubles a window's ring holds, the most any ordered pair of partitions needs: the cut links
@@ -85,30 +75,38 @@ export function runParallel(input: SimInput, part: Partitioning): SimOutput | nu
   const url = entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
-  for (let me = 0; me < P; me++) {
+  const job = (me: number): PartitionJob => ({ input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity });
+  // partitions 1..P-1 on worker threads; partition 0 on this thread, which would otherwise only wait
+  for (let me = 1; me < P; me++) {
     const ch = new MessageChannel();
     ports.push(ch.port1);
-    const data = { input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity, done: done.buffer, report: ch.port2 };
-    workers.push(new Worker(url, { workerData: data, transferList: [ch.port2] }));
+    workers.push(new Worker(url, { workerData: { ...job(me), done: done.buffer, report: ch.port2 }, transferList: [ch.port2] }));
+  }
+  let own: PartitionReport;
+  try {
+    own = runPartition(job(0));
+  } catch (e) {
+    WindowBarrier.fail(barrier);
+    own = { ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
   // each worker posts its report, then sets its `done` word and wakes this thread
   for (;;) {
     let finished = 0;
-    for (let me = 0; me < P; me++) if (Atomics.load(done, me) !== 0) finished++;
-    if (finished === P) break;
+    for (let me = 1; me < P; me++) if (Atomics.load(done, me) !== 0) finished++;
+    if (finished === P - 1) break;
     Atomics.wait(done, P, Atomics.load(done, P), 200);
   }
-  const reports = ports.map((port) => receiveMessageOnPort(port)?.message as WorkerReport | undefined);
+  const reports = [own, ...ports.map((port) => receiveMessageOnPort(port)?.message as PartitionReport | undefined)];
   for (const w of workers) void w.terminate();
   for (const port of ports) port.close();
   const failed = reports.find((r) => r === undefined || !r.ok);
   if (failed !== undefined) throw new Error(`parallel run: a worker failed: ${failed?.error ?? 'no report'}`);
   if (reports.some((r) => r!.wholeNetwork === true)) return null;
-  return merge(input, part, reports as WorkerReport[], fctSink ?? null);
+  return merge(input, part, reports as PartitionReport[], fctSink ?? null);
 }
 
 /** The one-thread output from the partitions' reports. */
-function merge(input: SimInput, part: Partitioning, reports: WorkerReport[], sink: SimInput['fctSink'] | null): SimOutput {
+function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], sink: SimInput['fctSink'] | null): SimOutput {
   const of = part.of;
   const outs = reports.map((r) => r.output!);
   const first = outs[0]!;
