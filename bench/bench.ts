@@ -79,6 +79,7 @@ import { fatTree, fatTreePreset, fatTreePresetOptions, rdcn, spineLeafPreset, st
 import { partitionTopology } from '../src/net/topology/partition.js';
 import { PARALLEL_ENGINE } from '../src/experiment/threads.js';
 import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
+import type { PartitionStats } from '../src/experiment/partition-loop.js';
 import { FctStream } from '../src/experiment/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
@@ -254,7 +255,7 @@ function printResult(
   cpu: NodeJS.CpuUsage,
   events: number,
   endPs: number,
-  extra: { flows: number; finished: number; drops: number; pauses: number; meanSlowdown?: number; meanJobMs?: number },
+  extra: { flows: number; finished: number; drops: number; pauses: number; meanSlowdown?: number; meanJobMs?: number; partitions?: object[] },
 ): void {
   const res = {
     title,
@@ -298,6 +299,7 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
   let out;
   let meanSlowdown = NaN;
   let meanJobMs: number | undefined;
+  const stats: PartitionStats[] = [];
   const cpu0 = process.cpuUsage();
   let cpu;
   try {
@@ -306,10 +308,10 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
     if (threads > 1 && PARALLEL_ENGINE && why === null) {
       const part = partitionTopology(input.topology, threads);
       const t0 = performance.now();
-      const o = runParallel(full, part);
+      const o = runParallel(full, part, stats);
       if (o === null) throw new Error('bench: a worker needed the whole network (deadlock check)');
       out = { ...o, wallMs: performance.now() - t0 };
-      title += ` [${part.count} threads, ${part.crossLinks} cut links]`;
+      title += ` [${part.count} threads, ${part.crossLinks} cut links, lookahead ${part.lookaheadPs / US} us]`;
     } else {
       if (threads > 1) title += ` [${threads} threads asked, run on ONE thread: ${why ?? 'PARALLEL_ENGINE off'}]`;
       out = simulate(full);
@@ -322,7 +324,9 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
     fct?.dispose();
   }
   const t = out.totals;
-  printResult(title, out.wallMs / 1000, cpu, out.events, out.endPs, { flows: t.flows, finished: t.finished, drops: t.drops, pauses: t.pausesSent, meanSlowdown, ...(meanJobMs !== undefined ? { meanJobMs } : {}) });
+  // per partition: windows, events, packets sent across cuts, seconds in the scheduler and at the barrier
+  const partitions = stats.map((p) => ({ windows: p.windows, events: p.events, crossSent: p.crossSent, runS: p.runMs / 1000, waitS: p.waitMs / 1000 }));
+  printResult(title, out.wallMs / 1000, cpu, out.events, out.endPs, { flows: t.flows, finished: t.finished, drops: t.drops, pauses: t.pausesSent, meanSlowdown, ...(meanJobMs !== undefined ? { meanJobMs } : {}), ...(partitions.length > 0 ? { partitions } : {}) });
 }
 
 function main(): void {
@@ -375,13 +379,18 @@ function main(): void {
         continue;
       }
       const line = r.stdout.trim().split('\n').pop()!;
-      const x = JSON.parse(line) as Record<string, number | string>;
+      const x = JSON.parse(line) as Record<string, unknown>;
       seen.push(x);
       const f = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : String(v));
       console.log(x.title);
       console.log(
         `    wall ${f(x.wallS)} s | cpu ${f(x.cpuS)} s | events ${x.events} | ${f(Number(x.eventsPerSec) / 1e6)} M events/s | simulated ${f(Number(x.simulatedS) * 1e3, 3)} ms | ${f(x.simPerWall, 5)} sim-s/wall-s | peak RSS ${f(x.rssMb, 0)} MB | flows ${x.finished}/${x.flows} | drops ${x.drops} | pauses ${x.pauses}${typeof x.meanSlowdown === 'number' ? ` | mean slowdown ${f(x.meanSlowdown, 3)}` : ''}${typeof x.meanJobMs === 'number' ? ` | mean job iteration ${f(x.meanJobMs, 3)} ms` : ''}`,
       );
+      const parts = (x.partitions ?? []) as { windows: number; events: number; crossSent: number; runS: number; waitS: number }[];
+      for (const [i, p] of parts.entries()) {
+        console.log(`    partition ${i}: ${p.events} events, ${p.windows} windows (${f(p.events / p.windows, 0)} events each), ${p.crossSent} packets across cuts, ${f(p.runS)} s running, ${f(p.waitS)} s at the barrier`);
+      }
+      if (parts.length > 0) console.log(`    speed-up ${seen.length > 1 ? f(Number(seen[0]!.wallS) / Number(x.wallS)) : '-'}x over the first thread count's wall time`);
     }
     if (seen.length > 1) {
       const same = (k: string): boolean => seen.every((x) => x[k] === seen[0]![k]);

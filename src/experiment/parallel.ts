@@ -17,7 +17,7 @@ import { FctRecorder } from '../metrics/collect.js';
 import type { Partitioning } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
-import { runPartition, type PartitionJob, type PartitionReport } from './partition-loop.js';
+import { runPartition, type PartitionJob, type PartitionReport, type PartitionStats } from './partition-loop.js';
 import { entryUrl } from '../workload/package-root.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
 
@@ -62,10 +62,11 @@ function ringCapacity(input: SimInput, part: Partitioning): number {
 }
 
 /**
- * Runs `input` on `part.count` worker threads; returns the merged output, or null when a
- * worker met the deadlock check's precondition (run it on one thread instead).
+ * Runs `input` on `part.count` threads; returns the merged output, or null when a partition
+ * met the deadlock check's precondition (run it on one thread instead). `stats`, if given,
+ * receives each partition's windows, events, crossings and times (bench/bench.ts).
  */
-export function runParallel(input: SimInput, part: Partitioning): SimOutput | null {
+export function runParallel(input: SimInput, part: Partitioning, stats?: PartitionStats[]): SimOutput | null {
   const P = part.count;
   const { onProgress: _progress, fctSink, ...plain } = input;
   const capacity = ringCapacity(input, part);
@@ -101,6 +102,7 @@ export function runParallel(input: SimInput, part: Partitioning): SimOutput | nu
   for (const port of ports) port.close();
   const failed = reports.find((r) => r === undefined || !r.ok);
   if (failed !== undefined) throw new Error(`parallel run: a worker failed: ${failed?.error ?? 'no report'}`);
+  if (stats !== undefined) for (const r of reports) stats.push(r!.stats!);
   if (reports.some((r) => r!.wholeNetwork === true)) return null;
   return merge(input, part, reports as PartitionReport[], fctSink ?? null);
 }

@@ -39,6 +39,20 @@ export interface PartitionReport {
   heldLocal?: number;
   globalEvents?: number;
   endPs?: number;
+  stats?: PartitionStats;
+}
+
+/** How a partition's run went (docs/performance.md, the scaling projection): not part of any result. */
+export interface PartitionStats {
+  /** windows run (idle stretches skipped) */
+  windows: number;
+  /** events this partition ran */
+  events: number;
+  /** packets this partition's cut links sent to other partitions */
+  crossSent: number;
+  /** wall time in its scheduler, and waiting at the barrier (ms) */
+  runMs: number;
+  waitMs: number;
 }
 
 /** Runs partition `j.me` to the end of the run. */
@@ -61,7 +75,12 @@ export function runPartition(j: PartitionJob): PartitionReport {
   const flows = j.input.flows.length;
   let w = 0;
   let endPs = -1;
+  let windows = 0;
+  let crossSent = 0;
+  let runMs = 0;
+  let waitMs = 0;
   for (let k = 0; ; k++) {
+    windows++;
     for (let v = 0; v < P; v++) {
       const b = ps.out[v];
       if (b === null || b === undefined) continue;
@@ -70,12 +89,21 @@ export function runPartition(j: PartitionJob): PartitionReport {
     }
     ps.earliestSent = Infinity;
     const e = w + G - 1;
+    const t0 = performance.now();
     const over = sim.runUntil(e);
     ps.drainCuts();
-    for (let v = 0; v < P; v++) if (v !== me) outRings[v]!.publish(k, ps.out[v]!.count * CROSS_WORDS);
+    for (let v = 0; v < P; v++) {
+      if (v === me) continue;
+      outRings[v]!.publish(k, ps.out[v]!.count * CROSS_WORDS);
+      crossSent += ps.out[v]!.count;
+    }
     // (packets still held here arrive after e: the next window is the next one)
     const next = sim.ctx.holding ? e + 1 : Math.min(sim.sched.peekTime(), ps.earliestSent);
+    const t1 = performance.now();
     bar.arrive(over ? Infinity : next, ps.wholeNetwork ? WHOLE_NETWORK : sim.transport.finishedCount);
+    const t2 = performance.now();
+    runMs += t1 - t0;
+    waitMs += t2 - t1;
     for (let u = 0; u < P; u++) if (u !== me) ps.deliver(inRings[u]!.received(k));
     ps.release();
     if (bar.sum >= WHOLE_NETWORK) break; // a worker needs the whole network: the run goes again on one thread
@@ -103,5 +131,6 @@ export function runPartition(j: PartitionJob): PartitionReport {
   const output = sim.finish();
   let heldLocal = 0;
   for (const f of sim.transport.flows) if (f !== null && j.of[f.src] === me) heldLocal++;
-  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.transport.startChainEvents };
+  const stats = { windows, events: sim.sched.eventsProcessed, crossSent, runMs, waitMs };
+  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.transport.startChainEvents, stats };
 }
