@@ -369,7 +369,7 @@ function main(): void {
   const self = fileURLToPath(import.meta.url);
   console.log(`ccsim bench on node ${process.version}`);
   for (const n of names) {
-    const seen: Record<string, number | string>[] = [];
+    const seen: Record<string, unknown>[] = [];
     for (const threads of threadList) {
       const heap = n === 'e' ? ['--max-old-space-size=700'] : [];
       const r = spawnSync(process.execPath, [...heap, self, '--child', n, ...untilArg, '--threads', String(threads)], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
