@@ -253,8 +253,7 @@ export class Scheduler {
   /** Puts `slot` at time `at` with order key (insTime, rank) into the wheel or the heap. */
   private place(slot: number, at: number, insTime: number, rank: number): void {
     this.time[slot] = at;
-    this.insT[slot] = insTime;
-    this.rank[slot] = rank;
+    if (slot >= this.directEnd) this.rank[slot] = rank;
     const bn = Math.floor(at * INV_W);
     if (bn - this.cur < B) this.wheelAppend(slot, bn & BMASK);
     else this.heapPush(slot);
@@ -556,7 +555,7 @@ export class Scheduler {
       this.head[b] = slot;
       this.tail[b] = slot;
       this.bits[b >> 5] = this.bits[b >> 5]! | (1 << (b & 31));
-    } else if (time[tl]! < t || (time[tl]! === t && this.insT[tl]! < this.insT[slot]!)) {
+    } else if (time[tl]! < t || (time[tl]! === t && (slot >= this.directEnd || (tl < this.directEnd && tl < slot)))) {
       // the usual case: after everything in the bucket (at a tie of times, the tail was inserted earlier)
       this.next[slot] = -1;
       this.next[tl] = slot;
@@ -594,9 +593,8 @@ export class Scheduler {
    * one-thread place among its node's events of that instant.
    */
   private keyNotAfter(a: number, s: number): boolean {
-    const ia = this.insT[a]!;
-    const is = this.insT[s]!;
-    return ia < is || (ia === is && this.rank[a]! <= this.rank[s]!);
+    const de = this.directEnd;
+    return a < de ? s >= de || a < s : s >= de;
   }
 
   /**

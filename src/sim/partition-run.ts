@@ -88,8 +88,8 @@ export class PartitionSim implements CrossSink {
         finishPs: f.finishPs,
         idealFctPs: f.idealFctPs,
         tag: f.tag,
-        ins: this.key[0]!,
-        node: this.key[1]!,
+        ins: 0,
+        node: 0,
         slot: sched.running < 0 ? Infinity : sched.running,
         seq: this.finishes.length,
       });
