@@ -37,7 +37,7 @@ test('6g window analysis: long-flow gain, start quarters, pairing, flows in prog
   const hp = point(root, 'hpcc', [[1, 2e6, 0.5, 1], [2, 2e6, 1.5, 1], [3, 2e6, 2.5, 2], [4, 2e6, 3.5, 2], [5, 1000, 0.1, 0.01]], 11, 200_000);
   const { tables, claims } = windowFigure.analyze([pt, hp]);
   assert.deepEqual(claims, []);
-  const [main, profile, sizes, slowest, state] = tables;
+  const [main, profile, blocks, sizes, slowest, state] = tables;
   // mean 1 vs 1.5 ms: gain 33.3 %; the p99 / p99.9 of [1,1,1,1] vs [1,1,2,2] are 1 vs 2 ms: 50 %
   assert.deepEqual(main!.rows, [
     ['4 ms', 'powertcp', 4, 1, 1, 1],
@@ -46,6 +46,8 @@ test('6g window analysis: long-flow gain, start quarters, pairing, flows in prog
   ]);
   // quarters: n = 1 each, gain 0 / 0 / 50 / 50 %; mean per-flow ratio (1 + 1 + 2 + 2) / 4
   assert.deepEqual(profile!.rows, [['4 ms', 4, 1, 0, 1, 0, 1, 50, 1, 50, 1.5]]);
+  // a 4 ms window is one 20 ms block: its p99.9 gain is the whole run's
+  assert.deepEqual(blocks!.rows, [['4 ms', 1, '50', 50]]);
   // all four in 1-3 MB; the other classes are empty (NaN gain)
   assert.deepEqual(sizes!.rows[0]!.slice(0, 3), ['4 ms', 4, 33.3]);
   assert.equal(sizes!.rows[0]![3], 0);
