@@ -15,4 +15,5 @@ import './sqcc/analysis.js';
 import './powertcp/analysis.js';
 import './powertcp/analysis-homa.js';
 import './powertcp/analysis-fig8.js';
+import './powertcp/analysis-window.js';
 import './acc/analysis.js';
