@@ -222,6 +222,18 @@ test('a run until every flow finishes ends with the end grid\'s window in which 
   assert.equal(out.endPs, (Math.floor(lastFinish / grid) + 1) * grid - 1, `last finish ${lastFinish} ps, grid ${grid} ps`);
 });
 
+test('the other papers\' CCs and Homa give the one-thread output on 2 and 4 threads: OSCAR, Poseidon, ACC, CCC, SQCC, TCD variants, Homa (demo, 100 us)', () => {
+  for (const name of ['oscar', 'poseidon', 'acc', 'dcqcn-tcd', 'ccc', 'sqcc', 'timely-patched', 'homa']) {
+    checkThreaded(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
+      i.cc = { name, params: {} };
+      // ACC and the TCD variants read TCD marks (ACC §2.2)
+      i.net = { ...i.net, switch: { ...i.net.switch, tcd: { ...i.net.switch.tcd, enabled: true } } };
+      i.stopAtPs = 100 * US;
+      i.maxTimePs = 100 * US;
+    });
+  }
+});
+
 test('what the engine does not run yet is named, and the run uses one thread: samplers, a CC it does not run', () => {
   const topo = spineLeafPreset('oscar64');
   const p = planThreads(topo, 2, 'option', 2, 'closed-loop workloads');

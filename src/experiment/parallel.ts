@@ -21,8 +21,11 @@ import { runPartition, type PartitionJob, type PartitionReport, type PartitionSt
 import { entryUrl } from '../workload/package-root.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
 
-/** The CCs the engine runs: sender-driven, no global view (issue 31's first case). */
-const PARALLEL_CCS = new Set(['dcqcn', 'hpcc', 'dctcp', 'timely', 'swift', 'powertcp', 'theta-powertcp', 'none']);
+/** The CCs the engine runs: no global view; each checked against one thread on 2 and 4 partitions (test/threads.test.ts). */
+const PARALLEL_CCS = new Set([
+  'dcqcn', 'dcqcn-tcd', 'hpcc', 'hpcc-star', 'dctcp', 'timely', 'timely-tcd', 'timely-patched', 'swift', 'powertcp', 'theta-powertcp',
+  'oscar', 'poseidon', 'acc', 'acc-nohalt', 'ccc', 'sqcc', 'homa', 'none',
+]);
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
@@ -36,7 +39,9 @@ export function parallelUnsupported(input: SimInput): string | null {
   }
   if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
   const t = input.net.transport;
-  if (t.sendDriver !== 'sender' || t.retxMode !== 'gbn') return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs sender / gbn)`;
+  if ((t.sendDriver !== 'sender' && t.sendDriver !== 'homa') || (t.retxMode !== 'gbn' && t.retxMode !== 'none')) {
+    return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs sender or homa / gbn or none)`;
+  }
   const sw = input.net.switch;
   if (sw.loadBalancing !== 'ecmp' || sw.bfc !== undefined || (sw.admission ?? []).length > 0) return 'packet spraying, admission policies or BFC';
   return null;
