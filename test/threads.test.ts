@@ -153,15 +153,16 @@ test('the parallel engine writes the same result files on 2 threads as on 1 (a f
 });
 
 /** The engine's output against the plain run's, for partition counts beyond this machine's cores. */
-function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => void): { cutPauses: number[] } {
+function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => void, keepMetrics = false): { cutPauses: number[]; plain: SimOutput } {
   const make = (): SimInput => {
     const { input } = loadAndResolve(spec, {}, { quick: false });
-    input.metrics = noMetrics();
+    if (!keepMetrics) input.metrics = noMetrics();
     edit(input);
     assert.equal(parallelUnsupported(input), null);
     return input;
   };
-  const plain = outputJson(simulate(make()));
+  const one = simulate(make());
+  const plain = outputJson(one);
   const cutPauses: number[] = [];
   for (const n of counts) {
     const input = make();
@@ -174,7 +175,7 @@ function checkThreaded(spec: string, counts: number[], edit: (i: SimInput) => vo
     // what crossed: PAUSE frames sent on cut links
     cutPauses.push(out.ports.filter((r) => part.of[r.node] !== part.of[r.peer]).reduce((a, r) => a + r.pausesSent, 0));
   }
-  return { cutPauses };
+  return { cutPauses, plain: one };
 }
 
 test('on 2 and 4 threads the engine gives the one-thread output: the demo (300 us) and the 320-host fat tree (DCQCN, 15 us of arrivals, 60 us)', () => {
@@ -222,6 +223,32 @@ test('a run until every flow finishes ends with the end grid\'s window in which 
   assert.equal(out.endPs, (Math.floor(lastFinish / grid) + 1) * grid - 1, `last finish ${lastFinish} ps, grid ${grid} ps`);
 });
 
+test('samplers give the one-thread series on 2 and 4 threads: queues (chosen and auto), throughput, flow goodput, CC traces, switch buffers (demo, 200 us, until done)', () => {
+  const { plain } = checkThreaded(
+    join(ROOT, 'examples', 'demo.yaml'),
+    [2, 4],
+    (i) => {
+      i.flows = i.flows.filter((f) => f.startPs < 20 * US);
+      i.stopAtPs = null;
+      i.maxTimePs = 200 * US;
+      i.cc = { name: 'hpcc', params: {} };
+      const m = i.metrics;
+      assert.ok(m.queueAuto !== undefined && m.throughputPorts.length > 0, 'the demo samples queues: auto and throughput');
+      m.queuePorts = [{ node: 64, port: 0 }, { node: 80, port: 3 }];
+      m.flowThroughput = [0, 1, 2, 5];
+      m.ccTrace = [0, 3];
+      m.switchBuffer = { nodes: [64, 80], intervalPs: 2 * US, block: 3 };
+    },
+    true,
+  );
+  // what was compared is not empty: 2 chosen + 4 auto queue series, each sampler with samples
+  assert.equal(plain.queues.length, 6);
+  for (const series of [plain.queues, plain.throughput, plain.flowThroughput, plain.ccTrace!.series, plain.switchBuffer!]) {
+    assert.ok(series.length > 0 && series.every((q) => q.t.length > 0), 'every sampled series has samples');
+  }
+  assert.ok(plain.queues.some((q) => q.v.some((v) => v > 0)), 'queues were non-empty');
+});
+
 test('the other papers\' CCs and Homa give the one-thread output on 2 and 4 threads: OSCAR, Poseidon, ACC, CCC, SQCC, TCD variants, Homa (demo, 100 us)', () => {
   for (const name of ['oscar', 'poseidon', 'acc', 'dcqcn-tcd', 'ccc', 'sqcc', 'timely-patched', 'homa']) {
     checkThreaded(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {
@@ -234,16 +261,14 @@ test('the other papers\' CCs and Homa give the one-thread output on 2 and 4 thre
   }
 });
 
-test('what the engine does not run yet is named, and the run uses one thread: samplers, a CC it does not run', () => {
+test('what the engine does not run yet is named, and the run uses one thread: closed loops, a CC it does not run', () => {
   const topo = spineLeafPreset('oscar64');
   const p = planThreads(topo, 2, 'option', 2, 'closed-loop workloads');
   assert.equal(p.used, 1);
   assert.match(p.notes.at(-1)!, /does not yet run closed-loop workloads: the run uses one thread/);
   const { input } = loadAndResolve(join(ROOT, 'examples', 'demo.yaml'), {}, { quick: false });
   input.stopAtPs = 100 * US;
-  assert.match(parallelUnsupported(input)!, /metrics samplers/);
-  input.metrics = noMetrics();
-  assert.equal(parallelUnsupported(input), null);
+  assert.equal(parallelUnsupported(input), null, 'samplers run in parallel');
   input.cc = { name: 'ndp', params: {} };
   assert.match(parallelUnsupported(input)!, /cc ndp/);
 });

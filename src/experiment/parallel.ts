@@ -14,6 +14,7 @@
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { CROSS_WORDS } from '../net/crossing.js';
 import { FctRecorder } from '../metrics/collect.js';
+import { topAutoQueues, type AutoQueues } from '../metrics/samplers.js';
 import type { Partitioning } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
@@ -29,14 +30,10 @@ const PARALLEL_CCS = new Set([
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
-  const m = input.metrics;
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
   if (input.linkEvents.length > 0 || input.circuitSchedule !== undefined) return 'link events and circuit schedules';
   if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
-  if (m.queuePorts.length > 0 || m.queueAuto !== undefined || m.throughputPorts.length > 0 || m.flowThroughput !== null || m.ccTrace !== null || m.switchBuffer !== undefined) {
-    return 'metrics samplers (queues, throughput, flow throughput, CC traces, switch buffers)';
-  }
   if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
   const t = input.net.transport;
   if ((t.sendDriver !== 'sender' && t.sendDriver !== 'homa') || (t.retxMode !== 'gbn' && t.retxMode !== 'none')) {
@@ -124,6 +121,21 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   for (const f of fin) recorder.add(f as unknown as Flow);
   recorder.flush();
   const nodes = first.nodes.map((n) => outs[of[n.node]!]!.nodes[n.node]!);
+  // sampled series from the partition that owns what they sample: a port's node, a flow's sender
+  const bySrc = (flow: number): SimOutput => outs[of[input.flows[flow]!.src]!]!;
+  const m = input.metrics;
+  const queues = first.queues.slice(0, m.queuePorts.length).map((q, i) => outs[of[q.node]!]!.queues[i]!);
+  const a0 = reports[0]!.auto;
+  if (m.queueAuto !== undefined && a0 !== undefined && a0 !== null) {
+    // `queues: auto`: each port's peak and samples from its own partition, then the same choice as one thread
+    const owner = (i: number): AutoQueues => reports[of[a0.ports[i]!.node]!]!.auto!;
+    const merged = { ...a0, peaks: a0.ports.map((_, i) => owner(i).peaks[i]!), bufs: a0.ports.map((_, i) => owner(i).bufs[i]!) };
+    queues.push(...topAutoQueues(merged, m.queueAuto, m.queueIntervalPs));
+  }
+  const throughput = first.throughput.map((q, i) => outs[of[q.node]!]!.throughput[i]!);
+  const flowThroughput = first.flowThroughput.map((q, i) => bySrc(q.flow).flowThroughput[i]!);
+  const ccTrace = first.ccTrace === undefined ? undefined : { fields: first.ccTrace.fields, series: first.ccTrace.series.map((q, i) => bySrc(q.flow).ccTrace!.series[i]!) };
+  const switchBuffer = first.switchBuffer?.map((q, i) => outs[of[q.node]!]!.switchBuffer![i]!);
   const ports = first.ports.map((p, i) => outs[of[p.node]!]!.ports[i]!);
   const unfinished = outs.flatMap((o, w) => o.unfinished.filter((u) => of[u.src] === w)).sort((a, b) => a.id - b.id);
   const sum = (k: 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent'): number => outs.reduce((a, o) => a + o.totals[k], 0);
@@ -134,7 +146,7 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     pausesSent += n.pausesSent;
   }
   const endPs = Math.max(...reports.map((r) => r.endPs!));
-  // the events of no node (the flow-start chain, link events) run in every worker
+  // the events of no node (the flow-start chain, the samplers) run in every partition
   const globalEvents = reports[0]!.globalEvents!;
   const events = outs.reduce((a, o) => a + o.events, 0) - (reports.length - 1) * globalEvents;
   return {
@@ -144,6 +156,11 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     unfinished,
     nodes,
     ports,
+    queues,
+    throughput,
+    flowThroughput,
+    ...(ccTrace !== undefined ? { ccTrace } : {}),
+    ...(switchBuffer !== undefined ? { switchBuffer } : {}),
     heldFlows: reports.reduce((a, r) => a + r.heldLocal!, 0),
     totals: { ...first.totals, flows: first.totals.flows, finished: sum('finished'), drops, pausesSent, retransmittedPackets: sum('retransmittedPackets'), timeouts: sum('timeouts'), dataPacketsSent: sum('dataPacketsSent') },
     endPs,

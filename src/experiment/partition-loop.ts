@@ -13,6 +13,7 @@ import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
 import { CROSS_WORDS } from '../net/crossing.js';
 import { PartitionSim, type FinishRecord } from '../sim/partition-run.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
+import type { AutoQueues } from '../metrics/samplers.js';
 
 /** A barrier count at or above this: a worker needs the whole network (below: flows it finished). */
 const WHOLE_NETWORK = 2 ** 40;
@@ -40,6 +41,8 @@ export interface PartitionReport {
   globalEvents?: number;
   endPs?: number;
   stats?: PartitionStats;
+  /** `queues: auto`'s state, with the buffers of this partition's ports only */
+  auto?: AutoQueues | null;
 }
 
 /** How a partition's run went (docs/performance.md, the scaling projection): not part of any result. */
@@ -132,5 +135,7 @@ export function runPartition(j: PartitionJob): PartitionReport {
   let heldLocal = 0;
   for (const f of sim.transport.flows) if (f !== null && j.of[f.src] === me) heldLocal++;
   const stats = { windows, events: sim.sched.eventsProcessed, crossSent, runMs, waitMs };
-  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.transport.startChainEvents, stats };
+  const auto = sim.autoQueues();
+  if (auto !== null) auto.bufs = auto.bufs.map((b, i) => (j.of[auto.ports[i]!.node] === me ? b.slice() : new Uint32Array(0)));
+  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.globalEvents, stats, auto };
 }

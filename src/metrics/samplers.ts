@@ -42,6 +42,8 @@ export class Samplers {
   private readonly tLast: number[];
   private readonly sampledFlows: Flow[];
   private readonly kind: number;
+  /** sampling events run: they belong to no node, so every partition of a parallel run runs them (issue 31) */
+  fires = 0;
   /** CC state trace (metrics ccTrace): flows sampled while running, one scratch row */
   readonly ccTrace: CcTrace;
   private readonly tracedFlows: Flow[];
@@ -169,22 +171,19 @@ export class Samplers {
 
   /** The k watched ports with the highest peak queue (peak > 0; ties: lower node, port first), in node/port order. */
   private topQueues(k: number): PortSeries[] {
+    const raw = this.autoRaw()!;
+    return topAutoQueues(raw, k, this.m.queueIntervalPs);
+  }
+
+  /**
+   * `queues: auto`'s state once its open sample is closed: every watched port's peak and buffer.
+   * A parallel run merges them from the partitions that own the ports (experiment/parallel.ts).
+   */
+  autoRaw(): AutoQueues | null {
+    if (this.autoPorts.length === 0) return null;
     if (this.autoTicks > 0) this.closeAutoSample();
-    const idx = this.autoPorts.map((_, i) => i).filter((i) => this.autoPeak[i]! > 0);
-    idx.sort((a, b) => this.autoPeak[b]! - this.autoPeak[a]! || a - b);
-    const chosen = idx.slice(0, k).sort((a, b) => a - b);
-    const step = this.m.queueIntervalPs * this.autoStride;
-    return chosen.map((i) => {
-      const p = this.autoPorts[i]!;
-      const buf = this.autoBuf[i]!;
-      const t: number[] = [];
-      const v: number[] = [];
-      for (let j = 0; j < this.autoLen; j++) {
-        t.push(j * step);
-        v.push(buf[j]!);
-      }
-      return { node: p.node, port: p.index, t, v };
-    });
+    const ports = this.autoPorts.map((p) => ({ node: p.node, port: p.index }));
+    return { ports, peaks: [...this.autoPeak], bufs: this.autoBuf.map((b) => b.subarray(0, this.autoLen)), len: this.autoLen, stride: this.autoStride };
   }
 
   /** One tick of the switch buffer sampler; every `block` ticks the block maxima are recorded. */
@@ -219,6 +218,7 @@ export class Samplers {
   }
 
   private sample(tag: number): void {
+    this.fires++;
     const now = this.sched.now;
     const m = this.m;
     let interval: number;
@@ -257,4 +257,31 @@ export class Samplers {
     }
     if (!this.finished()) this.sched.after(interval, this.kind, 0, tag);
   }
+}
+
+/** `queues: auto`'s state: the watched ports, their peaks and sample buffers (`len` samples each, one every `stride` ticks). */
+export interface AutoQueues {
+  ports: { node: number; port: number }[];
+  peaks: number[];
+  bufs: Uint32Array[];
+  len: number;
+  stride: number;
+}
+
+/** The k ports of `raw` with the highest peak (peak > 0; ties: the earlier port), in port order, as series. */
+export function topAutoQueues(raw: AutoQueues, k: number, intervalPs: number): PortSeries[] {
+  const idx = raw.ports.map((_, i) => i).filter((i) => raw.peaks[i]! > 0);
+  idx.sort((a, b) => raw.peaks[b]! - raw.peaks[a]! || a - b);
+  const chosen = idx.slice(0, k).sort((a, b) => a - b);
+  const step = intervalPs * raw.stride;
+  return chosen.map((i) => {
+    const buf = raw.bufs[i]!;
+    const t: number[] = [];
+    const v: number[] = [];
+    for (let j = 0; j < raw.len; j++) {
+      t.push(j * step);
+      v.push(buf[j]!);
+    }
+    return { node: raw.ports[i]!.node, port: raw.ports[i]!.port, t, v };
+  });
 }

@@ -12,7 +12,7 @@ import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
 import { collectResults, FctRecorder } from '../metrics/collect.js';
-import { Samplers } from '../metrics/samplers.js';
+import { Samplers, type AutoQueues } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
 import { installLinkChanges } from '../net/link-changes.js';
@@ -194,7 +194,9 @@ export class Simulation {
     if (topo.rdcn !== undefined) this.rdcn = installRdcn(sched, network, topo.rdcn, tc.mtuBytes + tc.dataHeaderBytes + ccHeaders.data);
 
     // ---- samplers
-    this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done, def.traceFields);
+    // with held links the samplers go on to the run's end (the end grid's window, or stop.at), as a
+    // partition of a parallel run, which cannot know that every flow is done, does
+    this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done && ctx.holdGridPs === 0, def.traceFields);
 
     // ---- run
     this.endPs = input.stopAtPs ?? input.maxTimePs;
@@ -239,6 +241,16 @@ export class Simulation {
   /** Ends the run at `ps` (>= now) if it would end later: a partition of a parallel run learns the end from the others (experiment/parallel-worker.ts). */
   endAt(ps: number): void {
     if (ps < this.endPs) this.endPs = ps;
+  }
+
+  /** `queues: auto`'s raw state (metrics/samplers.ts), for a parallel run's merge; null without it. */
+  autoQueues(): AutoQueues | null {
+    return this.samplers.autoRaw();
+  }
+
+  /** Events of no node run so far (the flow-start chain, the samplers): every partition of a parallel run runs them. */
+  get globalEvents(): number {
+    return this.transport.startChainEvents + this.samplers.fires;
   }
 
   /** The end grid (`endGridPs`). */
