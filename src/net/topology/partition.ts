@@ -180,7 +180,7 @@ function split(topo: Topology, adj: readonly number[][], ports: Int32Array, lv: 
   };
   // largest first, each to the lightest partition: equal groups (a regular tree's ToRs) are
   // dealt out in turn, which measured fewer cross-partition packets than contiguous runs of
-  // ToRs (bench/tie-order.ts on (b)'s tree: 11.9 % of events against 13.1 % on 2 partitions)
+  // ToRs (on (b)'s tree: 11.9 % of events cross against 13.1 % on 2 partitions; docs/performance.md)
   const order = groups.map((m, i) => ({ i, w: weight(m), first: m[0]! }));
   order.sort((x, y) => y.w - x.w || x.first - y.first);
   for (const { i, w } of order) place(groups[i]!, lightest(), w);
