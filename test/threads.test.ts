@@ -249,6 +249,24 @@ test('samplers give the one-thread series on 2 and 4 threads: queues (chosen and
   assert.ok(plain.queues.some((q) => q.v.some((v) => v > 0)), 'queues were non-empty');
 });
 
+test('link events (rate, down, up, one way) run in every partition and give the one-thread output on 2 and 4 threads (the reference example)', () => {
+  let fired = 0;
+  const { plain } = checkThreaded(
+    join(ROOT, 'examples', 'reference.yaml'),
+    [2, 4],
+    (i) => {
+      // its rate change at 100 us, and a leaf-spine link going down and coming back, one direction first
+      i.linkEvents = [...i.linkEvents, { atPs: 30 * US, a: 16, b: 20, kind: 'down' }, { atPs: 60 * US, a: 16, b: 20, kind: 'up', oneWay: true }, { atPs: 80 * US, a: 20, b: 16, kind: 'up' }];
+      fired = i.linkEvents.length;
+    },
+    true,
+  );
+  assert.equal(fired, 4);
+  // the outage matters: without it the run is another one
+  const { input } = loadAndResolve(join(ROOT, 'examples', 'reference.yaml'), {}, { quick: false });
+  assert.notEqual(simulate(input).events, plain.events);
+});
+
 test('the other papers\' CCs and Homa give the one-thread output on 2 and 4 threads: OSCAR, Poseidon, ACC, CCC, SQCC, TCD variants, Homa (demo, 100 us)', () => {
   for (const name of ['oscar', 'poseidon', 'acc', 'dcqcn-tcd', 'ccc', 'sqcc', 'timely-patched', 'homa']) {
     checkThreaded(join(ROOT, 'examples', 'demo.yaml'), [2, 4], (i) => {

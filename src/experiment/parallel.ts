@@ -32,7 +32,7 @@ const PARALLEL_CCS = new Set([
 export function parallelUnsupported(input: SimInput): string | null {
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
-  if (input.linkEvents.length > 0 || input.circuitSchedule !== undefined) return 'link events and circuit schedules';
+  if (input.circuitSchedule !== undefined) return 'circuit schedules';
   if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
   if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
   const t = input.net.transport;

@@ -94,11 +94,14 @@ function linkPorts(network: Network, a: number, b: number, oneWay: boolean, what
  * none (the kinds' numbering of a run without changes stays what it was); the
  * schedule's only when there is one.
  */
-export function installLinkChanges(sched: Scheduler, network: Network, events: readonly LinkEvent[], schedule?: CircuitSchedule): void {
+export function installLinkChanges(sched: Scheduler, network: Network, events: readonly LinkEvent[], schedule?: CircuitSchedule): { fired: number } {
   const linkEvents = [...events].sort((a, b) => a.atPs - b.atPs);
+  // (the link events that ran: they belong to no node, so each partition of a parallel run runs them all)
+  const count = { fired: 0 };
   const kLink = sched.register(
     {
       fire: (i) => {
+        count.fired++;
         const e = linkEvents[i]!;
         for (const p of linkPorts(network, e.a, e.b, e.oneWay === true, `events[${i}]`)) {
           if (e.kind === undefined || e.kind === 'rate') p.setRate(e.rateBps);
@@ -110,6 +113,7 @@ export function installLinkChanges(sched: Scheduler, network: Network, events: r
   );
   linkEvents.forEach((e, i) => sched.schedule(e.atPs, kLink, i, 0));
   if (schedule !== undefined) new CircuitRotor(sched, network, schedule);
+  return count;
 }
 
 /** Phases of the circuit schedule's events (the event tag). */

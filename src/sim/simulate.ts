@@ -92,6 +92,8 @@ export class Simulation {
   private readonly drivers: Drivers | null;
   /** Whether packets are in transit outside the scheduler (cut links of a partitioned run); null: never. */
   crossPending: (() => boolean) | null = null;
+  /** the link events run so far (net/link-changes.ts) */
+  private readonly linkChanges: { fired: number };
   /** the end of the window whose held packets are released next (NetContext.holdGridPs; Infinity: none held) */
   private holdEnd = Infinity;
   /** false in a partition's worker, whose windows release the held links themselves (experiment/parallel-worker.ts) */
@@ -181,7 +183,7 @@ export class Simulation {
     transport.addFinishListener(() => this.checkDone());
 
     // ---- the topology over time: link events and a circuit schedule (net/link-changes.ts)
-    installLinkChanges(sched, network, input.linkEvents, input.circuitSchedule);
+    this.linkChanges = installLinkChanges(sched, network, input.linkEvents, input.circuitSchedule);
     // links between switches hold what they send until the window's end (NetContext.holdGridPs);
     // not on circuit fabrics, whose ports change peers (they run on one thread only)
     const hold = topo.rdcn === undefined && input.circuitSchedule === undefined ? holdGridPs(topo) : 0;
@@ -250,7 +252,7 @@ export class Simulation {
 
   /** Events of no node run so far (the flow-start chain, the samplers): every partition of a parallel run runs them. */
   get globalEvents(): number {
-    return this.transport.startChainEvents + this.samplers.fires;
+    return this.transport.startChainEvents + this.samplers.fires + this.linkChanges.fired;
   }
 
   /** The end grid (`endGridPs`). */
