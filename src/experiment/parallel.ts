@@ -25,7 +25,7 @@ import type { SimInput, SimOutput } from '../sim/types.js';
 /** The CCs the engine runs: no global view; each checked against one thread on 2 and 4 partitions (test/threads.test.ts). */
 const PARALLEL_CCS = new Set([
   'dcqcn', 'dcqcn-tcd', 'hpcc', 'hpcc-star', 'dctcp', 'timely', 'timely-tcd', 'timely-patched', 'swift', 'powertcp', 'theta-powertcp',
-  'oscar', 'poseidon', 'acc', 'acc-nohalt', 'ccc', 'sqcc', 'homa', 'none',
+  'oscar', 'poseidon', 'acc', 'acc-nohalt', 'ccc', 'sqcc', 'homa', 'ndp', 'none',
 ]);
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
@@ -36,11 +36,9 @@ export function parallelUnsupported(input: SimInput): string | null {
   if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
   if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
   const t = input.net.transport;
-  if ((t.sendDriver !== 'sender' && t.sendDriver !== 'homa') || (t.retxMode !== 'gbn' && t.retxMode !== 'none')) {
-    return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs sender or homa / gbn or none)`;
-  }
-  const sw = input.net.switch;
-  if (sw.loadBalancing !== 'ecmp' || sw.bfc !== undefined || (sw.admission ?? []).length > 0) return 'packet spraying, admission policies or BFC';
+  if (t.sendDriver === 'receiverGrant' || t.retxMode === 'selective') return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine does not run receiverGrant or selective yet)`;
+  const lb = input.net.switch.loadBalancing;
+  if (lb !== 'ecmp' && lb !== 'spray') return `loadBalancing ${lb} (the engine runs ecmp and spray)`;
   return null;
 }
 
@@ -139,6 +137,8 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   const ports = first.ports.map((p, i) => outs[of[p.node]!]!.ports[i]!);
   const unfinished = outs.flatMap((o, w) => o.unfinished.filter((u) => of[u.src] === w)).sort((a, b) => a.id - b.id);
   const sum = (k: 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent'): number => outs.reduce((a, o) => a + o.totals[k], 0);
+  // trimming switches' totals (NDP): each switch counts in its own partition only
+  const trims = first.totals.trimmedPackets === undefined ? {} : { trimmedPackets: outs.reduce((a, o) => a + o.totals.trimmedPackets!, 0), headerDrops: outs.reduce((a, o) => a + o.totals.headerDrops!, 0), returnedHeaders: outs.reduce((a, o) => a + o.totals.returnedHeaders!, 0) };
   let drops = 0;
   let pausesSent = 0;
   for (const n of nodes) {
@@ -162,7 +162,7 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     ...(ccTrace !== undefined ? { ccTrace } : {}),
     ...(switchBuffer !== undefined ? { switchBuffer } : {}),
     heldFlows: reports.reduce((a, r) => a + r.heldLocal!, 0),
-    totals: { ...first.totals, flows: first.totals.flows, finished: sum('finished'), drops, pausesSent, retransmittedPackets: sum('retransmittedPackets'), timeouts: sum('timeouts'), dataPacketsSent: sum('dataPacketsSent') },
+    totals: { ...first.totals, flows: first.totals.flows, finished: sum('finished'), drops, pausesSent, retransmittedPackets: sum('retransmittedPackets'), timeouts: sum('timeouts'), dataPacketsSent: sum('dataPacketsSent'), ...trims },
     endPs,
     events,
     wallMs: Math.max(...outs.map((o) => o.wallMs)),
