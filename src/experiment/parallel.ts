@@ -16,7 +16,6 @@ import { CROSS_WORDS } from '../net/crossing.js';
 import { FctRecorder } from '../metrics/collect.js';
 import { topAutoQueues, type AutoQueues } from '../metrics/samplers.js';
 import type { Partitioning } from '../net/topology/partition.js';
-import type { Flow } from '../transport/flow.js';
 import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
 import { runPartition, type PartitionJob, type PartitionReport, type PartitionStats } from './partition-loop.js';
 import { entryUrl } from '../workload/package-root.js';
@@ -116,7 +115,7 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   const fin = reports.flatMap((r) => r.finishes!);
   fin.sort((a, b) => a.id - b.id);
   const recorder = new FctRecorder(input.net.metrics.clampSlowdownAt1, sink ?? null);
-  for (const f of fin) recorder.add(f as unknown as Flow);
+  for (const f of fin) recorder.add(f);
   recorder.flush();
   const nodes = first.nodes.map((n) => outs[of[n.node]!]!.nodes[n.node]!);
   // sampled series from the partition that owns what they sample: a port's node, a flow's sender

@@ -60,8 +60,8 @@ export class FctRecorder {
     private readonly sink: ((row: FctRow) => void) | null,
   ) {}
 
-  /** Flow f finished (call once per flow). */
-  add(f: Flow): void {
+  /** Flow f finished (call once per flow); a parallel run's merge passes its partitions' records of the same fields. */
+  add(f: Pick<Flow, 'id' | 'src' | 'dst' | 'sizeBytes' | 'startPs' | 'finishPs' | 'idealFctPs' | 'tag'>): void {
     const fctPs = f.finishPs - f.startPs;
     let slowdown = fctPs / f.idealFctPs;
     if (this.clampSlowdownAt1 && slowdown < 1) slowdown = 1;
