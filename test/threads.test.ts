@@ -21,7 +21,7 @@ import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
-import { endGridPs, partitionTopology } from '../src/net/topology/partition.js';
+import { holdGridPs, partitionTopology } from '../src/net/topology/partition.js';
 import { simulate } from '../src/sim/simulate.js';
 import { noMetrics, type SimInput, type SimOutput } from '../src/sim/types.js';
 import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
@@ -218,7 +218,7 @@ test('a run until every flow finishes ends with the end grid\'s window in which 
   input.flows = input.flows.filter((f) => f.startPs < 25 * US);
   const out = simulate(input);
   const lastFinish = Math.max(...out.fct.map((r) => r.finishPs));
-  const grid = endGridPs(input.topology);
+  const grid = holdGridPs(input.topology);
   assert.ok(grid > 0 && grid <= 10 * US, `grid ${grid} ps`);
   assert.equal(out.endPs, (Math.floor(lastFinish / grid) + 1) * grid - 1, `last finish ${lastFinish} ps, grid ${grid} ps`);
 });

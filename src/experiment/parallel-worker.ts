@@ -3,18 +3,11 @@
  * loop (experiment/partition-loop.ts), posts its report and wakes the thread that started the run.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { WindowBarrier } from '../engine/window-sync.js';
-import { runPartition, type PartitionJob, type PartitionReport } from './partition-loop.js';
+import { runPartition, type PartitionJob } from './partition-loop.js';
 
 const j = workerData as PartitionJob & { done: SharedArrayBuffer; report: MessagePort };
 const done = new Int32Array(j.done);
-let report: PartitionReport;
-try {
-  report = runPartition(j);
-} catch (e) {
-  WindowBarrier.fail(j.barrier);
-  report = { ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
-}
+const report = runPartition(j);
 j.report.postMessage(report);
 Atomics.store(done, j.me, report.ok === true ? 1 : 2);
 Atomics.add(done, j.count, 1);

@@ -82,13 +82,7 @@ export function runParallel(input: SimInput, part: Partitioning, stats?: Partiti
     ports.push(ch.port1);
     workers.push(new Worker(url, { workerData: { ...job(me), done: done.buffer, report: ch.port2 }, transferList: [ch.port2] }));
   }
-  let own: PartitionReport;
-  try {
-    own = runPartition(job(0));
-  } catch (e) {
-    WindowBarrier.fail(barrier);
-    own = { ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
-  }
+  const own = runPartition(job(0));
   // each worker posts its report, then sets its `done` word and wakes this thread
   for (;;) {
     let finished = 0;
@@ -135,9 +129,10 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   const switchBuffer = first.switchBuffer?.map((q, i) => outs[of[q.node]!]!.switchBuffer![i]!);
   const ports = first.ports.map((p, i) => outs[of[p.node]!]!.ports[i]!);
   const unfinished = outs.flatMap((o, w) => o.unfinished.filter((u) => of[u.src] === w)).sort((a, b) => a.id - b.id);
-  const sum = (k: 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent'): number => outs.reduce((a, o) => a + o.totals[k], 0);
+  type Counted = 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent' | 'trimmedPackets' | 'headerDrops' | 'returnedHeaders';
+  const sum = (k: Counted): number => outs.reduce((a, o) => a + (o.totals[k] ?? 0), 0);
   // trimming switches' totals (NDP): each switch counts in its own partition only
-  const trims = first.totals.trimmedPackets === undefined ? {} : { trimmedPackets: outs.reduce((a, o) => a + o.totals.trimmedPackets!, 0), headerDrops: outs.reduce((a, o) => a + o.totals.headerDrops!, 0), returnedHeaders: outs.reduce((a, o) => a + o.totals.returnedHeaders!, 0) };
+  const trims = first.totals.trimmedPackets === undefined ? {} : { trimmedPackets: sum('trimmedPackets'), headerDrops: sum('headerDrops'), returnedHeaders: sum('returnedHeaders') };
   let drops = 0;
   let pausesSent = 0;
   for (const n of nodes) {
@@ -145,7 +140,7 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     pausesSent += n.pausesSent;
   }
   const endPs = Math.max(...reports.map((r) => r.endPs!));
-  // the events of no node (the flow-start chain, the samplers) run in every partition
+  // the events of no node (the flow-start chain, the samplers, link events) run in every partition
   const globalEvents = reports[0]!.globalEvents!;
   const events = outs.reduce((a, o) => a + o.events, 0) - (reports.length - 1) * globalEvents;
   return {

@@ -58,8 +58,20 @@ export interface PartitionStats {
   waitMs: number;
 }
 
-/** Runs partition `j.me` to the end of the run. */
+/**
+ * Runs partition `j.me` to the end of the run. A failure becomes a report that says so, and
+ * releases the barrier so that the other partitions stop instead of waiting for this one.
+ */
 export function runPartition(j: PartitionJob): PartitionReport {
+  try {
+    return runWindows(j);
+  } catch (e) {
+    WindowBarrier.fail(j.barrier);
+    return { ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  }
+}
+
+function runWindows(j: PartitionJob): PartitionReport {
   const P = j.count;
   const me = j.me;
   const ps = new PartitionSim(j.input, j.of, me, P);

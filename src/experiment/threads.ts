@@ -4,9 +4,9 @@
  * splits into (net/topology/partition.ts) and by the machine's cores. The run goes on
  * with what makes sense and says why in `notes`; the manifest records the plan.
  *
- * The parallel engine (experiment/parallel.ts) runs a first set of runs (fixed end, sender-
- * driven CCs, no samplers: `parallelUnsupported`); anything else uses one thread, with a note
- * naming what it does not run yet.
+ * The parallel engine (experiment/parallel.ts) runs most runs; what it does not run yet
+ * (`parallelUnsupported`: closed loops, streamed workloads, circuits, ...) uses one thread,
+ * with a note naming it.
  */
 import { availableParallelism } from 'node:os';
 import { formatTime } from '../engine/units.js';

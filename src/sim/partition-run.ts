@@ -57,7 +57,6 @@ export class PartitionSim implements CrossSink {
       }
     }
     sim.transport.startOnly(local);
-    sim.crossPending = () => true;
     sim.ownWindows = false;
     sim.deadlockHook = (now, minPausedPs, frozen) => {
       const net = sim.network;

@@ -19,7 +19,7 @@ import { installLinkChanges } from '../net/link-changes.js';
 import { installRdcn, type RdcnInstance } from '../net/rdcn.js';
 import { Network } from '../net/network.js';
 import { buildPortMap, computeRoutes, PathOracle } from '../net/topology/routing.js';
-import { endGridPs, holdGridPs } from '../net/topology/partition.js';
+import { holdGridPs } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
@@ -78,8 +78,6 @@ export class Simulation {
   private endPs: number;
   /** the scheduler was stopped when everything was done: the events left at that instant still run */
   private stoppedAtDone = false;
-  /** a run until every flow finishes ends on the next multiple of this (net/topology/partition.ts `endGridPs`) */
-  private readonly endGrid: number;
   private readonly dl: DeadlockOptions | null;
   private readonly listBytes: number;
   private done: boolean;
@@ -90,15 +88,17 @@ export class Simulation {
   private lastProgress: number;
   private live = 0;
   private readonly drivers: Drivers | null;
-  /** Whether packets are in transit outside the scheduler (cut links of a partitioned run); null: never. */
-  crossPending: (() => boolean) | null = null;
   /** the link events run so far (net/link-changes.ts) */
   private readonly linkChanges: { fired: number };
   /** the end of the window whose held packets are released next (NetContext.holdGridPs; Infinity: none held) */
   private holdEnd = Infinity;
-  /** false in a partition's worker, whose windows release the held links themselves (experiment/parallel-worker.ts) */
+  /**
+   * false in a partition of a parallel run (sim/partition-run.ts): its window loop
+   * (experiment/partition-loop.ts) releases the held links, and a scheduler that runs out of
+   * events only idles to the window's end, since packets may still come across a cut
+   */
   ownWindows = true;
-  /** with `crossPending`: when this scheduler last ran out of events (ps), and its event count then */
+  /** in a partition: when this scheduler last ran out of events (ps), and its event count then */
   idleAtPs = 0;
   private idleEvents = -1;
   /** a partition's worker (sim/partition-run.ts): replaces the deadlock check, true to end the run */
@@ -196,13 +196,12 @@ export class Simulation {
     if (topo.rdcn !== undefined) this.rdcn = installRdcn(sched, network, topo.rdcn, tc.mtuBytes + tc.dataHeaderBytes + ccHeaders.data);
 
     // ---- samplers
-    // with held links the samplers go on to the run's end (the end grid's window, or stop.at), as a
+    // with held links the samplers go on to the run's end (the held links' window of the last finish, or stop.at), as a
     // partition of a parallel run, which cannot know that every flow is done, does
     this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done && ctx.holdGridPs === 0, def.traceFields);
 
     // ---- run
     this.endPs = input.stopAtPs ?? input.maxTimePs;
-    this.endGrid = endGridPs(topo);
     if (this.done && untilDone) this.endAt(0);
     this.dl = input.deadlock === undefined ? DEFAULT_DEADLOCK : input.deadlock;
     this.nextCheck = this.dl === null ? Infinity : this.dl.checkIntervalPs;
@@ -220,7 +219,7 @@ export class Simulation {
 
   /**
    * Ends a run-until-done run once everything is done (after every finished flow and driver
-   * callback): with held links, at the last picosecond of the end grid's window it happened in
+   * callback): with held links, at the last picosecond of the held links' window it happened in
    * (the events up to that instant still run, so a run ends at the same instant on one thread
    * and on many, whose windows are the grid's: docs/architecture.md, "Parallel runs"); without
    * them (one partition only), at once.
@@ -233,7 +232,8 @@ export class Simulation {
       this.endAt(this.sched.now);
       this.sched.stop();
     } else if (this.untilDone) {
-      this.endAt((Math.floor(this.sched.now / this.endGrid) + 1) * this.endGrid - 1);
+      const g = this.ctx.holdGridPs;
+      this.endAt((Math.floor(this.sched.now / g) + 1) * g - 1);
       // (the running slice may reach past the end: stop it, and let runUntil run the rest of the window)
       this.sched.stop();
       this.stoppedAtDone = true;
@@ -253,11 +253,6 @@ export class Simulation {
   /** Events of no node run so far (the flow-start chain, the samplers): every partition of a parallel run runs them. */
   get globalEvents(): number {
     return this.transport.startChainEvents + this.samplers.fires + this.linkChanges.fired;
-  }
-
-  /** The end grid (`endGridPs`). */
-  get endGridPs(): number {
-    return this.endGrid;
   }
 
   /** Simulated time, ps. */
@@ -332,8 +327,8 @@ export class Simulation {
         this.report();
         this.lastProgress = t1;
       }
-      if (emptied && this.crossPending !== null && this.crossPending()) {
-        // packets are on cut links, outside the scheduler (net/crossing.ts): the window goes on, empty
+      if (emptied && !this.ownWindows) {
+        // a partition: packets may still come across a cut (net/crossing.ts), so the window goes on, empty
         if (sched.eventsProcessed !== this.idleEvents) {
           this.idleAtPs = sched.now;
           this.idleEvents = sched.eventsProcessed;

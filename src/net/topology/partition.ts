@@ -227,20 +227,11 @@ function split(topo: Topology, adj: readonly number[][], ports: Int32Array, lv: 
 }
 
 /**
- * The grid a run that ends when every flow has finished ends on (docs/architecture.md, "Parallel
- * runs", stop rule): the first multiple of this after the last flow's finish. It is the shortest
- * propagation delay of a link between two switches (at most every cut's lookahead, for any
- * number of partitions: a host is never cut from its switch), or 1 us without one. A property
- * of the topology alone, so one thread and many end a run at the same instant.
- */
-export function endGridPs(topo: Topology): number {
-  const g = holdGridPs(topo);
-  return g === 0 ? 1_000_000 : g;
-}
-
-/**
  * The window of held links (NetContext.holdGridPs, docs/architecture.md, "Parallel runs"): the
  * shortest propagation delay of a link between two switches, or 0 (nothing held) without one.
+ * It is at most every cut's lookahead, for any number of partitions (a host is never cut from
+ * its switch), and a run until every flow finishes ends with the window of its last finish: a
+ * property of the topology alone, so one thread and many end a run at the same instant.
  */
 export function holdGridPs(topo: Topology): number {
   let g = Infinity;
