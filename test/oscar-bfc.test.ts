@@ -99,3 +99,37 @@ test('fig17-18 analysis: per-workload gains of the compared fabrics, named as th
   for (const c of published) claim(c.id);
   assert.equal(res.tables.length, 3);
 });
+
+test('fig17-18-flowtable: BFC-32, BFC-128 and OSCAR over BFC-32 with 1 024 and 65 536 flow-table entries; the analysis reports the Hadoop flows and the drops', () => {
+  const plan = planSweep(`${EXP}fig17-18-flowtable.yaml`);
+  assert.equal(plan.figure, 'oscar-fig17-18-flowtable');
+  const seen = plan.points.map((p) => `${p.spec.cc.name}/${p.spec.network!.switch!.bfc!.queues}/${p.spec.network!.switch!.bfc!.flowTableSize}`).sort();
+  assert.deepEqual(seen, ['none/128/1024', 'none/128/65536', 'none/32/1024', 'none/32/65536', 'oscar/32/1024', 'oscar/32/65536']);
+  for (const p of plan.points) {
+    const sw = p.spec.network!.switch!;
+    assert.equal(sw.pfcEnabled, false);
+    assert.equal(sw.bfc!.pauseBytes, 25_000, "fig17-18.yaml's thresholds");
+    assert.deepEqual(p.spec.workload.map((w) => ('load' in w ? w.load : null)), [0.3, 0.15]);
+  }
+  const dir = tempDir('oscar-bfc-table');
+  const points: PointResult[] = [];
+  for (const [cc, queues, size, drops] of [['none', 32, 1024, 7], ['none', 32, 65536, 0]] as const) {
+    const d = join(dir, `${cc}-${queues}-${size}`);
+    mkdirSync(d);
+    // two Hadoop flows (slowdowns 2 and 4 with the small table, 1 and 3 with the large) and an incast flow left out
+    const base = size === 1024 ? 2 : 1;
+    writeFileSync(join(d, 'fct.csv'), ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,1000,0,1,1,1,${base},background`, `1,0,1,1000,0,1,1,1,${base + 2},background`, '2,0,1,450000,0,1,1,1,50,incast'].join('\n') + '\n');
+    writeFileSync(join(d, 'summary.json'), JSON.stringify({ totals: { drops, timeouts: drops > 0 ? 1 : 0 } }));
+    points.push({ dir: d, vars: { cc, 'network.switch.bfc.queues': queues, 'network.switch.bfc.flowTableSize': size }, label: `${cc} ${queues} ${size}` });
+  }
+  const res = findFigure('oscar-fig17-18-flowtable')!.analyze(points);
+  assert.equal(res.claims.length, 0, 'a sensitivity, not a published figure');
+  const rows = res.tables[0]!.rows;
+  assert.deepEqual(
+    rows.map((r) => [r[0], r[1], r[2], r[3], r[5], r[6]]),
+    [
+      ['bfc-32', 1024, 2, 3, 7, 1],
+      ['bfc-32', 65536, 2, 2, 0, 0],
+    ],
+  );
+});
