@@ -175,3 +175,36 @@ test('Fig 25 (reduced): OSCAR with one-way delay differs little from OSCAR with 
   assert.ok(gain !== undefined, res.claims.map((c) => c.id).join(' '));
   assert.ok(Math.abs(gain.value - ((b - a) / b) * 100) < 1e-6);
 });
+
+test('fig24-ndp-queue: 2:1 agg-core, OSCAR with spraying against NDP with a 64-packet data queue; the analysis files it under fig24.2to1-aggcore as ndp-q64', () => {
+  const plan = planSweep(`${EXP}fig24-ndp-queue.yaml`);
+  assert.equal(plan.figure, 'oscar-fig24');
+  assert.deepEqual(plan.points.map((p) => `${ccName(p)}/${String(ccParams(p)['dataQueuePackets'] ?? '-')}/${p.spec.network?.switch?.loadBalancing}`), ['oscar/-/spray', 'ndp/64/spray']);
+  // the same fabric and arrivals as fig24.yaml's 2:1 agg-core points
+  const f24 = planSweep(`${EXP}fig24.yaml`).points.find((p) => p.vars['topology.aggCoreRate'] === '200Gbps' && p.vars['topology.fabricRate'] === '400Gbps' && ccName(p) === 'ndp')!;
+  // links per rate of the resolved fabric: 320 host links at 100 G, 80 edge-agg at 400 G, 80 agg-core at 200 G
+  const rates = (q: SweepPoint): Record<string, number> => {
+    const r: Record<string, number> = {};
+    for (const l of resolveSpec(parseSpec(q.raw), plan.specDir, {}, { raw: q.raw }).topology.links) r[l.rateBps] = (r[l.rateBps] ?? 0) + 1;
+    return r;
+  };
+  assert.deepEqual(rates(f24), { 100000000000: 320, 400000000000: 80, 200000000000: 80 });
+  for (const p of plan.points) {
+    assert.deepEqual(p.spec.workload, f24.spec.workload);
+    assert.deepEqual(rates(p), rates(f24));
+  }
+  const dir = tempDir('oscar-fig24-q');
+  // slowdowns of a small (10 KB) and a large (1 MB) flow: OSCAR 1 and 2, NDP 2 and 4
+  const pts = plan.points.map((p, i) => {
+    const d = join(dir, `p${i}`);
+    mkdirSync(d);
+    const k = i + 1;
+    writeFileSync(join(d, 'fct.csv'), ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,10000,0,1,1,1,${k},`, `1,0,1,1000000,0,1,1,1,${2 * k},`].join('\n') + '\n');
+    return { dir: d, vars: p.vars, label: `p${i}` };
+  });
+  const res = findFigure('oscar-fig24')!.analyze(pts);
+  const claim = (id: string): number | undefined => res.claims.find((c) => c.id === id)?.value;
+  assert.equal(claim('fig24.2to1-aggcore.oscar-spray-vs-ndp-q64.small.mean'), 50, '(2 - 1) / 2');
+  assert.equal(claim('fig24.2to1-aggcore.oscar-spray-vs-ndp-q64.large.ratio'), 2);
+  assert.equal(claim('fig24.2to1-aggcore.oscar-spray-vs-ndp.small.mean'), undefined, 'not the default NDP');
+});

@@ -203,34 +203,41 @@ function gbps(v: unknown): number {
 
 /** Fig 24 group of a point: the oversubscription ratio and which links are slowed. */
 function fig24Group(p: PointResult): string {
-  const fabric = gbps(p.vars['topology.fabricRate'] ?? 400);
+  const fabric = gbps(p.vars['topology.fabricRate'] ?? '400Gbps');
   const aggCore = gbps(p.vars['topology.aggCoreRate'] ?? fabric);
   const ratio = Math.round(400 / aggCore);
   return `${ratio}to1-${fabric < 400 ? 'all' : 'aggcore'}`;
 }
 
-/** Fig 24 row name: `oscar-spray` for OSCAR with packet spraying; `ndp` (which always sprays). */
+/** Fig 24 row name: `oscar-spray` for OSCAR with packet spraying; `ndp` (which always sprays), `ndp-q<n>` with a data queue of n packets set. */
 function sprayKey(p: PointResult): string {
   const cc = pointCc(p);
-  return p.vars['network.switch.loadBalancing'] === 'spray' && cc !== 'ndp' ? `${cc}-spray` : cc;
+  if (cc === 'ndp') {
+    const q = ccParams(p)['dataQueuePackets'];
+    return typeof q === 'number' ? `ndp-q${q}` : cc;
+  }
+  return p.vars['network.switch.loadBalancing'] === 'spray' ? `${cc}-spray` : cc;
 }
 
 /**
  * The paper's NDP comparisons (App. C.6): OSCAR with spraying against NDP,
  * `fig24.<case>.oscar-spray-vs-ndp.<group>.mean` as the gain (NDP - OSCAR)/NDP
- * in %, and `....ratio` as NDP's mean slowdown over OSCAR's ("by 6.5x").
+ * in %, and `....ratio` as NDP's mean slowdown over OSCAR's ("by 6.5x"); an NDP
+ * run with its data queue set (fig24-ndp-queue.yaml) gives `...-vs-ndp-q<n>...`.
  */
 function ndpClaims(prefix: string, data: Map<string, FctData>): MeasuredClaim[] {
-  const ndp = data.get('ndp');
   const spray = data.get('oscar-spray');
-  if (ndp === undefined || spray === undefined) return [];
+  if (spray === undefined) return [];
   const out: MeasuredClaim[] = [];
-  for (const g of SIZE_GROUPS) {
-    const x = stats(ndp, (i) => g.keep(ndp, i)).mean;
-    const y = stats(spray, (i) => g.keep(spray, i)).mean;
-    if (x === null || y === null || !(x > 0) || !(y > 0)) continue;
-    out.push({ id: `${prefix}.oscar-spray-vs-ndp.${g.key}.mean`, value: ((x - y) / x) * 100, unit: '%' });
-    out.push({ id: `${prefix}.oscar-spray-vs-ndp.${g.key}.ratio`, value: x / y, unit: 'x' });
+  for (const [key, ndp] of data) {
+    if (key !== 'ndp' && !key.startsWith('ndp-q')) continue;
+    for (const g of SIZE_GROUPS) {
+      const x = stats(ndp, (i) => g.keep(ndp, i)).mean;
+      const y = stats(spray, (i) => g.keep(spray, i)).mean;
+      if (x === null || y === null || !(x > 0) || !(y > 0)) continue;
+      out.push({ id: `${prefix}.oscar-spray-vs-${key}.${g.key}.mean`, value: ((x - y) / x) * 100, unit: '%' });
+      out.push({ id: `${prefix}.oscar-spray-vs-${key}.${g.key}.ratio`, value: x / y, unit: 'x' });
+    }
   }
   return out;
 }
