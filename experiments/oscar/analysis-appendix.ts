@@ -229,15 +229,16 @@ function ndpClaims(prefix: string, data: Map<string, FctData>): MeasuredClaim[] 
   const spray = data.get('oscar-spray');
   if (spray === undefined) return [];
   const out: MeasuredClaim[] = [];
+  const sprayMeans = SIZE_GROUPS.map((g) => stats(spray, (i) => g.keep(spray, i)).mean);
   for (const [key, ndp] of data) {
     if (key !== 'ndp' && !key.startsWith('ndp-q')) continue;
-    for (const g of SIZE_GROUPS) {
+    SIZE_GROUPS.forEach((g, k) => {
       const x = stats(ndp, (i) => g.keep(ndp, i)).mean;
-      const y = stats(spray, (i) => g.keep(spray, i)).mean;
-      if (x === null || y === null || !(x > 0) || !(y > 0)) continue;
+      const y = sprayMeans[k]!;
+      if (x === null || y === null || !(x > 0) || !(y > 0)) return;
       out.push({ id: `${prefix}.oscar-spray-vs-${key}.${g.key}.mean`, value: ((x - y) / x) * 100, unit: '%' });
       out.push({ id: `${prefix}.oscar-spray-vs-${key}.${g.key}.ratio`, value: x / y, unit: 'x' });
-    }
+    });
   }
   return out;
 }

@@ -10,10 +10,15 @@ import { readRunSummary } from '../../src/experiment/results.js';
 import type { Cell, FigureAnalysis, FigureTable, MeasuredClaim, PointResult } from '../../src/experiment/analysis.js';
 import { SIZE_GROUPS, TAG_GROUPS, pct, pointCc, r3, readFct, stats, type Group, type Stats } from './fct.js';
 
-/** The fabric of a point: `oscar+pfc`, `bfc-<n>` (line-rate hosts) or `oscar+bfc-<n>`. */
+/**
+ * The fabric of a point: `oscar+pfc`, `bfc-<n>` (line-rate hosts) or `oscar+bfc-<n>`, from a
+ * swept `network.switch` block (fig17-18.yaml) or a swept `network.switch.bfc.queues`
+ * (fig17-18-flowtable.yaml).
+ */
 export function fabricOf(p: PointResult): string {
   const sw = p.vars['network.switch'];
-  const bfc = sw !== null && typeof sw === 'object' ? (sw as { bfc?: { queues?: number } }).bfc : undefined;
+  const queues = p.vars['network.switch.bfc.queues'];
+  const bfc = sw !== null && typeof sw === 'object' ? (sw as { bfc?: { queues?: number } }).bfc : typeof queues === 'number' ? { queues } : undefined;
   const cc = pointCc(p);
   if (bfc === undefined) return `${cc}+pfc`;
   const n = `bfc-${bfc.queues ?? 32}`;
@@ -131,14 +136,11 @@ const flowTable: FigureAnalysis = {
   analyze(points) {
     const rows: Cell[][] = [];
     for (const p of points) {
-      const n = p.vars['network.switch.bfc.queues'];
       const size = p.vars['network.switch.bfc.flowTableSize'];
-      const cc = pointCc(p);
-      const fabric = `${cc === 'none' ? '' : `${cc}+`}bfc-${typeof n === 'number' ? n : 32}`;
       const d = readFct(p.dir);
       const h = stats(d, (i) => TAG_GROUPS[1]!.keep(d, i));
       const t = readRunSummary(p.dir)?.totals;
-      rows.push([fabric, typeof size === 'number' ? size : null, h.n, r3(h.mean), r3(h.p99), t?.drops ?? null, t?.timeouts ?? null]);
+      rows.push([fabricOf(p), typeof size === 'number' ? size : null, h.n, r3(h.mean), r3(h.p99), t?.drops ?? null, t?.timeouts ?? null]);
     }
     rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
     return {
