@@ -72,7 +72,7 @@ test('published data: causes by id or prefix, the claim\'s own first; variants n
   assert.equal(burst!.ci95, undefined);
   assert.equal(burst!.cause!.category, 'reduced scale');
   assert.deepEqual(displayOrder([burst!, one!, a!, two!]).map((r) => r.id), ['b.one', 'a', 'a-burst', 'b.two']);
-  assert.equal(verdictCounts(rows), '3 claims: 1 hold, 1 deviate, 1 inconclusive (95 % CI over seeds straddles the tolerance), 0 not run; 1 sensitivity row (a variant of the model, not counted)');
+  assert.equal(verdictCounts(rows), '3 claims: 1 hold, 1 deviate, 1 inconclusive (the 95 % interval straddles the tolerance or zero), 0 not run; 1 sensitivity row (a variant of the model, not counted)');
   const bad = publishedSchema.safeParse({ ...DATA, claims: [...DATA.claims, { id: 'c', experiment: 'e', metric: 'm', published: 1, tolerance: 1, source: '§', variantOf: 'zz' }], causes: [{ claims: ['nope.*'], category: 'unexplained', parameter: 'p', explanation: 'x' }] });
   assert.ok(!bad.success);
   const msgs = bad.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -123,7 +123,7 @@ test('reproduce with seeds: claims are the mean over 3 seeds with a 95 % CI', as
   assert.equal(row.n, 3);
   assert.ok(row.ci95 !== undefined && row.ci95 > 0, `ci95 ${row.ci95}`);
   assert.equal(row.verdict, 'holds');
-  const per = r.view.experiments[0]!.figure!.perSeed!;
+  const per = r.view.experiments[0]!.figure!.perReplica!;
   assert.deepEqual(per.map((x) => x.seed), [1, 2, 3]);
   const values = per.map((x) => x.claims.find((c) => c.id === 'single point.mean')!.value);
   assert.ok(new Set(values).size > 1, `seeds give different means: ${values.join(', ')}`);

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecError } from '../src/experiment/errors.js';
+import { currentModel } from '../src/report/provenance.js';
 import { PAPERS, compareClaims, loadClaimRecord, loadPublished, verdictOf } from '../src/report/published.js';
 import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';
 import { tempDir } from './helpers/tmp.js';
@@ -93,8 +94,8 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   assert.ok(ids.includes('a-slowdown-mean-oscar') && ids.includes('b-slowdown-mean-oscar'), ids.join(' '));
   assert.equal(new Set(ids).size, ids.length);
   const csv = readFileSync(join(out, 'reproduce-oscar-quick', 'claims.csv'), 'utf8').split('\n');
-  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,measured,bound,n,ci95,verdict,variantOf,variant,cause,source');
-  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,[\d.]+,,1,,holds,,,,§1$/);
+  assert.equal(csv[0], 'id,experiment,metric,published,unit,tolerance,compare,direction,measured,bound,n,ci95,values,replicas,verdict,basis,why,variantOf,variant,cause,build,model,spec,points,cpuSeconds,source');
+  assert.match(csv[1]!, /^cc=hpcc\.mean,a,mean slowdown of HPCC,2,x,100,within,,[\d.]+,,1,,,,holds,,,,,,[0-9a-f]{12}(\+dirty)?,[0-9a-f]{16},[0-9a-f]{12},2\/2,[\d.]+,§1$/);
 
   // the second run reuses every finished point
   const again = await reproduce('oscar', { quick: true, out, experiments: exp, published, jobs: 2, quiet: true });
@@ -113,7 +114,7 @@ test('reproduce: experiments as one sweep, report with published vs measured and
   const md = readFileSync(readme, 'utf8');
   assert.match(md, /^# Test experiments\n\nHand-written text stays\.\n\n## Published vs measured\n\n<!-- ccsim:claims:begin -->/);
   assert.equal(md.split('<!-- ccsim:claims:begin -->').length, 2, 'one generated block');
-  assert.match(md, /\| cc=hpcc\.mean \| a \| mean slowdown of HPCC \| 2x \| within ±100x \| [\d.]+x \(n=1\) \[quick: workload\[0\]\.size 64KB\] \| holds \|  \| §1 \|/);
+  assert.match(md, /\| cc=hpcc\.mean \| a \| mean slowdown of HPCC \| 2x \| within ±100x \| [\d.]+x \(n=1\) \[quick: workload\[0\]\.size 64KB\] \| holds \|  \| build [0-9a-f]{12}(\+dirty)?; 2\/2 points; \d+ CPU s \| §1 \|/);
   assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1\./);
 });
 
@@ -123,19 +124,23 @@ test('claims: values missing on disk come from the committed record, marked; fre
   mkdirSync(join(dir, 'measured'));
   writeFileSync(
     record,
-    JSON.stringify({ paper: 'oscar', claims: { 'a/cc=hpcc.mean': { value: 500, points: '2/2' }, 'b/never.measured': { value: 5, points: '1/1' } } }),
+    JSON.stringify({
+      paper: 'oscar',
+      claims: { 'a/cc=hpcc.mean': { value: 500, points: '2/2', build: '0123456789ab', model: currentModel() }, 'b/never.measured': { value: 5, points: '1/1' } },
+    }),
   );
-  // nothing on disk: both recorded values are used, verdicts computed from them
+  // nothing on disk: both recorded values are used; the one without a build (made before provenance) is stale, not counted
   const before = claimsView('oscar', { out, experiments: exp, published, record, recorded: true });
   assert.deepEqual(
-    before.rows.map((r) => [r.id, r.measured, r.recorded, r.verdict]),
+    before.rows.map((r) => [r.id, r.measured, r.recorded, r.verdict, r.basis]),
     [
-      ['cc=hpcc.mean', 500, '2/2', 'deviates'],
-      ['cc=dcqcn.p99', null, undefined, 'not run'],
-      ['never.measured', 5, '1/1', 'deviates'],
-      ['cc=hpcc.p50', null, undefined, 'not run'],
+      ['cc=hpcc.mean', 500, '2/2', 'deviates', undefined],
+      ['cc=dcqcn.p99', null, undefined, 'not run', undefined],
+      ['never.measured', 5, '1/1', 'stale', 'deviates'],
+      ['cc=hpcc.p50', null, undefined, 'not run', undefined],
     ],
   );
+  assert.match(before.rows[2]!.why ?? '', /no build recorded/);
   // without `recorded` the record is not consulted
   assert.equal(claimsView('oscar', { out, experiments: exp, published, record }).rows[0]!.measured, null);
 
@@ -154,11 +159,17 @@ test('claims: values missing on disk come from the committed record, marked; fre
   const md = readFileSync(join(exp, 'README.md'), 'utf8');
   assert.match(md, /Points finished per experiment: a 2\/2, b 1\/1 \(and 1\/1 recorded\)\./);
   assert.match(md, /1 of the measured values are marked "recorded"/);
-  assert.match(md, /\| never\.measured \| b \| not measured by b \| 1 \| within ±1 \| 5 \(n=1\) \(recorded, 1\/1 points\) \| deviates \|  \| §3 \|/);
+  assert.match(md, /\| never\.measured \| b \| not measured by b \| 1 \| within ±1 \| 5 \(n=1\) \(recorded, 1\/1 points\) \| stale \(value would give: deviates; no build recorded [^|]*\) \|  \| build none recorded; 1\/1 points \| §3 \|/);
   const saved = JSON.parse(readFileSync(record, 'utf8')) as { paper: string; claims: Record<string, { value: number; points: string }> };
   assert.deepEqual(Object.keys(saved.claims).sort(), ['a/cc=dcqcn.p99', 'a/cc=hpcc.mean', 'b/never.measured']);
   assert.equal(saved.claims['a/cc=hpcc.mean']!.value, mean.measured);
   assert.equal(saved.claims['a/cc=hpcc.mean']!.points, '2/2');
+  // a fresh row is recorded with its provenance: build, model, spec hash and CPU seconds of its points
+  const prov = saved.claims['a/cc=hpcc.mean'] as unknown as Record<string, unknown>;
+  assert.match(String(prov['build']), /^[0-9a-f]{12}(\+dirty)?$/);
+  assert.equal(prov['model'], currentModel());
+  assert.match(String(prov['spec']), /^[0-9a-f]{12}$/);
+  assert.ok(typeof prov['cpuSeconds'] === 'number');
   assert.deepEqual(saved.claims['b/never.measured'], { value: 5, points: '1/1' });
 
   // a broken record names the field and the value, as a spec error does
@@ -211,7 +222,7 @@ test('shipped published-number files are valid and name their paper', () => {
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.all.p99')?.published, 74.1);
   assert.equal(byId.get('fig10a.oscar-vs-hpcc.small.mean')?.published, -7.6);
   // each committed record of earlier measurements names claims of its paper's data file only
-  for (const f of readdirSync(join(ROOT, 'data', 'measured'))) {
+  for (const f of readdirSync(join(ROOT, 'data', 'measured')).filter((x) => x !== 'model.json')) {
     const rec = loadClaimRecord(join(ROOT, 'data', 'measured', f))!;
     assert.equal(`${rec.paper}.json`, f);
     const known = new Set(loadPublished(join(ROOT, 'data', 'published', `${rec.paper}.yaml`))!.claims.map((c) => `${c.experiment}/${c.id}`));

@@ -7,7 +7,7 @@ import { UsageError } from '../experiment/errors.js';
 import { runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
 import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
-import { claimsView, formatCause, formatMeasured, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
+import { claimsSummaryLines, claimsView, formatCause, formatMeasured, provenanceText, quickLabel, reproduce, verdictCounts, verdictText, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { comparisonText, displayOrder } from '../report/published.js';
 import { out } from './format.js';
 import type { Cell, FigureTable } from '../experiment/analysis.js';
@@ -78,11 +78,13 @@ function printClaims(view: ClaimsView): void {
     `${r.published}${r.unit ?? ''}`,
     comparisonText(r),
     formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : '') + (view.quick && r.measured !== null ? ` [quick: ${quick.get(r.experiment) ?? '?'}]` : ''),
-    r.variantOf !== undefined ? `(${r.verdict}; not counted)` : r.verdict,
+    verdictText(r),
     formatCause(r),
+    provenanceText(r),
   ]);
-  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause'], rows })) out(l);
+  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause', 'provenance'], rows })) out(l);
   out(verdictCounts(view.rows));
+  for (const l of claimsSummaryLines(view.rows)) out(l);
   if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
   for (const u of view.unmeasured) out(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`);
@@ -184,3 +186,21 @@ export function claimsCommand(paper: string, o: { quick?: boolean; out?: string;
   if (o.writeReadme === true) out(`updated ${writeClaimsReadme(view)}`);
 }
 
+
+/** `ccsim canary [--update]`: the model fingerprint check (report/canary.ts). */
+export async function canaryCommand(o: { update?: boolean; jobs?: number }): Promise<void> {
+  const { canaryDiff, loadModelFile, runCanaries, writeModelFile } = await import('../report/canary.js');
+  const run = await runCanaries(o.jobs !== undefined ? { jobs: o.jobs } : {});
+  const cur = loadModelFile();
+  const moved = cur === undefined ? [] : canaryDiff(cur.canaries, run.values);
+  out(`canary: ${Object.keys(run.values).length} values from build ${run.build} in ${run.cpuSeconds} CPU s; fingerprint ${run.fingerprint}${cur === undefined ? ' (no model file yet)' : cur.fingerprint === run.fingerprint ? ' (unchanged)' : ` (model file: ${cur.fingerprint})`}`);
+  for (const m of moved) out(`  moved: ${m}`);
+  if (o.update === true) {
+    out(`wrote ${writeModelFile(run)}${moved.length > 0 ? ': records made on the old model are now stale' : ''}`);
+    return;
+  }
+  if (cur === undefined || moved.length > 0) {
+    process.stderr.write(`error: ${cur === undefined ? 'no data/measured/model.json' : `${moved.length} canary value${moved.length === 1 ? '' : 's'} moved`}: if the model change is deliberate, run \`ccsim canary --update\` and re-record the papers (their records become stale)\n`);
+    process.exitCode = 1;
+  }
+}

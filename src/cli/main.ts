@@ -115,6 +115,13 @@ function buildProgram(): Command {
     .action(async (paper: string, o: Parameters<Commands['claimsCommand']>[1]) => (await commands()).claimsCommand(paper, o));
 
   program
+    .command('canary')
+    .description('re-run the cheapest claim-bearing experiments (seconds) and compare their values with the model fingerprint data/measured/model.json; exit 1 when one moved')
+    .option('--update', 'write the values and their fingerprint to data/measured/model.json (after a deliberate model change: records of the old model become stale)')
+    .option('-j, --jobs <n>', 'worker threads (default 2)', parsePositive)
+    .action(async (o: Parameters<Commands['canaryCommand']>[0]) => (await commands()).canaryCommand(o));
+
+  program
     .command('schema')
     .description('write the JSON Schema of a spec file (for editors: first line `# yaml-language-server: $schema=<file>`)')
     .option('-o, --out <file>', 'write to this file (default: standard output)')

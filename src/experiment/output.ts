@@ -16,6 +16,7 @@ import { findCc } from '../cc/registry.js';
 import { ccNetworkSettings } from '../cc/network-settings.js';
 import { DROP_REASONS } from '../net/mmu.js';
 import { UNTAGGED } from '../metrics/summary.js';
+import { buildId, currentModel } from './build-id.js';
 import { commitResultFiles, stagingPrefix, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
 import type { FctRow, SimInput, SimOutput } from '../sim/types.js';
@@ -137,6 +138,12 @@ function jsonReplacer(_key: string, v: unknown): unknown {
 
 /** ccsim's version from its package.json ('unknown' if it cannot be found). */
 export const ccsimVersion: () => string = packageVersion;
+
+/** The manifest's `model` field: the build's model fingerprint, when it has one. */
+const modelField = (): { model?: string } => {
+  const m = currentModel();
+  return m === undefined ? {} : { model: m };
+};
 
 // ---------------------------------------------------------------------------------------------
 // result files
@@ -382,6 +389,10 @@ function ccNetworkRecord(input: SimInput): { ccNetwork?: { field: string; value:
  */
 export interface RunManifest {
   ccsim: string;
+  /** the build the run ran on (experiment/build-id.ts); absent in manifests written before issue 40 */
+  build?: string;
+  /** the model fingerprint of that build (data/measured/model.json); absent when it has none */
+  model?: string;
   node: string;
   platform: string;
   startedAt: string;
@@ -419,6 +430,8 @@ export function buildManifest(d: ResultData, files: readonly string[]): RunManif
   const simWallMs = output.wallMs;
   return {
     ccsim: ccsimVersion(),
+    build: buildId(),
+    ...modelField(),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     startedAt: d.info.startedAt.toISOString(),

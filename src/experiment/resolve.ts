@@ -4,6 +4,7 @@
  * host id, port and link against the built topology). Every problem becomes a
  * `SpecError` naming the spec field, before anything is simulated or written.
  */
+import { perturbBoundPs, perturbStarts } from './perturb.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -286,7 +287,9 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   issues.throwIfAny();
 
   checkWorkloadSize(spec, entries, ti, net.transport.mtuBytes, issues);
-  const { flows, drivers } = generateWorkload(entries, seed);
+  const generated = generateWorkload(entries, seed);
+  const drivers = generated.drivers;
+  const flows = perturbStarts(generated.flows, spec.perturb, perturbBoundPs(built.topology, net.transport.mtuBytes));
   if (flows.length === 0 && drivers.length === 0) {
     issues.addNoValue(['workload'], 'produced no flows (durations too short or loads too low?)');
   }

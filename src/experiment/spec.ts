@@ -323,6 +323,14 @@ export const specSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'must be letters, digits, ".", "_" or "-" (it names the output directory)' }),
     description: z.string().optional(),
     seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
+    /**
+     * tie-order perturbation (issue 40; docs/guide.md, "Replicas"): 0 (the default) runs the
+     * flows as resolved; k > 0 delays every open-loop flow's start by a whole number of
+     * picoseconds drawn uniformly below one MTU's serialization time on the fabric's fastest
+     * link, from a random stream of k (not of `seed`), so only the order of (near-)simultaneous
+     * events changes and a result that hinges on tie order shows as a spread over replicas
+     */
+    perturb: z.number().int().min(0).max(0x7fffffff).default(0),
     profile: z.enum(PROFILE_NAMES as [string, ...string[]]).default('oscar'),
     topology: topologySchema,
     network: networkSchema.optional(),
@@ -346,7 +354,7 @@ export const specSchema = z
 // experiment keys around a run spec: sweep, figure, quick (see experiment/sweep.ts)
 
 /** Top-level keys of an experiment file that are not part of one run's spec. */
-export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick', 'seeds'] as const;
+export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick', 'seeds', 'perturbations'] as const;
 
 const sweepValues = z.array(z.unknown(), { error: 'expected a list of values' }).min(1, { message: 'must list at least one value' });
 const zipGroup = z.record(z.string(), sweepValues, { error: 'expected a mapping from field path to a list of values' });
@@ -376,6 +384,16 @@ export const experimentMetaSchema = z.object({
     .array(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
     .min(1)
     .refine((xs) => new Set(xs).size === xs.length, { message: 'lists a seed twice' })
+    .optional(),
+  /**
+   * tie-order replicas of a deterministic experiment (issue 40): each point runs once per listed
+   * `perturb` value (the run spec's field) (0 = unperturbed, the spec's own folders); claims are then the mean ± 95 %
+   * CI over the replicas, like `seeds:` (both together: every seed with every perturbation)
+   */
+  perturbations: z
+    .array(z.number().int().min(0).max(0x7fffffff))
+    .min(1)
+    .refine((xs) => new Set(xs).size === xs.length, { message: 'lists a value twice' })
     .optional(),
 });
 export type SweepBlock = z.output<typeof sweepSchema>;

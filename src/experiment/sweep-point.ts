@@ -146,3 +146,32 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
     return { type: 'failed', key: job.key, error };
   }
 }
+
+/** What a finished point's manifest says of the build it ran on (issue 40: claims carry it). */
+export interface PointProvenance {
+  build?: string;
+  model?: string;
+  /** wall time of the run x threads used, seconds */
+  cpuSeconds: number;
+}
+
+/** A finished point's build, model fingerprint and CPU seconds, from its manifest (none when unreadable). */
+export function pointProvenance(sweepDir: string, id: string): PointProvenance {
+  try {
+    const m = JSON.parse(readFileSync(join(pointDir(sweepDir, id), 'manifest.json'), 'utf8')) as {
+      build?: unknown;
+      model?: unknown;
+      run?: { totalWallMs?: unknown };
+      threads?: { used?: unknown };
+    };
+    const ms = typeof m.run?.totalWallMs === 'number' ? m.run.totalWallMs : 0;
+    const used = typeof m.threads?.used === 'number' ? m.threads.used : 1;
+    return {
+      ...(typeof m.build === 'string' ? { build: m.build } : {}),
+      ...(typeof m.model === 'string' ? { model: m.model } : {}),
+      cpuSeconds: (ms * used) / 1000,
+    };
+  } catch {
+    return { cpuSeconds: 0 };
+  }
+}

@@ -112,7 +112,7 @@ export function writeSweepIndex(dir: string, plan: SweepPlan): void {
     quick: plan.quick,
     figure: plan.figure ?? null,
     fields: plan.fields.map((f) => f.path),
-    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows, ...(plan.meta.seeds !== undefined ? { seed: p.seed } : {}) })),
+    points: plan.points.map((p) => ({ index: p.index, id: p.id, dir: `points/${p.id}`, label: p.label, vars: p.vars, hash: p.hash, flows: p.flows, ...(plan.meta.seeds !== undefined ? { seed: p.seed } : {}), ...(plan.meta.perturbations !== undefined ? { perturb: p.perturb } : {}) })),
   };
   writeFileAtomic(join(dir, 'sweep.json'), JSON.stringify(sealJson(index), null, 2) + '\n');
 }
@@ -380,36 +380,53 @@ export interface SweepAnalysis {
   id: string;
   result?: FigureResult;
   error?: string;
-  /** with `seeds:`: the claims of each seed's points analysed on their own (seeds without finished points left out) */
-  perSeed?: { seed: number; claims: FigureResult['claims'] }[];
+  /**
+   * with `seeds:` or `perturbations:` (issue 40): the claims of each replica's points analysed
+   * on their own, in plan order (replicas without finished points left out)
+   */
+  perReplica?: { seed: number; perturb: number; claims: FigureResult['claims'] }[];
+}
+
+/** A point's label without the replica part planSweep appends (` seed=<n>`, then ` perturb=<k>`). */
+function withoutReplica(p: { label: string; seed: number; perturb: number }): string {
+  let l = p.label;
+  for (const tag of [`perturb=${p.perturb}`, `seed=${p.seed}`]) {
+    if (l === tag) l = '';
+    else if (l.endsWith(` ${tag}`)) l = l.slice(0, l.length - tag.length - 1);
+  }
+  return l || 'single point';
 }
 
 /**
  * Runs the plan's figure analysis on its finished points and writes figure.json. With
- * `seeds:` the tables come from the first listed seed's points, and the analysis runs
- * once more per seed for the claims (`perSeed`), which the claims view aggregates.
+ * replicas (`seeds:`, `perturbations:`) the tables come from the first replica's points, and
+ * the analysis runs once more per replica for the claims (`perReplica`), which the claims view
+ * aggregates into a mean with its 95 % interval.
  */
 export function analyzeSweep(dir: string, plan: SweepPlan, states: ReadonlyMap<number, PointState>): SweepAnalysis {
   const id = plan.figure!;
   const fig = findFigure(id);
   if (fig === undefined) return { id, error: `unknown figure analysis ${id}` };
   const done = plan.points.filter((p) => states.get(p.index)?.status === 'done');
-  const seeds = plan.meta.seeds;
-  // every seed's points carry the labels of the first seed's (planSweep appends ` seed=<n>`), so claim ids match across seeds
-  const labelOf = (p: (typeof done)[number]): string => (seeds === undefined ? p.label : p.label.replace(new RegExp(`(^| )seed=${p.seed}$`), '') || 'single point');
+  const replicated = plan.meta.seeds !== undefined || plan.meta.perturbations !== undefined;
+  const replicas: { seed: number; perturb: number }[] = [];
+  for (const p of plan.points) if (!replicas.some((r) => r.seed === p.seed && r.perturb === p.perturb)) replicas.push({ seed: p.seed, perturb: p.perturb });
+  // every replica's points carry the labels of the first replica's, so claim ids match across replicas
+  const labelOf = (p: (typeof done)[number]): string => (replicated ? withoutReplica(p) : p.label);
   const of = (pts: typeof done): PointResult[] => pts.map((p) => ({ dir: pointDir(dir, p.id), vars: p.vars, label: labelOf(p) }));
-  const points = of(seeds === undefined ? done : done.filter((p) => p.seed === seeds[0]));
-  if (points.length === 0) return { id, error: seeds === undefined ? 'no finished points to analyze' : `no finished points of seed ${seeds[0]} to analyze` };
+  const isRep = (r: { seed: number; perturb: number }) => (p: (typeof done)[number]): boolean => p.seed === r.seed && p.perturb === r.perturb;
+  const points = of(replicated ? done.filter(isRep(replicas[0]!)) : done);
+  if (points.length === 0) return { id, error: replicated ? `no finished points of the first replica (seed ${replicas[0]!.seed}, perturb ${replicas[0]!.perturb}) to analyze` : 'no finished points to analyze' };
   try {
     const result = fig.analyze(points);
     const out: SweepAnalysis = { id, result };
-    if (seeds !== undefined) {
-      out.perSeed = seeds
-        .map((seed) => ({ seed, pts: done.filter((p) => p.seed === seed) }))
+    if (replicated) {
+      out.perReplica = replicas
+        .map((r, i) => ({ ...r, i, pts: done.filter(isRep(r)) }))
         .filter((x) => x.pts.length > 0)
-        .map((x) => ({ seed: x.seed, claims: x.seed === seeds[0] ? result.claims : fig.analyze(of(x.pts)).claims }));
+        .map((x) => ({ seed: x.seed, perturb: x.perturb, claims: x.i === 0 ? result.claims : fig.analyze(of(x.pts)).claims }));
     }
-    writeFileAtomic(join(dir, 'figure.json'), JSON.stringify({ id, title: fig.title, paper: fig.paper, ...result, ...(out.perSeed ? { perSeed: out.perSeed } : {}) }, null, 2) + '\n');
+    writeFileAtomic(join(dir, 'figure.json'), JSON.stringify({ id, title: fig.title, paper: fig.paper, ...result, ...(out.perReplica ? { perReplica: out.perReplica } : {}) }, null, 2) + '\n');
     return out;
   } catch (e) {
     return { id, error: errorMessage(e) };

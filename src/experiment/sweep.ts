@@ -61,6 +61,8 @@ export interface SweepPoint {
   packets: number;
   /** the point's seed (spec `seed`, or one of the experiment's `seeds`) */
   seed: number;
+  /** the point's tie-order perturbation (spec `perturb`, or one of the experiment's `perturbations`) */
+  perturb: number;
 }
 
 export interface SweepPlan {
@@ -236,6 +238,9 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   if (meta.seeds !== undefined && fields.some((f) => formatPath(f.segments) === 'seed')) {
     issues.push({ path: 'seeds', value: meta.seeds, message: 'the sweep varies `seed` as well: use one of the two' });
   }
+  if (meta.perturbations !== undefined && fields.some((f) => formatPath(f.segments) === 'perturb')) {
+    issues.push({ path: 'perturbations', value: meta.perturbations, message: 'the sweep varies `perturb` as well: use one of the two' });
+  }
   if (issues.length > 0) fail();
 
   const allFields = axes.flatMap((a) => a.fields);
@@ -292,9 +297,13 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   // the spec's own seed keeps the point's raw spec, folder and hash; other `seeds:` add `seed=` points
   const baseSeed = typeof base['seed'] === 'number' ? base['seed'] : 1;
   const seedList = meta.seeds ?? [baseSeed];
-  const runs = combos.flatMap((combo) => seedList.map((seed) => [combo, seed] as const));
-  runs.forEach(([combo, seed], index) => {
+  // likewise the spec's own `perturb` (default 0); other `perturbations:` add `perturb=` points
+  const basePerturb = typeof base['perturb'] === 'number' ? base['perturb'] : 0;
+  const perturbList = meta.perturbations ?? [basePerturb];
+  const runs = combos.flatMap((combo) => seedList.flatMap((seed) => perturbList.map((perturb) => [combo, seed, perturb] as const)));
+  runs.forEach(([combo, seed, perturb], index) => {
     let pointRaw: unknown = seed === baseSeed ? base : { ...base, seed };
+    if (perturb !== basePerturb) pointRaw = { ...(pointRaw as Record<string, unknown>), perturb };
     const vars: Record<string, unknown> = {};
     axes.forEach((axis, ai) => {
       axis.fields.forEach((f, fi) => {
@@ -313,6 +322,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     }
     const parts = allFields.map((f) => `${f.key}=${showVar(vars[f.path])}`);
     if (seed !== baseSeed) parts.push(`seed=${seed}`);
+    if (perturb !== basePerturb) parts.push(`perturb=${perturb}`);
     const label = parts.join(' ') || 'single point';
     let id = folderSafe(parts.join(',')) || 'point';
     if (id.length > 100) id = `${id.slice(0, 80)}~${hashOf(vars).slice(0, 8)}`;
@@ -360,7 +370,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const { threads: _threads, ...hashed } = pointRaw as Record<string, unknown>;
     void _threads;
     const hash = hashOf({ spec: hashed, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, seed });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, seed, perturb });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {

@@ -11,7 +11,13 @@
  * - inconclusive: measured over several seeds (`seeds:`), and the 95 % confidence interval of
  *   the mean straddles the tolerance band's edge,
  * - undecided: only a lower bound was measured and it does not decide the claim,
+ * - stale:    measured, but on a model or spec other than the current one, or by a build no
+ *             record names (./provenance.ts); never counted as holds or deviates,
+ * - partial:  measured on fewer points than the claim needs (an unfinished sweep),
  * - not run:  no measurement (experiment not run, not finished, or its analysis gave no value).
+ * A claim with a `direction` (the paper states the effect's sign: "A beats B by x %") holds
+ * only when the measured interval also lies wholly on that side of zero: a zero or reversed
+ * effect never passes, whatever the tolerance (issue 40).
  * Over n >= 2 seeds the claim holds when the whole interval is inside the band and deviates
  * when it is wholly outside; a single seed (n = 1, every record made before `seeds:`) is
  * judged on its value.
@@ -36,6 +42,7 @@ import { specErrorMap } from '../experiment/spec.js';
 import { zodToSpecError } from '../experiment/errors.js';
 import type { MeasuredClaim } from '../experiment/analysis.js';
 import { meanCi95 } from '../metrics/stats.js';
+import { claimRecordSchema, type ClaimRecord, type Provenance } from './provenance.js';
 
 /** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
@@ -74,6 +81,27 @@ const claimSchema = z
     note: z.string().optional(),
     /** why the claim deviates (or is inconclusive), when it does */
     cause: causeSchema.optional(),
+    /**
+     * the sign the paper states for the effect ("A better than B by x %": positive); the claim
+     * holds only when the measured interval is wholly on that side of zero
+     */
+    direction: z.enum(['positive', 'negative']).optional(),
+    /**
+     * the points the claim needs, as a regular expression matched against point labels
+     * (default: every point of the experiment); fewer finished makes the claim `partial`
+     */
+    needs: z
+      .string()
+      .min(1)
+      .refine((x) => {
+        try {
+          new RegExp(x);
+          return true;
+        } catch {
+          return false;
+        }
+      }, { message: 'is not a regular expression' })
+      .optional(),
     /** a sensitivity row: the id of the published claim this one re-measures under `variant` */
     variantOf: z.string().min(1).optional(),
     /** what differs from the default model, e.g. "segment bursts" */
@@ -99,6 +127,9 @@ export const publishedSchema = z
       seen.add(c.id);
     });
     d.claims.forEach((c, i) => {
+      if (c.direction !== undefined && c.published !== 0 && (c.published > 0) !== (c.direction === 'positive') && c.compare === 'within') {
+        ctx.addIssue({ code: 'custom', path: ['claims', i, 'direction'], message: `is ${c.direction} but the published value ${c.published} is not` });
+      }
       if (c.variantOf !== undefined && !seen.has(c.variantOf)) ctx.addIssue({ code: 'custom', path: ['claims', i, 'variantOf'], message: `no claim with id "${c.variantOf}"` });
       if (c.variantOf === c.id) ctx.addIssue({ code: 'custom', path: ['claims', i, 'variantOf'], message: 'a claim cannot be a variant of itself' });
       if ((c.variantOf === undefined) !== (c.variant === undefined)) ctx.addIssue({ code: 'custom', path: ['claims', i, c.variant === undefined ? 'variant' : 'variantOf'], message: 'variantOf and variant go together' });
@@ -122,37 +153,6 @@ export function checkPaper(paper: string): Paper {
   return paper as Paper;
 }
 
-/**
- * A claim's measurement as last written to a paper's README table, kept in the
- * committed record data/measured/<paper>.json. Full-size points take
- * CPU-hours and their result folders live outside the repository, so a table
- * regenerated on a machine that holds only some of them keeps the others'
- * last measurement, marked as recorded, instead of reverting them to "not run".
- */
-const recordedClaimSchema = z
-  .object({
-    value: z.number().finite(),
-    bound: z.literal('lower').optional(),
-    /** the experiment's finished / total points when the value was measured, e.g. "15/30" */
-    points: z.string().min(1),
-    /** seeds the value is the mean over (absent: 1) */
-    n: z.number().int().min(1).optional(),
-    /** half-width of the mean's 95 % confidence interval (n >= 2) */
-    ci95: z.number().min(0).optional(),
-  })
-  .strict();
-
-export const claimRecordSchema = z
-  .object({
-    paper: z.enum(PAPERS as unknown as [string, ...string[]]),
-    /** keyed by `<experiment>/<claim id>` */
-    claims: z.record(z.string(), recordedClaimSchema),
-  })
-  .strict();
-
-export type RecordedClaim = z.output<typeof recordedClaimSchema>;
-export type ClaimRecord = z.output<typeof claimRecordSchema>;
-
 /** A data file checked against its schema (errors name the field, as spec errors do), or undefined when it does not exist. */
 function loadChecked<S extends z.ZodType>(schema: S, file: string): z.output<S> | undefined {
   if (!existsSync(file)) return undefined;
@@ -166,6 +166,7 @@ function loadChecked<S extends z.ZodType>(schema: S, file: string): z.output<S> 
 export function loadClaimRecord(file: string): ClaimRecord | undefined {
   return loadChecked(claimRecordSchema, file);
 }
+export { claimRecordSchema, type ClaimRecord, type RecordedClaim } from './provenance.js';
 
 /** The published-numbers file of a paper, or undefined when the paper has none yet. */
 export function loadPublished(file: string): PublishedData | undefined {
@@ -185,7 +186,7 @@ export function experimentName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.(ya?ml|json)$/i, '');
 }
 
-export type Verdict = 'holds' | 'deviates' | 'inconclusive' | 'undecided' | 'not run';
+export type Verdict = 'holds' | 'deviates' | 'inconclusive' | 'undecided' | 'stale' | 'partial' | 'not run';
 
 /** A measured claim over one or more seeds. */
 export interface Measurement {
@@ -195,6 +196,10 @@ export interface Measurement {
   n: number;
   /** half-width of the 95 % confidence interval, n >= 2 */
   ci95?: number;
+  /** each replica's value, in replica order (n >= 2) */
+  values?: number[];
+  /** each replica's name (`seed=2`, `perturb=1`; '' for the spec's own), with `values` */
+  replicas?: string[];
 }
 
 export interface ClaimRow extends PublishedClaim {
@@ -211,6 +216,16 @@ export interface ClaimRow extends PublishedClaim {
   recorded?: string;
   /** the cause shown with a deviating or inconclusive verdict (the claim's own, else the file's `causes:`) */
   cause?: Cause;
+  /** each replica's value and name (n >= 2) */
+  values?: number[];
+  replicas?: string[];
+  /** where the measurement comes from: build, model, spec, points used / needed, CPU seconds */
+  provenance?: Partial<Provenance>;
+  /** for a stale or partial row: why, and the verdict its value would give */
+  why?: string;
+  basis?: Verdict;
+  /** replicas of a deterministic experiment spread by more than the claim's tolerance */
+  spreadExceedsTolerance?: boolean;
 }
 
 /** Verdict of a claim from a value (n = 1) or a mean with its 95 % interval (n >= 2). */
@@ -226,9 +241,13 @@ export function verdictOf(c: PublishedClaim, measured: number | null, bound?: 'l
   const hi = d + h;
   // the band of d that satisfies the claim
   const [bLo, bHi] = c.compare === 'atLeast' ? [-c.tolerance, Infinity] : c.compare === 'atMost' ? [-Infinity, c.tolerance] : [-c.tolerance, c.tolerance];
-  if (lo >= bLo && hi <= bHi) return 'holds';
-  if (hi < bLo || lo > bHi) return 'deviates';
-  return h > 0 ? 'inconclusive' : 'deviates';
+  const band: Verdict = lo >= bLo && hi <= bHi ? 'holds' : hi < bLo || lo > bHi ? 'deviates' : h > 0 ? 'inconclusive' : 'deviates';
+  if (c.direction === undefined || band === 'deviates') return band;
+  // the paper's sign: the interval of the measured value must lie wholly past zero on that side
+  const [vLo, vHi] = c.direction === 'positive' ? [measured - h, measured + h] : [-(measured + h), -(measured - h)];
+  if (vHi <= 0) return 'deviates';
+  if (vLo <= 0) return h > 0 ? 'inconclusive' : 'deviates';
+  return band;
 }
 
 /** The comparison a claim makes, as `claims` prints it: `within ±10 %`, `>= 0 %`, `<= 25 pkt`. */
@@ -251,13 +270,14 @@ export function causeOf(data: PublishedData, c: PublishedClaim): Cause | undefin
   return undefined;
 }
 
-/** Mean ± 95 % CI of per-seed values of one claim (a bound on any seed makes the result a bound). */
-export function aggregateSeeds(values: readonly { value: number; bound?: 'lower' }[]): Measurement | undefined {
+/** Mean ± 95 % CI of per-replica values of one claim (a bound on any replica makes the result a bound). */
+export function aggregateSeeds(values: readonly { value: number; bound?: 'lower'; replica?: string }[]): Measurement | undefined {
   const xs = values.filter((v) => Number.isFinite(v.value));
   if (xs.length === 0) return undefined;
   const s = meanCi95(xs.map((v) => v.value));
   const bound = xs.some((v) => v.bound === 'lower') ? ('lower' as const) : undefined;
-  return { value: s.mean, n: s.n, ...(s.n >= 2 ? { ci95: s.half } : {}), ...(bound ? { bound } : {}) };
+  const each = s.n >= 2 ? { values: xs.map((v) => v.value), replicas: xs.map((v) => v.replica ?? '') } : {};
+  return { value: s.mean, n: s.n, ...(s.n >= 2 ? { ci95: s.half } : {}), ...(bound ? { bound } : {}), ...each };
 }
 
 /** A row with its measurement, verdict and (when deviating or inconclusive) cause. */
@@ -265,31 +285,43 @@ export function rowOf(data: PublishedData, c: PublishedClaim, m: Measurement | u
   const value = m === undefined ? null : m.value;
   const verdict = verdictOf(c, value, m?.bound, m?.ci95);
   const cause = verdict === 'deviates' || verdict === 'inconclusive' || verdict === 'undecided' ? causeOf(data, c) : undefined;
+  const spread = m?.values !== undefined && m.values.length >= 2 ? Math.max(...m.values) - Math.min(...m.values) : 0;
   return {
     ...c,
     measured: value,
     ...(m?.bound !== undefined ? { bound: m.bound } : {}),
     ...(m !== undefined ? { n: m.n } : {}),
     ...(m?.ci95 !== undefined ? { ci95: m.ci95 } : {}),
+    ...(m?.values !== undefined ? { values: m.values, replicas: m.replicas ?? [] } : {}),
+    ...(spread > c.tolerance && c.tolerance > 0 ? { spreadExceedsTolerance: true } : {}),
     verdict,
     ...(recorded !== undefined ? { recorded } : {}),
     ...(cause !== undefined ? { cause } : {}),
   };
 }
 
+/** One replica's claims: the replica's name (`seed=2 perturb=1`, '' for the spec's own) and its claim list. */
+export type ReplicaClaims = readonly MeasuredClaim[] | { replica: string; claims: readonly MeasuredClaim[] };
+
 /**
- * Joins published claims with measured ones (by experiment, then claim id). `perSeed`
- * holds, for experiments run with `seeds:`, one claim list per seed analysed; their
- * claims are the mean ± CI over the seeds (`measured` is then not consulted).
+ * Joins published claims with measured ones (by experiment, then claim id). `perReplica`
+ * holds, for experiments run with replicas (`seeds:`, `perturbations:`), one claim list per
+ * replica analysed; their claims are the mean ± CI over the replicas (`measured` is then not
+ * consulted).
  */
 export function compareClaims(
   data: PublishedData,
   measured: ReadonlyMap<string, readonly MeasuredClaim[]>,
-  perSeed: ReadonlyMap<string, readonly (readonly MeasuredClaim[])[]> = new Map(),
+  perReplica: ReadonlyMap<string, readonly ReplicaClaims[]> = new Map(),
 ): ClaimRow[] {
   return data.claims.map((c) => {
-    const lists = perSeed.get(c.experiment) ?? [measured.get(c.experiment) ?? []];
-    const found = lists.map((list) => list.find((x) => x.id === c.id)).filter((x): x is MeasuredClaim => x !== undefined);
+    const lists = (perReplica.get(c.experiment) ?? [measured.get(c.experiment) ?? []]).map((l, i) => ('claims' in l ? l : { replica: `replica ${i + 1}`, claims: l }));
+    const found = lists
+      .map((l) => {
+        const m = l.claims.find((x) => x.id === c.id);
+        return m === undefined ? undefined : { ...m, replica: l.replica };
+      })
+      .filter((x): x is MeasuredClaim & { replica: string } => x !== undefined);
     return rowOf(data, c, aggregateSeeds(found));
   });
 }

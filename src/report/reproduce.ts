@@ -17,12 +17,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
 import { planSweep, type SweepPlan } from '../experiment/sweep.js';
-import { analyzeSweep, defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type FailedPoint, type SweepAnalysis, type SweepOptions } from '../experiment/sweep-run.js';
-import { pointState, writeFileAtomic } from '../experiment/sweep-point.js';
+import { defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type SweepOptions } from '../experiment/sweep-run.js';
+import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { experimentState, measuredMap, perReplicaMap, recordOf, unmeasuredOf, withProvenance, withRecorded, type ClaimsView, type ExperimentState } from './claims-view.js';
 import { commitResultFiles, prepareOutDir } from '../experiment/outdir.js';
 import { sealHtml } from '../experiment/ownership.js';
 import { ccsimVersion } from '../experiment/output.js';
-import type { MeasuredClaim } from '../experiment/analysis.js';
 import { esc, renderPage, standardSections, type ReportSection } from './html.js';
 import { loadResults } from '../experiment/results.js';
 import {
@@ -35,15 +35,12 @@ import {
   loadClaimRecord,
   loadPublished,
   packageRoot,
-  rowOf,
   unknownExperiments,
-  type ClaimRecord,
   type ClaimRow,
-  type RecordedClaim,
   type Paper,
-  type PublishedData,
 } from './published.js';
 import { formatCell } from './text.js';
+import { claimsSummaryLines, verdictCounts } from './claims-summary.js';
 
 export interface ReproduceOptions {
   quick?: boolean;
@@ -66,62 +63,7 @@ export interface ReproduceOptions {
   record?: string;
 }
 
-export interface ExperimentState {
-  name: string;
-  file: string;
-  plan: SweepPlan;
-  dir: string;
-  finished: number;
-  total: number;
-  figure?: SweepAnalysis;
-  failed: FailedPoint[];
-}
-
-export interface ClaimsView {
-  paper: Paper;
-  data: PublishedData | undefined;
-  experiments: ExperimentState[];
-  rows: ClaimRow[];
-  /** experiments named by the data file that have no spec */
-  unknown: string[];
-  /** claims of experiments whose every point finished but whose analysis gave no value for them (an id the analysis does not produce) */
-  unmeasured: { experiment: string; id: string }[];
-  quick: boolean;
-  /** the record file consulted (claimsView with `recorded`), whether or not it exists yet */
-  recordFile?: string;
-}
-
-const recordKey = (experiment: string, id: string): string => `${experiment}/${id}`;
-
-/** Rows without a measurement on disk take the recorded one, if any (n = 1 when the record predates seeds). */
-function withRecorded(data: PublishedData | undefined, rows: ClaimRow[], record: ClaimRecord | undefined): ClaimRow[] {
-  if (record === undefined || data === undefined) return rows;
-  return rows.map((r) => {
-    if (r.measured !== null) return r;
-    const rec = record.claims[recordKey(r.experiment, r.id)];
-    if (rec === undefined) return r;
-    const m = { value: rec.value, n: rec.n ?? 1, ...(rec.bound !== undefined ? { bound: rec.bound } : {}), ...(rec.ci95 !== undefined ? { ci95: rec.ci95 } : {}) };
-    const { measured: _m, bound: _b, n: _n, ci95: _c, verdict: _v, recorded: _r, cause: _k, ...claim } = r;
-    return rowOf(data, claim, m, rec.points);
-  });
-}
-
-/** The record after a README rewrite: every measured row, fresh or carried over. */
-function recordOf(view: ClaimsView): ClaimRecord {
-  const finished = new Map(view.experiments.map((e) => [e.name, `${e.finished}/${e.total}`]));
-  const claims: Record<string, RecordedClaim> = {};
-  for (const r of view.rows) {
-    if (r.measured === null) continue;
-    claims[recordKey(r.experiment, r.id)] = {
-      value: r.measured,
-      ...(r.bound !== undefined ? { bound: r.bound } : {}),
-      points: r.recorded ?? finished.get(r.experiment) ?? '?',
-      ...(r.n !== undefined && r.n > 1 ? { n: r.n } : {}),
-      ...(r.ci95 !== undefined ? { ci95: r.ci95 } : {}),
-    };
-  }
-  return { paper: view.paper, claims };
-}
+export { experimentState, recordOf, type ClaimsView, type ExperimentState } from './claims-view.js';
 
 function paths(paper: Paper, opts: ReproduceOptions): { expDir: string; publishedFile: string; root: string } {
   const pkg = packageRoot();
@@ -152,32 +94,6 @@ function sweepDirOf(plan: SweepPlan, root: string): string {
   return join(root, defaultSweepDir(plan).replace(/^results[\\/]/, ''));
 }
 
-/** Measured claims of one experiment from its sweep folder (figure.json, or the analysis run now). */
-function experimentState(file: string, plan: SweepPlan, dir: string, failed: FailedPoint[] = []): ExperimentState {
-  const states = new Map(plan.points.map((p) => [p.index, existsSync(dir) ? pointState(dir, p.id, p.hash) : ({ status: 'pending' } as const)]));
-  const finished = [...states.values()].filter((s) => s.status === 'done').length;
-  const st: ExperimentState = { name: experimentName(file), file, plan, dir, finished, total: plan.points.length, failed };
-  if (plan.figure !== undefined && finished > 0) st.figure = analyzeSweep(dir, plan, states);
-  return st;
-}
-
-function measuredMap(exps: readonly ExperimentState[]): Map<string, MeasuredClaim[]> {
-  return new Map(exps.map((e) => [e.name, e.figure?.result?.claims ?? []]));
-}
-
-/** Experiments run with `seeds:`: their claims per seed. */
-function perSeedMap(exps: readonly ExperimentState[]): Map<string, MeasuredClaim[][]> {
-  const m = new Map<string, MeasuredClaim[][]>();
-  for (const e of exps) if (e.figure?.perSeed !== undefined) m.set(e.name, e.figure.perSeed.map((x) => x.claims));
-  return m;
-}
-
-/** Claims of experiments that finished every point whose analysis gave them no value: an id it does not produce. */
-function unmeasuredOf(exps: readonly ExperimentState[], rows: readonly ClaimRow[]): { experiment: string; id: string }[] {
-  const complete = new Set(exps.filter((e) => e.total > 0 && e.finished === e.total && e.figure?.result !== undefined).map((e) => e.name));
-  return rows.filter((r) => r.measured === null && complete.has(r.experiment)).map((r) => ({ experiment: r.experiment, id: r.id }));
-}
-
 /** The published-vs-measured view from the latest results on disk (runs nothing). */
 export function claimsView(paperName: string, opts: ReproduceOptions = {}): ClaimsView {
   const paper = checkPaper(paperName);
@@ -187,11 +103,22 @@ export function claimsView(paperName: string, opts: ReproduceOptions = {}): Clai
   const files = experimentFiles(expDir);
   const plans = planAll(files, quick);
   const experiments = plans.map((plan, i) => experimentState(files[i]!, plan, sweepDirOf(plan, root)));
-  const fresh = data ? compareClaims(data, measuredMap(experiments), perSeedMap(experiments)) : [];
+  const fresh = data ? withProvenance(compareClaims(data, measuredMap(experiments), perReplicaMap(experiments)), experiments) : [];
   const recordFile = opts.record ?? (opts.experiments === undefined && opts.published === undefined ? join(packageRoot(), 'data', 'measured', `${paper}.json`) : undefined);
   const useRecord = opts.recorded === true && !quick && recordFile !== undefined;
-  const rows = useRecord ? withRecorded(data, fresh, loadClaimRecord(recordFile!)) : fresh;
-  return { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], unmeasured: unmeasuredOf(experiments, fresh), quick, ...(useRecord ? { recordFile } : {}) };
+  const record = useRecord ? loadClaimRecord(recordFile!) : undefined;
+  const rows = useRecord ? withRecorded(data, fresh, record, experiments) : fresh;
+  return {
+    paper,
+    data,
+    experiments,
+    rows,
+    unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [],
+    unmeasured: unmeasuredOf(experiments, fresh),
+    quick,
+    ...(useRecord ? { recordFile } : {}),
+    ...(record !== undefined ? { record } : {}),
+  };
 }
 
 export interface ReproduceOutcome {
@@ -233,7 +160,7 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
   }
   const outcomes = await executeSweeps(targets, sweepOpts);
   const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
-  const rows = data ? compareClaims(data, measuredMap(experiments), perSeedMap(experiments)) : [];
+  const rows = data ? withProvenance(compareClaims(data, measuredMap(experiments), perReplicaMap(experiments)), experiments) : [];
   const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], unmeasured: unmeasuredOf(experiments, rows), quick };
   const notes = data ? [] : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
   const report = writeReproduceReport(view, reportDir, notes);
@@ -266,7 +193,26 @@ export function quickLabel(plan: SweepPlan): string {
   return text.length > 90 ? `${text.slice(0, 89)}…` : text === '' ? 'as full size' : text;
 }
 
-const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'comparison', 'measured', 'verdict', 'cause', 'source'];
+const CLAIM_COLUMNS = ['claim', 'experiment', 'metric', 'published', 'comparison', 'measured', 'verdict', 'cause', 'provenance', 'source'];
+
+/** A row's verdict as shown: stale and partial rows say why and what their value would give. */
+export function verdictText(r: Pick<ClaimRow, 'verdict' | 'basis' | 'why' | 'variantOf' | 'spreadExceedsTolerance'>): string {
+  let v: string = r.verdict;
+  if ((r.verdict === 'stale' || r.verdict === 'partial') && r.basis !== undefined) v = `${r.verdict} (value would give: ${r.basis}; ${r.why ?? ''})`;
+  if (r.spreadExceedsTolerance === true) v += ' [replicas spread > tolerance]';
+  return r.variantOf !== undefined ? `(${v}; not counted)` : v;
+}
+
+/** Where a measurement comes from: build, points used / needed, replicas, CPU time. */
+export function provenanceText(r: Pick<ClaimRow, 'provenance' | 'replicas' | 'measured'>): string {
+  if (r.measured === null) return '';
+  const p = r.provenance ?? {};
+  const parts = [`build ${p.build ?? 'none recorded'}`];
+  if (p.points !== undefined) parts.push(`${p.points} points`);
+  if (r.replicas !== undefined && r.replicas.length > 0) parts.push(`replicas ${r.replicas.map((x) => x || 'spec').join(', ')}`);
+  if (p.cpuSeconds !== undefined) parts.push(`${p.cpuSeconds >= 3600 ? `${(p.cpuSeconds / 3600).toFixed(2)} CPU h` : `${Math.round(p.cpuSeconds)} CPU s`}`);
+  return parts.join('; ');
+}
 
 function claimCells(r: ClaimRow, view: Pick<ClaimsView, 'quick' | 'experiments'>): string[] {
   let measured = formatMeasured(r) + (r.recorded !== undefined ? ` (recorded, ${r.recorded} points)` : '');
@@ -276,7 +222,7 @@ function claimCells(r: ClaimRow, view: Pick<ClaimsView, 'quick' | 'experiments'>
   }
   const sens = r.variantOf !== undefined;
   const claim = sens ? `sensitivity (${r.variant ?? 'variant'}) of ${r.variantOf}: ${r.id}` : r.id;
-  return [claim, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, comparisonText(r), measured, sens ? `(${r.verdict}; not counted)` : r.verdict, formatCause(r), r.source];
+  return [claim, r.experiment, r.metric, `${r.published}${r.unit ?? ''}`, comparisonText(r), measured, verdictText(r), formatCause(r), provenanceText(r), r.source];
 }
 
 function claimsTableHtml(view: ClaimsView, rows: readonly ClaimRow[], title: string): string {
@@ -291,27 +237,16 @@ function claimsTableHtml(view: ClaimsView, rows: readonly ClaimRow[], title: str
   return `<table class="claims-table" data-claims="${rows.length}"><caption>${esc(title)}</caption>${head}<tbody>${body}</tbody></table>`;
 }
 
-/** Verdict counts over the published claims (sensitivity rows are listed apart). */
-export function verdictCounts(all: readonly ClaimRow[]): string {
-  const rows = all.filter((r) => r.variantOf === undefined);
-  const n = (v: string): number => rows.filter((r) => r.verdict === v).length;
-  const undecided = n('undecided');
-  const inconclusive = n('inconclusive');
-  const sens = all.length - rows.length;
-  return (
-    `${rows.length} claims: ${n('holds')} hold, ${n('deviates')} deviate, ${inconclusive > 0 ? `${inconclusive} inconclusive (95 % CI over seeds straddles the tolerance), ` : ''}` +
-    `${undecided > 0 ? `${undecided} undecided (run too short for a lower bound to decide), ` : ''}${n('not run')} not run` +
-    (sens > 0 ? `; ${sens} sensitivity row${sens === 1 ? '' : 's'} (a variant of the model, not counted)` : '')
-  );
-}
+export { claimsSummaryLines, verdictCounts, verdictTally } from './claims-summary.js';
 
 function writeClaimFiles(dir: string, view: ClaimsView): string[] {
-  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'measured', 'bound', 'n', 'ci95', 'verdict', 'variantOf', 'variant', 'cause', 'source'];
+  const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'direction', 'measured', 'bound', 'n', 'ci95', 'values', 'replicas', 'verdict', 'basis', 'why', 'variantOf', 'variant', 'cause', 'build', 'model', 'spec', 'points', 'cpuSeconds', 'source'];
   const cell = (v: unknown): string => {
-    const s = v === null || v === undefined ? '' : typeof v === 'object' ? formatCause({ cause: v as ClaimRow['cause'] }) : String(v);
+    const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(' ') : typeof v === 'object' ? formatCause({ cause: v as ClaimRow['cause'] }) : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  const lines = [cols.join(','), ...view.rows.map((r) => cols.map((c) => cell((r as unknown as Record<string, unknown>)[c])).join(','))];
+  const flat = (r: ClaimRow): Record<string, unknown> => ({ ...r, ...(r.provenance ?? {}) });
+  const lines = [cols.join(','), ...view.rows.map((r) => cols.map((c) => cell(flat(r)[c])).join(','))];
   writeFileSync(join(dir, 'claims.csv'), lines.join('\n') + '\n');
   writeFileSync(join(dir, 'claims.json'), JSON.stringify({ paper: view.paper, quick: view.quick, claims: view.rows }, null, 2) + '\n');
   return ['claims.csv', 'claims.json'];
@@ -381,7 +316,9 @@ export function claimsMarkdown(view: ClaimsView): string {
     ...recordedNote(view),
     ...(view.data?.defaultModel !== undefined ? ['', `Default model: ${view.data.defaultModel}`] : []),
     '',
-    'Measured values are the mean over n seeds, with the 95 % confidence interval (t-distribution) when n >= 2; the verdict judges the interval against the comparison (inconclusive when it straddles the edge). Sensitivity rows re-measure a claim under a variant of the model and are not counted.',
+    ...claimsSummaryLines(view.rows).map((l) => `- ${l}`),
+    '',
+    'Measured values are the mean over n replicas (seeds, or tie-order perturbations of a deterministic experiment), with the 95 % confidence interval (t-distribution) when n >= 2; the verdict judges the interval against the comparison (inconclusive when it straddles the edge) and, where the paper states a direction, against zero. A value measured on another model or spec, or by a build no record names, is stale; one from fewer points than the claim needs is partial; neither is counted as holds or deviates. Sensitivity rows re-measure a claim under a variant of the model and are not counted.',
     '',
     `| ${CLAIM_COLUMNS.join(' | ')} |`,
     `|${CLAIM_COLUMNS.map(() => '---').join('|')}|`,

@@ -1,0 +1,116 @@
+/**
+ * The canary (issue 40): the cheapest claim-bearing experiments of the five papers, re-run at
+ * full size in seconds, whose claim values fingerprint the model. `ccsim canary` runs them and
+ * compares every value with data/measured/model.json; the test suite does the same
+ * (test/canary.test.ts), so a model change that moves a result cannot land next to records
+ * made on the old model: it fails until `ccsim canary --update` renews model.json, and the
+ * renewed fingerprint marks every record of the old model stale (./provenance.ts).
+ *
+ * Only the spec's own replica of each experiment runs (its `seed` and `perturb`); replicas are
+ * for intervals, the canary is for change.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planSweep } from '../experiment/sweep.js';
+import { executeSweeps, prepareSweep } from '../experiment/sweep-run.js';
+import { experimentState } from './claims-view.js';
+import { buildId, modelFilePath, resetModelCache } from '../experiment/build-id.js';
+import { readSpecFile } from '../experiment/resolve.js';
+import { packageRoot } from '../workload/package-root.js';
+import { fingerprintOf, modelFileSchema, type ModelFile } from './provenance.js';
+import type { Paper } from './published.js';
+
+/** The canary experiments: one or more cheap micro-benchmarks per paper, together covering most CCs. */
+export const CANARIES: readonly { paper: Paper; experiment: string }[] = [
+  { paper: 'oscar', experiment: 'fig2' },
+  { paper: 'oscar', experiment: 'fig3' },
+  { paper: 'oscar', experiment: 'fig9' },
+  { paper: 'oscar', experiment: 'fig13' },
+  { paper: 'oscar', experiment: 'parking-lot' },
+  { paper: 'powertcp', experiment: 'fig4-10to1' },
+  { paper: 'powertcp', experiment: 'fig5' },
+  { paper: 'ccc', experiment: 'table1-s1' },
+  { paper: 'ccc', experiment: 'fig7' },
+  { paper: 'ccc', experiment: 'fairness' },
+  { paper: 'sqcc', experiment: 'fig1' },
+  { paper: 'acc', experiment: 'fig10-convergence' },
+];
+
+export interface CanaryRun {
+  /** `<paper>/<experiment>/<claim id>` -> value */
+  values: Record<string, number>;
+  fingerprint: string;
+  build: string;
+  cpuSeconds: number;
+}
+
+/** A canary key: `<paper>/<experiment>/<claim id>`. */
+export const canaryKey = (paper: string, experiment: string, id: string): string => `${paper}/${experiment}/${id}`;
+
+/** Runs every canary experiment (its own replica, full size) in a temporary folder; returns the claim values. */
+export async function runCanaries(opts: { jobs?: number; only?: readonly string[] } = {}): Promise<CanaryRun> {
+  const root = mkdtempSync(join(tmpdir(), 'ccsim-canary-'));
+  try {
+    const list = CANARIES.filter((c) => opts.only === undefined || opts.only.includes(`${c.paper}/${c.experiment}`));
+    const targets = list.map((c) => {
+      const full = planSweep(join(packageRoot(), 'experiments', c.paper, `${c.experiment}.yaml`));
+      const first = full.points[0]!;
+      // the spec's own replica: the first point's seed and perturb are the spec's unless `seeds:` lists another first
+      const raw = readSpecFile(full.specPath) as { seed?: unknown; perturb?: unknown };
+      const seed = typeof raw.seed === 'number' ? raw.seed : first.seed;
+      const perturb = typeof raw.perturb === 'number' ? raw.perturb : 0;
+      const { seeds: _s, perturbations: _p, ...meta } = full.meta;
+      const plan = { ...full, meta, points: full.points.filter((p) => p.seed === seed && p.perturb === perturb) };
+      return prepareSweep(plan, join(root, `${c.paper}-${c.experiment}`));
+    });
+    const jobs = Math.max(1, opts.jobs ?? 2);
+    const outcomes = await executeSweeps(targets, { jobs, quiet: true, progress: false });
+    const values: Record<string, number> = {};
+    let cpu = 0;
+    targets.forEach((t, i) => {
+      const c = list[i]!;
+      const o = outcomes[i]!;
+      if (o.failed.length > 0) throw new Error(`canary ${c.paper}/${c.experiment}: point ${o.failed[0]!.label} failed: ${o.failed[0]!.error}`);
+      const st = experimentState(t.plan.specPath, t.plan, t.dir);
+      for (const p of st.points) cpu += p.cpuSeconds;
+      const claims = st.figure?.result?.claims;
+      if (claims === undefined) throw new Error(`canary ${c.paper}/${c.experiment}: no analysis result (${st.figure?.error ?? 'no figure'})`);
+      for (const m of claims) if (Number.isFinite(m.value)) values[canaryKey(c.paper, c.experiment, m.id)] = m.value;
+    });
+    return { values, fingerprint: fingerprintOf(values), build: buildId(), cpuSeconds: Math.round(cpu * 10) / 10 };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The committed model file, or undefined when the package has none. */
+export function loadModelFile(): ModelFile | undefined {
+  try {
+    return modelFileSchema.parse(readSpecFile(modelFilePath()));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Values that moved between the model file and a run (relative difference above 1e-9), and keys only one of them has. */
+export function canaryDiff(recorded: Readonly<Record<string, number>>, now: Readonly<Record<string, number>>): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(recorded).sort()) {
+    const a = recorded[k]!;
+    const b = now[k];
+    if (b === undefined) out.push(`${k}: recorded ${a}, not measured now`);
+    else if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a))) out.push(`${k}: recorded ${a}, now ${b}`);
+  }
+  for (const k of Object.keys(now).sort()) if (!(k in recorded)) out.push(`${k}: new, ${now[k]}`);
+  return out;
+}
+
+/** Writes the run as the model file (the new fingerprint of the model). */
+export function writeModelFile(run: CanaryRun): string {
+  const file = modelFilePath();
+  const body: ModelFile = { fingerprint: run.fingerprint, canaries: run.values, build: run.build, cpuSeconds: run.cpuSeconds };
+  writeFileSync(file, JSON.stringify(body, null, 2) + '\n');
+  resetModelCache();
+  return file;
+}
