@@ -63,7 +63,10 @@ export class QueueAccount {
   private qsum = new Float64Array(4096);
   /** by port gid: 1 for a host's NIC */
   readonly isHost: Uint8Array;
-  /** by port gid: queueing of data packets there (ps; at a NIC, its flows' NIC and PFC waits) */
+  /**
+   * by port gid: the time its flows queued there, summed over flows (ps): a flow queues at a switch
+   * port while one of its data packets waits there, at its NIC during its `nic` and `pfc` time
+   */
   readonly queuePs: Float64Array;
   /** by port gid: time any class of the port was paused by its peer's PFC, summed over classes (ps) */
   readonly pausedPs: Float64Array;
@@ -75,6 +78,7 @@ export class QueueAccount {
   private blocks = 0;
   private slotGid = new Int32Array(0);
   private slotQ = new Float64Array(0);
+  private slotEnd = new Float64Array(0);
   private otherQ = new Float64Array(0);
   /** per block: the queueing of the flow's last data packet received (its ACK carries it back) */
   private lastQ = new Float64Array(0);
@@ -122,14 +126,46 @@ export class QueueAccount {
       arr[pkt] = nextArr;
       return;
     }
-    const w = now - arr[pkt]!;
+    const a = arr[pkt]!;
     arr[pkt] = nextArr;
-    if (w <= 0) return;
-    this.qsum[pkt] = this.qsum[pkt]! + w;
+    if (now <= a) return;
+    this.qsum[pkt] = this.qsum[pkt]! + (now - a);
     if (type !== PKT_DATA) return;
-    this.queuePs[gid] = this.queuePs[gid]! + w;
     const b = this.blockOf(this.pool.flow(pkt));
-    if (b >= 0) this.addFlowQueue(b, gid, w);
+    if (b >= 0) this.addFlowWait(b, gid, a, now);
+  }
+
+  /**
+   * The flow of block b had a data packet waiting at port gid from `a` to `s`: its time queued there
+   * grows by the part of [a, s] not already counted (the union of its packets' waits, so at most
+   * the time it was running; a port serves one flow's packets of a class in order).
+   */
+  private addFlowWait(b: number, gid: number, a: number, s: number): void {
+    const o = b * FLOW_PORT_SLOTS;
+    const g = this.slotGid;
+    let k = o;
+    for (; k < o + FLOW_PORT_SLOTS; k++) {
+      if (g[k] === gid) break;
+      if (g[k] === -1) {
+        g[k] = gid;
+        this.slotQ[k] = 0;
+        this.slotEnd[k] = 0;
+        break;
+      }
+    }
+    if (k === o + FLOW_PORT_SLOTS) {
+      // more ports than slots (spraying over many paths): the port's total still counts it
+      this.queuePs[gid] = this.queuePs[gid]! + (s - a);
+      this.otherQ[b] = this.otherQ[b]! + (s - a);
+      return;
+    }
+    const end = this.slotEnd[k]!;
+    const add = s - (a > end ? a : end);
+    if (add > 0) {
+      this.slotQ[k] = this.slotQ[k]! + add;
+      this.queuePs[gid] = this.queuePs[gid]! + add;
+    }
+    if (s > end) this.slotEnd[k] = s;
   }
 
   /** A host made control packet `pkt` (ACK, NACK, CNP) now; an ACK carries its data packet's queueing. */
@@ -237,6 +273,9 @@ export class QueueAccount {
     const q = new Float64Array(cap * FLOW_PORT_SLOTS);
     q.set(this.slotQ);
     this.slotQ = q;
+    const e = new Float64Array(cap * FLOW_PORT_SLOTS);
+    e.set(this.slotEnd);
+    this.slotEnd = e;
     const o = new Float64Array(cap);
     o.set(this.otherQ);
     this.otherQ = o;
