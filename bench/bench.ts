@@ -281,8 +281,11 @@ function runOne(name: string, untilMs?: number, threads = 1): void {
     runScheduler();
     return;
   }
-  const { title: title0, input } = scenario(name);
-  let title = title0;
+  // `<scenario>+bd`: the scenario with the FCT breakdown on (metrics.breakdown; docs/performance.md)
+  const bd = name.endsWith('+bd');
+  const { title: title0, input } = scenario(bd ? name.slice(0, -3) : name);
+  if (bd) input.metrics = { ...input.metrics, breakdown: true };
+  let title = bd ? `${title0} + breakdown` : title0;
   if (untilMs !== undefined) {
     input.stopAtPs = untilMs * MS;
     input.maxTimePs = untilMs * MS;

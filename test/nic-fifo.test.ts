@@ -130,7 +130,7 @@ function fakeHost(fifo: boolean): { host: Host; sched: { now: number; armed: num
   const paused = new Uint8Array(8);
   const port = { paused, dequeue: () => NIL, hasQueued: () => false, kick: () => {} };
   const cfg = { ackPriority: 'sameAsData', nicArbitration: fifo ? 'fifoWhenQueueEmpty' : 'rrPerPacket' };
-  const host = new Host({ sched } as unknown as NetContext, 0, cfg as TransportConfig);
+  const host = new Host({ sched, acct: null, flowAcct: null } as unknown as NetContext, 0, cfg as TransportConfig);
   host.port = port as unknown as Port;
   return { host, sched, paused };
 }

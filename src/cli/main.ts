@@ -96,6 +96,18 @@ function buildProgram(): Command {
     });
 
   program
+    .command('why')
+    .description('where the flows of a run lost their time: the FCT breakdown of a flow, the slowest flows or a tag, and the worst ports (needs metrics: { breakdown: true })')
+    .argument('<results>', 'a run result folder written with metrics.breakdown')
+    .option('--flow <id>', 'one flow', parseSeed)
+    .option('--slowest <n>', 'the n flows with the highest slowdown (default 3)', parsePositive)
+    .option('--tag <tag>', 'only flows with this tag (e.g. incast)')
+    .action(async (dir: string, o: { flow?: number; slowest?: number; tag?: string }) => {
+      const { whyText } = await import('../report/why.js');
+      for (const line of whyText(dir, o)) process.stdout.write(line + '\n');
+    });
+
+  program
     .command('reproduce')
     .description(`run a paper's experiments (experiments/<paper>/) as one sweep and write a report with the published numbers and a verdict per claim`)
     .argument('<paper>', PAPERS)

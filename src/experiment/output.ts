@@ -20,6 +20,8 @@ import { buildId, currentModel } from './build-id.js';
 import { commitResultFiles, stagingPrefix, type OutDirPlan } from './outdir.js';
 import type { Spec } from './spec.js';
 import type { FctRow, SimInput, SimOutput } from '../sim/types.js';
+import { BREAKDOWN_PARTS } from '../metrics/breakdown.js';
+import type { BreakdownOutput } from '../metrics/types.js';
 
 export type OutputFormat = 'csv' | 'jsonl';
 
@@ -179,8 +181,14 @@ function tagName(tag: string): string {
   return tag === '' ? UNTAGGED : tag;
 }
 
+/** fct's columns with `metrics.breakdown` (docs/guide.md, "Why a flow was slow"), after FCT_COLUMNS. */
+export const FCT_BREAKDOWN_COLUMNS = [...BREAKDOWN_PARTS.map((p) => `${p}_ps`), 'worst_node', 'worst_port', 'worst_role', 'worst_queue_ps'] as const;
+
 function fctCells(r: FctRow): Cell[] {
-  return [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, tagName(r.tag)];
+  const cells: Cell[] = [r.id, r.src, r.dst, r.bytes, r.startPs, r.finishPs, r.fctPs, r.idealFctPs, r.slowdown, tagName(r.tag)];
+  const b = r.breakdown;
+  if (b !== undefined) cells.push(...b.parts, b.worstNode, b.worstPort, b.worstRole, b.worstQueuePs);
+  return cells;
 }
 
 function* fctRows(out: SimOutput): Iterable<Cell[]> {
@@ -203,10 +211,10 @@ export class FctStream {
    * leftover is removed by the next run there: outdir.ts removeStaleStaging),
    * or in the system temp folder when no parent is given.
    */
-  constructor(format: OutputFormat, parent?: string) {
+  constructor(format: OutputFormat, parent?: string, breakdown = false) {
     this.dir = parent !== undefined ? mkdtempSync(join(parent, `${stagingPrefix()}fct-`)) : mkdtempSync(join(tmpdir(), 'ccsim-fct-'));
     this.path = join(this.dir, `fct.${format}`);
-    this.w = new TableWriter(this.path, format, FCT_COLUMNS);
+    this.w = new TableWriter(this.path, format, breakdown ? [...FCT_COLUMNS, ...FCT_BREAKDOWN_COLUMNS] : FCT_COLUMNS);
   }
 
   /** The sink to give the simulation. */
@@ -224,6 +232,12 @@ export class FctStream {
     this.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** breakdown_ports: per port, the queueing its flows met, the time it was paused, the pause time it caused upstream (ps). */
+function writeBreakdownPorts(dir: string, format: OutputFormat, bd: BreakdownOutput): string {
+  const cols = ['node', 'port', 'peer', 'role', 'queue_ps', 'paused_ps', 'pause_caused_ps'];
+  return writeTable(dir, 'breakdown_ports', format, cols, bd.ports.map((p) => [p.node, p.port, p.peer, p.role, p.queuePs, p.pausedPs, p.pauseCausedPs]));
 }
 
 function* unfinishedRows(out: SimOutput): Iterable<Cell[]> {
@@ -263,6 +277,7 @@ export function resultFileNames(spec: Spec, input: SimInput): string[] {
   if (input.metrics.flowThroughput !== null) names.push(`flow_throughput.${f}`);
   if (input.metrics.ccTrace !== null) names.push(`cc_trace.${f}`);
   if (input.metrics.switchBuffer !== undefined) names.push(`switch_buffer.${f}`);
+  if (input.metrics.breakdown === true) names.push(`breakdown_ports.${f}`);
   // jobs.csv: only runs with a driver that reports job iterations (a collective) may write it
   if (input.drivers?.some((d) => d.report !== undefined) === true) names.push(`jobs.${f}`);
   names.push('manifest.json');
@@ -289,7 +304,8 @@ export function writeResults(plan: OutDirPlan, d: ResultData): string[] {
         copyFileSync(d.fctStream.path, join(dir, file));
       }
       files.push(file);
-    } else files.push(writeTable(dir, 'fct', format, FCT_COLUMNS, fctRows(out)));
+    } else files.push(writeTable(dir, 'fct', format, out.breakdown !== undefined ? [...FCT_COLUMNS, ...FCT_BREAKDOWN_COLUMNS] : FCT_COLUMNS, fctRows(out)));
+    if (out.breakdown !== undefined) files.push(writeBreakdownPorts(dir, format, out.breakdown));
     files.push(writeTable(dir, 'unfinished', format, ['id', 'src', 'dst', 'bytes', 'acked_bytes', 'start_ps', 'tag'], unfinishedRows(out)));
     files.push(writeJson(dir, 'summary.json', d.summary));
 

@@ -29,6 +29,7 @@ const PARALLEL_CCS = new Set([
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
+  if (input.metrics.breakdown === true) return 'metrics.breakdown (its per-flow accounting spans partitions; it runs on one thread)';
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
   if (input.circuitSchedule !== undefined) return 'circuit schedules';

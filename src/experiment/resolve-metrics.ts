@@ -117,6 +117,7 @@ export function resolveMetrics(spec: Spec, ti: TopoIndex, issues: Issues, mtuByt
     flowThroughputIntervalPs: m.flowThroughput?.interval ?? SPEC_DEFAULTS.flowThroughputIntervalPs,
     ccTrace: m.ccTrace === undefined ? null : m.ccTrace.flows === 'all' ? [] : [...m.ccTrace.flows],
     ccTraceIntervalPs: m.ccTrace?.interval ?? SPEC_DEFAULTS.ccTraceIntervalPs,
+    ...(m.breakdown === true ? { breakdown: true } : {}),
   };
 }
 

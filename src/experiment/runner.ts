@@ -254,7 +254,7 @@ export function runResolved(spec: Spec, raw: unknown, input: SimInput, out: stri
   const createdTop = ensureOutDir(plan);
   let fct: FctStream;
   try {
-    fct = new FctStream(spec.output.format, plan.dir);
+    fct = new FctStream(spec.output.format, plan.dir, input.metrics.breakdown === true);
   } catch (e) {
     removeCreatedDirs(plan, createdTop);
     throw new UsageError(`cannot write results to ${outDir}: ${errorMessage(e)}`);

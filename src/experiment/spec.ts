@@ -204,6 +204,12 @@ const sizeBinSchema = z
 const metricsSchema = z
   .object({
     /**
+     * the exact FCT breakdown (docs/guide.md, "Why a flow was slow"): every finished flow's FCT
+     * cut into tx, cc, pfc, nic, loss, tail_queue and tail_base (ps, summing to the FCT), its worst
+     * port, per-port totals (breakdown_ports), and summary.json's breakdown per size bin and tag
+     */
+    breakdown: z.boolean().optional().describe('exact per-flow FCT breakdown: fct columns, breakdown_ports, summary.json breakdown (docs/guide.md, "Why a flow was slow")'),
+    /**
      * sampled egress queue bytes: chosen ports, or `auto` (= `{ ports: auto }`): every switch
      * egress port is watched and the `top` ports by peak queue are written (src/metrics/samplers.ts)
      */

@@ -10,6 +10,7 @@
  * manifest), so it can be rebuilt at any time from a sweep folder. Schema in
  * docs/guide.md ("Sweep table (Parquet)").
  */
+import { FCT_BREAKDOWN_COLUMNS } from './output.js';
 import { renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -76,6 +77,10 @@ export function writeSweepParquet(dir: string, plan: SweepPlan): { file: string;
   const cols: Record<string, unknown[]> = {};
   for (const c of PARQUET_FIXED_COLUMNS) cols[c] = [];
   for (const f of fields) cols[f.name] = [];
+  // metrics.breakdown's fct columns (docs/guide.md, "Why a flow was slow"): null where a point has none
+  const bd: Record<string, unknown[]> = {};
+  for (const c of FCT_BREAKDOWN_COLUMNS) bd[c] = [];
+  let anyBreakdown = false;
   let rows = 0;
   for (const p of plan.points) {
     if (pointState(dir, p.id, p.hash).status !== 'done') continue;
@@ -101,6 +106,11 @@ export function writeSweepParquet(dir: string, plan: SweepPlan): { file: string;
       for (const f of fields) {
         const v = p.vars[f.path];
         cols[f.name]!.push(numeric.get(f.path) ? v : pointValueText(v));
+      }
+      if (finished && r['tx_ps'] !== undefined) anyBreakdown = true;
+      for (const c of FCT_BREAKDOWN_COLUMNS) {
+        const v = finished ? r[c] : undefined;
+        bd[c]!.push(c === 'worst_role' ? (v === undefined ? null : String(v)) : c === 'worst_node' || c === 'worst_port' ? int(v) : big(v));
       }
       rows++;
     };
@@ -129,6 +139,9 @@ export function writeSweepParquet(dir: string, plan: SweepPlan): { file: string;
   const columnData: Column[] = [
     ...PARQUET_FIXED_COLUMNS.map((c) => ({ name: c, type: types[c]!, data: cols[c]! })),
     ...fields.map((f) => ({ name: f.name, type: (numeric.get(f.path) ? 'DOUBLE' : 'STRING') as ColType, data: cols[f.name]! })),
+    ...(anyBreakdown
+      ? FCT_BREAKDOWN_COLUMNS.map((c) => ({ name: c, type: (c === 'worst_role' ? 'STRING' : c === 'worst_node' || c === 'worst_port' ? 'INT32' : 'INT64') as ColType, data: bd[c]! }))
+      : []),
   ];
   const file = join(dir, 'flows.parquet');
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -116,7 +116,11 @@ export class FctRecorder {
     this.emit({ id, src: this.pSrc[k]!, dst: this.pDst[k]!, bytes: num[o]!, startPs: num[o + 1]!, finishPs: num[o + 2]!, fctPs: num[o + 3]!, idealFctPs: num[o + 4]!, slowdown: num[o + 5]!, tag: this.tags[this.pTag[k]!]! });
   }
 
+  /** adds what else a row carries (metrics/breakdown.ts `Breakdown.attach`), or null */
+  attach: ((row: FctRow) => void) | null = null;
+
   private emit(row: FctRow): void {
+    if (this.attach !== null) this.attach(row);
     if (this.sink !== null) this.sink(row);
     else this.rows.push(row);
   }

@@ -5,6 +5,7 @@
  */
 import { KB, KIB, MB, MIB } from '../engine/units.js';
 import type { FctColumns, FctRow, SimOutput } from './types.js';
+import { breakdownSummary, type BreakdownSummary } from './breakdown-summary.js';
 import { mean, percentileLinear, percentileNearestRank, sortedCopy } from './stats.js';
 
 /**
@@ -236,6 +237,8 @@ export interface RunSummary {
   deadlock?: SimOutput['deadlock'];
   /** only when closed-loop workloads ran jobs (collectives): their iterations' durations (jobs.csv) */
   jobs?: JobSummary;
+  /** only with metrics.breakdown: the FCT's parts overall, per tag and per size bin (metrics/breakdown-summary.ts) */
+  breakdown?: BreakdownSummary;
 }
 
 /** Durations of the finished job iterations of a run, ps. */
@@ -294,6 +297,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
   };
   if (out.deadlock !== undefined) s.deadlock = out.deadlock;
   if (out.jobs !== undefined && out.jobs.length > 0) s.jobs = jobSummary(out.jobs, fct.percentile, cols);
+  if (out.breakdown !== undefined) s.breakdown = breakdownSummary(out.breakdown, sets);
   return s;
 }
 

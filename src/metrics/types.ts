@@ -39,6 +39,8 @@ export interface MetricsRequest {
    * the maximum of each block of `block` samples. Absent = off.
    */
   switchBuffer?: { nodes: number[]; intervalPs: number; block: number };
+  /** the exact FCT breakdown per flow and per port (metrics/breakdown.ts); absent = off */
+  breakdown?: boolean;
 }
 
 /** A metrics request that samples nothing (intervals at 10 us). */
@@ -66,6 +68,41 @@ export interface FctRow {
   idealFctPs: number;
   slowdown: number;
   tag: string;
+  /** with `metrics.breakdown`: where the flow's time went (metrics/breakdown.ts) */
+  breakdown?: FlowBreakdown;
+}
+
+/** One finished flow's FCT breakdown (docs/guide.md, "Why a flow was slow"): parts in BREAKDOWN_PARTS order, ps, summing to the FCT. */
+export interface FlowBreakdown {
+  parts: number[];
+  /** the port where the flow waited longest in total (-1 / '' when it never waited) */
+  worstNode: number;
+  worstPort: number;
+  worstRole: string;
+  worstQueuePs: number;
+}
+
+/** A port's breakdown totals: queueing its flows met there, time it was paused, pause time it caused upstream (ps). */
+export interface PortBreakdown {
+  node: number;
+  port: number;
+  peer: number;
+  role: string;
+  queuePs: number;
+  pausedPs: number;
+  pauseCausedPs: number;
+}
+
+/** The breakdown of a run: the finished flows' parts (in completion order) and the per-port totals. */
+export interface BreakdownOutput {
+  parts: string[];
+  count: number;
+  bytes: Float64Array;
+  fctPs: Float64Array;
+  tag: string[];
+  /** count x parts.length, flow-major */
+  values: Float64Array;
+  ports: PortBreakdown[];
 }
 
 /**
@@ -201,4 +238,6 @@ export interface SimOutput {
   deadlock?: DeadlockReport;
   /** iterations of the jobs closed-loop workloads ran (collectives), present only when there are some */
   jobs?: JobRecord[];
+  /** with `metrics.breakdown` (metrics/breakdown.ts) */
+  breakdown?: BreakdownOutput;
 }

@@ -8,6 +8,7 @@ import { Scheduler } from '../engine/scheduler.js';
 import { txTimePs, type TxTimeQuantization } from '../engine/units.js';
 import { PacketStore } from './packet.js';
 import type { Port } from './port.js';
+import type { FlowAccount, QueueAccount } from './queue-account.js';
 import { pfcExpiry } from './pfc-rx.js';
 
 /** Largest packet whose serialization time is cached per rate. */
@@ -33,6 +34,10 @@ export class NetContext {
    * rare, never on a packet's ordinary hop).
    */
   sourceOf: (id: number) => number = () => -1;
+
+  /** the FCT breakdown's accounting (`metrics.breakdown`, queue-account.ts); null: off, the hooks' one test */
+  acct: QueueAccount | null = null;
+  flowAcct: FlowAccount | null = null;
 
   kPortTx = -1;
   kLinkArrive = -1;

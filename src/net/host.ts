@@ -29,6 +29,8 @@ const { FLAG_BFC, FLAG_PAUSE, FLAG_TRIM, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NA
 
 /** A sending flow as the NIC sees it (a transport connection implements it). */
 export interface NicFlow {
+  /** the flow's id (the FCT breakdown's accounting, queue-account.ts) */
+  readonly id: number;
   /** traffic class of its data packets (PFC pauses per class) */
   readonly prio: number;
   /** earliest time (ps) the flow may start its next data packet: its pacer and any CC hold */
@@ -309,6 +311,7 @@ export class Host implements PortOwner {
   touch(f: NicFlow): void {
     if (this.inSet) this.ready.touch(f);
     else if (f.nicSlot >= 0) this.scanT[f.nicSlot] = STALE;
+    if (this.ctx.flowAcct !== null) this.ctx.flowAcct.touch(f);
   }
 
   removeFlow(f: NicFlow): void {
@@ -339,6 +342,7 @@ export class Host implements PortOwner {
 
   /** Sends a receiver-generated packet (ACK, NACK, CNP) through NIC queue `queue`. */
   sendControl(pkt: number, queue: number): void {
+    if (this.ctx.acct !== null) this.ctx.acct.created(pkt, this.ctx.sched.now);
     this.port.enqueue(pkt, queue, this.ctx.pool.size(pkt));
   }
 
@@ -349,6 +353,7 @@ export class Host implements PortOwner {
   receive(pkt: number, _port: number): void {
     const tr = this.endpoint;
     const meta = this.ctx.pool.meta(pkt);
+    if (this.ctx.acct !== null) this.ctx.acct.rx(pkt, meta, this.ctx.sched.now);
     switch (metaType(meta)) {
       case PKT_DATA:
         if ((meta & FLAG_TRIM) !== 0) {

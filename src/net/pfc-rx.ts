@@ -10,13 +10,19 @@ import type { Port } from './port.js';
 export function pfcReceived(port: Port, now: number, cls: number, pause: boolean, untilPs: number): void {
   if (pause) {
     port.pausesReceived++;
-    if (port.paused[cls] === 0) port.pauseStartPs[cls] = now;
+    if (port.paused[cls] === 0) {
+      port.pauseStartPs[cls] = now;
+      if (port.ctx.acct !== null) port.ctx.acct.pause(port.gid, cls, now, true);
+    }
     port.paused[cls] = 1;
     port.pausedMask |= 1 << cls;
     port.pausedUntil[cls] = untilPs;
   } else {
     port.resumesReceived++;
-    if (port.paused[cls] === 1) port.lastOnStartPs[cls] = now;
+    if (port.paused[cls] === 1) {
+      port.lastOnStartPs[cls] = now;
+      if (port.ctx.acct !== null) port.ctx.acct.pause(port.gid, cls, now, false);
+    }
     port.paused[cls] = 0;
     port.pausedMask &= ~(1 << cls) | port.blockedMask;
     port.pausedUntil[cls] = 0;
@@ -28,6 +34,7 @@ export function pfcReceived(port: Port, now: number, cls: number, pause: boolean
 export function pfcExpiry(port: Port, now: number, cls: number): void {
   if (port.paused[cls] === 1 && port.pausedUntil[cls]! > 0 && now >= port.pausedUntil[cls]!) {
     port.lastOnStartPs[cls] = now;
+    if (port.ctx.acct !== null) port.ctx.acct.pause(port.gid, cls, now, false);
     port.paused[cls] = 0;
     port.pausedMask &= ~(1 << cls) | port.blockedMask;
     port.pausedUntil[cls] = 0;

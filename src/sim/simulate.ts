@@ -12,6 +12,7 @@ import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
 import { US } from '../engine/units.js';
 import { collectResults, FctRecorder } from '../metrics/collect.js';
+import { Breakdown } from '../metrics/breakdown.js';
 import { Samplers, type AutoQueues } from '../metrics/samplers.js';
 import { NetContext } from '../net/context.js';
 import { DEFAULT_DEADLOCK, findDeadlockCycle, type DeadlockOptions, type DeadlockReport } from '../net/deadlock.js';
@@ -73,6 +74,8 @@ export class Simulation {
   private readonly wallStart: number;
   private readonly stream: FlowStream | undefined;
   private readonly recorder: FctRecorder;
+  /** the FCT breakdown (metrics.breakdown), or null */
+  private readonly breakdown: Breakdown | null;
   private readonly samplers: Samplers;
   private readonly untilDone: boolean;
   private endPs: number;
@@ -175,6 +178,12 @@ export class Simulation {
     const untilDone = input.stopAtPs === null;
     this.untilDone = untilDone;
     this.done = this.allDone();
+    const bd = input.metrics.breakdown === true ? new Breakdown(ctx, network, transport, topo) : null;
+    this.breakdown = bd;
+    if (bd !== null) {
+      transport.addFinishListener((f) => bd.finished(f));
+      recorder.attach = (row) => bd.attach(row);
+    }
     transport.addFinishListener((f) => recorder.add(f));
     if (this.drivers !== null) {
       const d = this.drivers;
@@ -380,6 +389,7 @@ export class Simulation {
       wallMs: performance.now() - this.wallStart,
       ...(deadlock !== undefined ? { deadlock } : {}),
       ...(jobs.length > 0 ? { jobs } : {}),
+      ...(this.breakdown !== null ? { breakdown: this.breakdown.output(this.sched.now) } : {}),
     };
   }
 }

@@ -182,7 +182,9 @@ export class Flow implements CcFlow, NicFlow {
   }
 
   buildPacket(): number {
-    return this.sys.sendData(this);
+    // the FCT breakdown (metrics.breakdown) accounts the wait before each packet (breakdown-sender.ts)
+    const fa = this.sys.ctx.flowAcct;
+    return fa === null ? this.sys.sendData(this) : fa.build(this);
   }
 
   setHold(untilPs: number): void {

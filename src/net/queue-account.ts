@@ -1,0 +1,325 @@
+/**
+ * The network's part of the FCT breakdown (`metrics.breakdown`, docs/guide.md "Why a flow was
+ * slow"): how long each packet waited at each port, summed per flow and per port, and when each
+ * port's classes were paused by PFC. Made only when the spec asks for the breakdown; the hot
+ * path's hooks are one null test of `NetContext.acct` (port.ts `transmitDq`, host.ts `receive` /
+ * `sendControl`, pfc-rx.ts).
+ *
+ * A packet's queueing at a port is the time from its arrival at the port's node (the previous
+ * hop's transmission end plus the link's delay) to the start of its transmission there. A
+ * sender NIC's data packet is built when it starts transmitting: the sender's waits are the
+ * transport's (transport/breakdown-sender.ts), which adds them to the NIC's port here.
+ */
+import * as packet from './packet.js';
+import type { PacketStore } from './packet.js';
+import type { NicFlow } from './host.js';
+
+const { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
+
+/** Ports remembered per flow (the ones beyond go to one "other" sum: spraying over many paths). */
+export const FLOW_PORT_SLOTS = 16;
+
+/** The transport's per-flow hooks (transport/breakdown-sender.ts): the NIC builds a flow's packet, or looks at the flow again. */
+export interface FlowAccount {
+  build(f: NicFlow): number;
+  touch(f: NicFlow): void;
+}
+
+/** When one (port, class) was paused: transitions pause, resume, pause, ... and the paused time before each. */
+class PauseHistory {
+  t = new Float64Array(16);
+  c = new Float64Array(16);
+  n = 0;
+
+  push(now: number): void {
+    const n = this.n;
+    if (n === this.t.length) {
+      const t = new Float64Array(n * 2);
+      t.set(this.t);
+      this.t = t;
+      const c = new Float64Array(n * 2);
+      c.set(this.c);
+      this.c = c;
+    }
+    // an odd index is a resume: the interval since the pause before it counts
+    this.c[n] = n === 0 ? 0 : (n & 1) === 1 ? this.c[n - 1]! + (now - this.t[n - 1]!) : this.c[n - 1]!;
+    this.t[n] = now;
+    this.n = n + 1;
+  }
+
+  /** Paused time in [0, at] (ps). Searches back from the newest transition (queries are recent). */
+  at(at: number): number {
+    const t = this.t;
+    let i = this.n - 1;
+    while (i >= 0 && t[i]! > at) i--;
+    if (i < 0) return 0;
+    return (i & 1) === 0 ? this.c[i]! + (at - t[i]!) : this.c[i]!;
+  }
+}
+
+export class QueueAccount {
+  /** per packet id: when it reached the node it is at, and its queueing on the hops so far (ps) */
+  private arrAt = new Float64Array(4096);
+  private qsum = new Float64Array(4096);
+  /** by port gid: 1 for a host's NIC */
+  readonly isHost: Uint8Array;
+  /**
+   * by port gid: the time its flows queued there, summed over flows (ps): a flow queues at a switch
+   * port while one of its data packets waits there, at its NIC during its `nic` and `pfc` time
+   */
+  readonly queuePs: Float64Array;
+  /** by port gid: time any class of the port was paused by its peer's PFC, summed over classes (ps) */
+  readonly pausedPs: Float64Array;
+  private readonly pauseSince: Float64Array;
+  private readonly hist = new Map<number, PauseHistory>();
+  // per flow: a block of port slots while it runs
+  private blockOfFlow = new Int32Array(1024).fill(-1);
+  private readonly freeBlocks: number[] = [];
+  private blocks = 0;
+  private slotGid = new Int32Array(0);
+  private slotQ = new Float64Array(0);
+  private slotEnd = new Float64Array(0);
+  private otherQ = new Float64Array(0);
+  /** per block: the queueing of the flow's last data packet received (its ACK carries it back) */
+  private lastQ = new Float64Array(0);
+  /** the last ACK or NACK a host received: its flow, time and queueing (data packet and ACK) */
+  private ackFlow = -1;
+  private ackAt = -1;
+  private ackQ = 0;
+  /** `close`'s answer: the flow's port with the most queueing (gid, -1: none) and that queueing */
+  worstGid = -1;
+  worstQ = 0;
+
+  constructor(
+    private readonly pool: PacketStore,
+    hostPorts: readonly number[],
+    portCount: number,
+  ) {
+    this.isHost = new Uint8Array(portCount);
+    for (const g of hostPorts) this.isHost[g] = 1;
+    this.queuePs = new Float64Array(portCount);
+    this.pausedPs = new Float64Array(portCount);
+    this.pauseSince = new Float64Array(portCount * 8).fill(-1);
+  }
+
+  private growPackets(pkt: number): void {
+    let n = this.arrAt.length;
+    while (n <= pkt) n *= 2;
+    const a = new Float64Array(n);
+    a.set(this.arrAt);
+    this.arrAt = a;
+    const q = new Float64Array(n);
+    q.set(this.qsum);
+    this.qsum = q;
+  }
+
+  /** Port gid starts transmitting packet `pkt` now; it reaches the next node at `nextArr`. */
+  hop(gid: number, pkt: number, meta: number, now: number, nextArr: number): void {
+    if (pkt >= this.arrAt.length) this.growPackets(pkt);
+    const type = metaType(meta);
+    if (type === PKT_PFC) return;
+    const arr = this.arrAt;
+    if (this.isHost[gid] === 1) {
+      // a data packet starts here (its waits are the sender's); a control packet waited since it was made
+      if (type === PKT_DATA) this.qsum[pkt] = 0;
+      else if (now > arr[pkt]!) this.qsum[pkt] = this.qsum[pkt]! + (now - arr[pkt]!);
+      arr[pkt] = nextArr;
+      return;
+    }
+    const a = arr[pkt]!;
+    arr[pkt] = nextArr;
+    if (now <= a) return;
+    this.qsum[pkt] = this.qsum[pkt]! + (now - a);
+    if (type !== PKT_DATA) return;
+    const b = this.blockOf(this.pool.flow(pkt));
+    if (b >= 0) this.addFlowWait(b, gid, a, now);
+  }
+
+  /**
+   * The flow of block b had a data packet waiting at port gid from `a` to `s`: its time queued there
+   * grows by the part of [a, s] not already counted (the union of its packets' waits, so at most
+   * the time it was running; a port serves one flow's packets of a class in order).
+   */
+  private addFlowWait(b: number, gid: number, a: number, s: number): void {
+    const o = b * FLOW_PORT_SLOTS;
+    const g = this.slotGid;
+    let k = o;
+    for (; k < o + FLOW_PORT_SLOTS; k++) {
+      if (g[k] === gid) break;
+      if (g[k] === -1) {
+        g[k] = gid;
+        this.slotQ[k] = 0;
+        this.slotEnd[k] = 0;
+        break;
+      }
+    }
+    if (k === o + FLOW_PORT_SLOTS) {
+      // more ports than slots (spraying over many paths): the port's total still counts it
+      this.queuePs[gid] = this.queuePs[gid]! + (s - a);
+      this.otherQ[b] = this.otherQ[b]! + (s - a);
+      return;
+    }
+    const end = this.slotEnd[k]!;
+    const add = s - (a > end ? a : end);
+    if (add > 0) {
+      this.slotQ[k] = this.slotQ[k]! + add;
+      this.queuePs[gid] = this.queuePs[gid]! + add;
+    }
+    if (s > end) this.slotEnd[k] = s;
+  }
+
+  /** A host made control packet `pkt` (ACK, NACK, CNP) now; an ACK carries its data packet's queueing. */
+  created(pkt: number, now: number): void {
+    if (pkt >= this.arrAt.length) this.growPackets(pkt);
+    this.arrAt[pkt] = now;
+    const b = metaType(this.pool.meta(pkt)) === PKT_CNP ? -1 : this.blockOf(this.pool.flow(pkt));
+    this.qsum[pkt] = b >= 0 ? this.lastQ[b]! : 0;
+  }
+
+  /** A host received `pkt` now. */
+  rx(pkt: number, meta: number, now: number): void {
+    if (pkt >= this.arrAt.length) return;
+    const type = metaType(meta);
+    if (type === PKT_DATA) {
+      const b = this.blockOf(this.pool.flow(pkt));
+      if (b >= 0) this.lastQ[b] = this.qsum[pkt]!;
+    } else if (type === PKT_ACK || type === PKT_NACK) {
+      this.ackFlow = this.pool.flow(pkt);
+      this.ackAt = now;
+      this.ackQ = this.qsum[pkt]!;
+    }
+  }
+
+  /** The queueing of the ACK that flow `id` received at `now` and of the data packet it answers, or 0 if none arrived then. */
+  ackQueue(id: number, now: number): number {
+    return this.ackFlow === id && this.ackAt === now ? this.ackQ : 0;
+  }
+
+  /** Class `cls` of port gid was paused (true) or resumed now: only changes of its state. */
+  pause(gid: number, cls: number, now: number, pause: boolean): void {
+    const k = gid * 8 + cls;
+    if (pause) this.pauseSince[k] = now;
+    else if (this.pauseSince[k]! >= 0) {
+      this.pausedPs[gid] = this.pausedPs[gid]! + (now - this.pauseSince[k]!);
+      this.pauseSince[k] = -1;
+    } else return;
+    if (this.isHost[gid] !== 1) return;
+    let h = this.hist.get(k);
+    if (h === undefined) {
+      if (!pause) return;
+      h = new PauseHistory();
+      this.hist.set(k, h);
+    }
+    h.push(now);
+  }
+
+  /** Paused time of class `cls` of NIC port gid in [0, at], ps (0 if it was never paused). */
+  pausedAt(gid: number, cls: number, at: number): number {
+    const h = this.hist.get(gid * 8 + cls);
+    return h === undefined ? 0 : h.at(at);
+  }
+
+  /** Whether class `cls` of NIC port gid was ever paused. */
+  everPaused(gid: number, cls: number): boolean {
+    return this.hist.has(gid * 8 + cls);
+  }
+
+  /** The end of the run: pauses still in force count up to `now`. */
+  closePauses(now: number): void {
+    const s = this.pauseSince;
+    for (let k = 0; k < s.length; k++) {
+      if (s[k]! < 0) continue;
+      const gid = k >> 3;
+      this.pausedPs[gid] = this.pausedPs[gid]! + (now - s[k]!);
+      s[k] = -1;
+    }
+  }
+
+  /** Flow `id`'s block of port slots (-1: none). */
+  blockOf(id: number): number {
+    return id >= 0 && id < this.blockOfFlow.length ? this.blockOfFlow[id]! : -1;
+  }
+
+  /** Gives flow `id` a block (it starts being accounted); returns it. */
+  open(id: number): number {
+    if (id >= this.blockOfFlow.length) {
+      let n = this.blockOfFlow.length;
+      while (n <= id) n *= 2;
+      const a = new Int32Array(n).fill(-1);
+      a.set(this.blockOfFlow);
+      this.blockOfFlow = a;
+    }
+    let b = this.freeBlocks.pop();
+    if (b === undefined) {
+      b = this.blocks++;
+      if (b >= this.lastQ.length) this.growBlocks(Math.max(64, b * 2));
+    }
+    this.blockOfFlow[id] = b;
+    this.slotGid.fill(-1, b * FLOW_PORT_SLOTS, (b + 1) * FLOW_PORT_SLOTS);
+    this.otherQ[b] = 0;
+    this.lastQ[b] = 0;
+    return b;
+  }
+
+  /** Number of blocks in use or made (the transport sizes its per-block state by it). */
+  get blockCapacity(): number {
+    return this.lastQ.length;
+  }
+
+  private growBlocks(cap: number): void {
+    const g = new Int32Array(cap * FLOW_PORT_SLOTS).fill(-1);
+    g.set(this.slotGid);
+    this.slotGid = g;
+    const q = new Float64Array(cap * FLOW_PORT_SLOTS);
+    q.set(this.slotQ);
+    this.slotQ = q;
+    const e = new Float64Array(cap * FLOW_PORT_SLOTS);
+    e.set(this.slotEnd);
+    this.slotEnd = e;
+    const o = new Float64Array(cap);
+    o.set(this.otherQ);
+    this.otherQ = o;
+    const l = new Float64Array(cap);
+    l.set(this.lastQ);
+    this.lastQ = l;
+  }
+
+  /** Adds `w` ps of queueing of the flow of block b at port gid (and to the port's total when `port`). */
+  addFlowQueue(b: number, gid: number, w: number, port = false): void {
+    if (port) this.queuePs[gid] = this.queuePs[gid]! + w;
+    const o = b * FLOW_PORT_SLOTS;
+    const g = this.slotGid;
+    for (let k = o; k < o + FLOW_PORT_SLOTS; k++) {
+      const s = g[k]!;
+      if (s === gid) {
+        this.slotQ[k] = this.slotQ[k]! + w;
+        return;
+      }
+      if (s === -1) {
+        g[k] = gid;
+        this.slotQ[k] = w;
+        return;
+      }
+    }
+    this.otherQ[b] = this.otherQ[b]! + w;
+  }
+
+  /** Flow `id` is done: sets `worstGid` / `worstQ` (the first port of the most queueing) and frees its block. */
+  close(id: number): void {
+    this.worstGid = -1;
+    this.worstQ = 0;
+    const b = this.blockOf(id);
+    if (b < 0) return;
+    const o = b * FLOW_PORT_SLOTS;
+    for (let k = o; k < o + FLOW_PORT_SLOTS; k++) {
+      const g = this.slotGid[k]!;
+      if (g === -1) break;
+      if (this.slotQ[k]! > this.worstQ) {
+        this.worstQ = this.slotQ[k]!;
+        this.worstGid = g;
+      }
+    }
+    this.blockOfFlow[id] = -1;
+    this.freeBlocks.push(b);
+  }
+}
