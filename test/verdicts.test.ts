@@ -5,17 +5,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
 import { planSweep } from '../src/experiment/sweep.js';
 import { perturbBoundPs } from '../src/experiment/perturb.js';
 import { publishedSchema, verdictOf, type PublishedClaim } from '../src/report/published.js';
 import { fingerprintOf, isPartial, staleReason } from '../src/report/provenance.js';
-import { reproduce, verdictTally } from '../src/report/reproduce.js';
+import { claimsView, paperRow, reproduce, verdictTally, writePaperRow } from '../src/report/reproduce.js';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir('verdicts');
+// a fixed clean build for the runs below, so a record made from them is current in a dirty work tree too
+process.env['CCSIM_BUILD'] = '0123456789ab';
 
 test('direction: "A beats B by 4 %" holds only with the interval wholly above zero, whatever the tolerance', () => {
   const c: PublishedClaim = { id: 'x', experiment: 'e', metric: 'm', published: 4, unit: '%', tolerance: 10, compare: 'within', source: '§1', direction: 'positive' };
@@ -105,6 +107,16 @@ test('reproduce with perturbations: a deterministic incast gives n = 3 replicas,
   assert.ok(row.ci95 !== undefined && Number.isFinite(row.ci95));
   assert.equal(row.provenance!.points, '3/3');
   assert.equal(row.verdict, 'holds');
+
+  // the README's papers table: this paper's row is rewritten between the markers, the others stay
+  const readme = join(dir, 'README.md');
+  writeFileSync(readme, `# x\n<!-- ccsim:papers:begin -->\n| paper | claims |\n|---|---|\n| Other | 1 |\n| Ties | old |\n<!-- ccsim:papers:end -->\ntail\n`);
+  const view = claimsView('oscar', { out: join(dir, 'results'), experiments: exp, published });
+  writePaperRow(view, readme);
+  const text = readFileSync(readme, 'utf8');
+  assert.ok(text.includes('| Other | 1 |\n'), 'other rows stay');
+  assert.match(text, /\| Ties \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 0 \| 1 × n=3 \| - \|\n<!-- ccsim:papers:end -->\ntail\n$/);
+  assert.equal(paperRow('Ties', view.rows), '| Ties | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 1 × n=3 | - |');
 });
 
 test('stale and partial: no build, a dirty record, another model or spec is stale; fewer points than needed is partial; neither counted', () => {

@@ -53,3 +53,25 @@ export function claimsSummaryLines(all: readonly ClaimRow[]): string[] {
   if (spread > 0) lines.push(`${spread} claim${spread === 1 ? '' : 's'} whose replicas spread by more than the tolerance (the verdict rests on the interval)`);
   return lines;
 }
+
+/** Measured claims (not sensitivity rows) per replica count, e.g. "26 × n=3, 46 × n=1"; "-" when none. */
+export function replicasCell(all: readonly ClaimRow[]): string {
+  const byN = new Map<number, number>();
+  for (const r of all) if (r.variantOf === undefined && r.measured !== null) byN.set(r.n ?? 1, (byN.get(r.n ?? 1) ?? 0) + 1);
+  return byN.size === 0 ? '-' : [...byN.entries()].sort((a, b) => b[0] - a[0]).map(([n, c]) => `${c} × n=${n}`).join(', ');
+}
+
+/** Counted deviations and inconclusive claims per cause category, e.g. "unexplained 6, model gap 2"; "-" when none. */
+export function causesCell(all: readonly ClaimRow[]): string {
+  const dev = all.filter((r) => r.variantOf === undefined && (r.verdict === 'deviates' || r.verdict === 'inconclusive'));
+  const parts = CAUSE_CATEGORIES.map((c) => [c, dev.filter((r) => r.cause?.category === c).length] as const).filter(([, n]) => n > 0).map(([c, n]) => `${c} ${n}`);
+  const none = dev.filter((r) => r.cause === undefined).length;
+  if (none > 0) parts.push(`no cause yet ${none}`);
+  return parts.length === 0 ? '-' : parts.join(', ');
+}
+
+/** The paper's row of the README's "How close to the papers" table. */
+export function paperRow(title: string, all: readonly ClaimRow[]): string {
+  const t = verdictTally(all);
+  return `| ${title} | ${t.claims} | ${t.holds} | ${t.deviates} | ${t.inconclusive + t.undecided} | ${t.stale} | ${t.partial} | ${t['not run']} | ${replicasCell(all)} | ${causesCell(all)} |`;
+}

@@ -40,7 +40,7 @@ import {
   type Paper,
 } from './published.js';
 import { formatCell } from './text.js';
-import { claimsSummaryLines, verdictCounts } from './claims-summary.js';
+import { claimsSummaryLines, paperRow, verdictCounts } from './claims-summary.js';
 
 export interface ReproduceOptions {
   quick?: boolean;
@@ -237,7 +237,7 @@ function claimsTableHtml(view: ClaimsView, rows: readonly ClaimRow[], title: str
   return `<table class="claims-table" data-claims="${rows.length}"><caption>${esc(title)}</caption>${head}<tbody>${body}</tbody></table>`;
 }
 
-export { claimsSummaryLines, verdictCounts, verdictTally } from './claims-summary.js';
+export { claimsSummaryLines, paperRow, verdictCounts, verdictTally } from './claims-summary.js';
 
 function writeClaimFiles(dir: string, view: ClaimsView): string[] {
   const cols = ['id', 'experiment', 'metric', 'published', 'unit', 'tolerance', 'compare', 'direction', 'measured', 'bound', 'n', 'ci95', 'values', 'replicas', 'verdict', 'basis', 'why', 'variantOf', 'variant', 'cause', 'build', 'model', 'spec', 'points', 'cpuSeconds', 'source'];
@@ -366,9 +366,34 @@ export function writeClaimsReadme(view: ClaimsView, opts: ReproduceOptions = {})
     else text = `${cur.replace(/\s*$/, '')}\n\n## Published vs measured\n\n${block}\n`;
   }
   writeFileSync(file, text);
+  // the package README's row follows the package's own record only (not a record passed in)
+  if (!view.quick && view.recordFile === join(packageRoot(), 'data', 'measured', `${view.paper}.json`)) writePaperRow(view);
   if (!view.quick && view.recordFile !== undefined) {
     mkdirSync(dirname(view.recordFile), { recursive: true });
     writeFileAtomic(view.recordFile, JSON.stringify(recordOf(view), null, 2) + '\n');
   }
   return file;
+}
+
+const ROWS_BEGIN = '<!-- ccsim:papers:begin -->';
+const ROWS_END = '<!-- ccsim:papers:end -->';
+
+/**
+ * Rewrites this paper's row of the package README's "How close to the papers" table (between
+ * the `ccsim:papers` markers; the other papers' rows stay). The row is computed the way a fresh
+ * clone computes it: from the record just written, no results on disk.
+ */
+export function writePaperRow(view: ClaimsView, file = join(packageRoot(), 'README.md')): void {
+  if (!existsSync(file) || view.data === undefined) return;
+  const cur = readFileSync(file, 'utf8');
+  const a = cur.indexOf(ROWS_BEGIN);
+  const b = cur.indexOf(ROWS_END);
+  if (a < 0 || b < a) return;
+  const rows = withRecorded(view.data, view.rows.map((r) => ({ ...r, measured: null, verdict: 'not run' as const })), recordOf(view), view.experiments);
+  const row = paperRow(view.data.title, rows);
+  const lines = cur.slice(a, b).split('\n');
+  const i = lines.findIndex((l) => l.startsWith(`| ${view.data!.title} |`));
+  if (i >= 0) lines[i] = row;
+  else lines.splice(lines.length - 1, 0, row);
+  writeFileSync(file, cur.slice(0, a) + lines.join('\n') + cur.slice(b));
 }
