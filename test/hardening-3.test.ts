@@ -187,3 +187,29 @@ test('report on a damaged result folder: a missing fct.csv or a summary.json of 
   writeFileSync(join(nan, 'summary.json'), JSON.stringify(s));
   refused(['report', nan], /rep-nan\/summary\.json is corrupt: totals\.\w+ is "NaN\?", not a number/);
 });
+
+test('parallel engine: a worker thread whose module fails to load ends the run with a clear error, not a hang', async () => {
+  const { loadAndResolve } = await import('../src/experiment/resolve.js');
+  const { partitionTopology } = await import('../src/net/topology/partition.js');
+  const { runParallel } = await import('../src/experiment/parallel.js');
+  const spec = write('par-run.yaml', TINY.replace(/topology:.*\n/, 'topology: { type: spineLeaf, spines: 2, leaves: 2, hostsPerLeaf: 2, hostRate: 10Gbps, fabricRate: 10Gbps, delay: 1us }\n'));
+  const { input } = loadAndResolve(spec, {}, { quick: false });
+  const part = partitionTopology(input.topology, 2);
+  assert.equal(part.count, 2);
+  const broken = write('broken-worker.mjs', 'throw new Error("broken install");\n');
+  const t0 = Date.now();
+  assert.throws(() => runParallel(input, part, undefined, { workerUrl: new URL(`file://${broken}`) }), /parallel run: worker thread 1 failed to start: its module .*broken-worker\.mjs did not load: broken install; run with --threads 1/);
+  assert.ok(Date.now() - t0 < 30_000);
+  // a worker that never answers: the start-up wait gives up with its limit in the message
+  const silent = write('silent-worker.mjs', 'await new Promise(() => {});\n');
+  assert.throws(() => runParallel(input, part, undefined, { workerUrl: new URL(`file://${silent}`), startTimeoutMs: 1000 }), /1 of 1 worker threads did not start within 1 s/);
+});
+
+test('parallel engine: threads that got much less processor time than their number are reported with a hint', async () => {
+  const { starvationNote } = await import('../src/experiment/runner.js');
+  // 57 s of wall time on 2 threads with 40 s of CPU: 0.7 cores' time of 2 (the issue's 3x slower run)
+  assert.match(starvationNote(57_000, { user: 38e6, system: 2e6 }, 2) ?? '', /the 2 threads got 0\.7 cores' time over 57\.0 s .*--threads 1 may be faster/);
+  // busy threads, or a run too short to judge: no note
+  assert.equal(starvationNote(10_000, { user: 19e6, system: 0 }, 2), undefined);
+  assert.equal(starvationNote(500, { user: 1e5, system: 0 }, 2), undefined);
+});
