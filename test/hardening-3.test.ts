@@ -120,14 +120,12 @@ test('hangs and blow-ups: compare refuses a FIFO and a reference above its size 
   const fifo = join(dir, 'ref.fifo');
   if (spawnSync('mkfifo', [fifo]).status !== 0) t.diagnostic('no mkfifo: FIFO case skipped');
   else refused(['compare', run, fifo], /reference file .*ref\.fifo is not a regular file/);
-  // a 300 MB sparse file: refused by its size before a byte is read
+  // a 300 MB sparse file: refused by its size before a byte is read (a read would take seconds and 600 MB)
   const big = join(dir, 'big.txt');
   const fd = openSync(big, 'w');
   ftruncateSync(fd, 300 * 1024 * 1024);
   closeSync(fd);
-  const t0 = Date.now();
   refused(['compare', run, big], /reference file .*big\.txt is 314,572,800 bytes, above the limit of 268,435,456/);
-  assert.ok(Date.now() - t0 < 10_000);
   rmSync(big);
 });
 
@@ -197,9 +195,7 @@ test('parallel engine: a worker thread whose module fails to load ends the run w
   const part = partitionTopology(input.topology, 2);
   assert.equal(part.count, 2);
   const broken = write('broken-worker.mjs', 'throw new Error("broken install");\n');
-  const t0 = Date.now();
   assert.throws(() => runParallel(input, part, undefined, { workerUrl: new URL(`file://${broken}`) }), /parallel run: worker thread 1 failed to start: its module .*broken-worker\.mjs did not load: broken install; run with --threads 1/);
-  assert.ok(Date.now() - t0 < 30_000);
   // a worker that never answers: the start-up wait gives up with its limit in the message
   const silent = write('silent-worker.mjs', 'await new Promise(() => {});\n');
   assert.throws(() => runParallel(input, part, undefined, { workerUrl: new URL(`file://${silent}`), startTimeoutMs: 1000 }), /1 of 1 worker threads did not start within 1 s/);
@@ -212,4 +208,33 @@ test('parallel engine: threads that got much less processor time than their numb
   // busy threads, or a run too short to judge: no note
   assert.equal(starvationNote(10_000, { user: 19e6, system: 0 }, 2), undefined);
   assert.equal(starvationNote(500, { user: 1e5, system: 0 }, 2), undefined);
+});
+
+test('lossless fabric that drops: the HPCC simulator\'s 3 x BDP headroom is short at 10 G / 1 us; 2 x BDP + 2 packets holds (docs/network-model.md §11.8)', () => {
+  const incast = `name: incast100
+profile: hpcc
+topology: { type: dumbbell, left: 100, right: 1, hostRate: 10Gbps, delay: 1us }
+cc: dcqcn
+stop: { at: 30ms }
+workload:
+  - { type: incast, fanIn: 100, receiver: 100, size: 1MB, at: [0us] }
+`;
+  const torCounters = (out: string): Record<string, number> => {
+    const [head, ...rows] = readFileSync(join(out, 'counters_nodes.csv'), 'utf8').trim().split('\n');
+    const names = head!.split(',');
+    const tor = rows.map((r) => r.split(',')).find((c) => c[1] === 'tor101')!;
+    return Object.fromEntries(names.map((n, i) => [n, Number(tor[i])]));
+  };
+  const reference = join(dir, 'incast-ref');
+  assert.equal(ccsim('run', write('incast.yaml', incast), '-q', '-o', reference).code, 0);
+  const ref = torCounters(reference);
+  assert.ok(ref['pauses_sent']! > 1000, 'PFC is engaged');
+  // 3 750 B of headroom per port against about 4 600 B in flight after a PAUSE
+  assert.ok(ref['drops_ingressHeadroom']! > 20, `headroom drops: ${ref['drops_ingressHeadroom']}`);
+  assert.equal(ref['drops']!, ref['drops_ingressHeadroom']!);
+  const sized = join(dir, 'incast-sized');
+  assert.equal(ccsim('run', write('incast-sized.yaml', `${incast}network: { switch: { headroomRttMultiplier: 2, headroomExtraBytes: 2096 } }\n`), '-q', '-o', sized).code, 0);
+  const fixed = torCounters(sized);
+  assert.ok(fixed['pauses_sent']! > 1000);
+  assert.equal(fixed['drops'], 0);
 });
