@@ -89,6 +89,14 @@ test('data loss: schema -o and compare --json / --report never replace a file cc
   rmSync(join(repDir, 'report.html'));
   for (let i = 0; i < 2; i++) assert.equal(ccsim('compare', run, ref, '--report', repDir).code, 0);
   assert.deepEqual(readdirSync(repDir), ['report.html']);
+  // report --svg: its figures are sealed and replaced; a user's file of the same name is not
+  const figs = join(dir, 'figs');
+  for (let i = 0; i < 2; i++) assert.equal(ccsim('report', run, '--svg', figs).code, 0);
+  const fig = join(figs, readdirSync(figs).find((f) => f.endsWith('.svg'))!);
+  writeFileSync(fig, '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+  refused(['report', run, '--svg', figs], /cannot write the figure: .*\.svg exists and was not written by ccsim/);
+  assert.equal(readFileSync(fig, 'utf8'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+  refused(['report', run, '--svg', join(dir, 'mine.json')], /cannot write figures to .*mine\.json: it \(or a folder above it\) exists and is not a folder/);
 });
 
 test('data loss: a sweep point that lost a result file is run again; two sweeps into one folder: the second is refused', () => {

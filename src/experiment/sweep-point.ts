@@ -53,7 +53,11 @@ export function writeFileAtomic(path: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the folder itself is missing or not a folder: nothing was written
+    }
     // an OS error (a full disk, a read-only folder) names the file it was writing
     if (typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`cannot write ${path}: ${errorMessage(e)}`);
     throw e;
