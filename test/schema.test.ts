@@ -32,7 +32,7 @@ function specFiles(): string[] {
 test('spec.schema.json is what `ccsim schema` generates now', () => {
   const r = spawnSync(process.execPath, [CLI, 'schema'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(readFileSync(join(ROOT, 'spec.schema.json'), 'utf8'), r.stdout, 'regenerate: node dist/cli/ccsim.mjs schema -o spec.schema.json');
+  assert.equal(readFileSync(join(ROOT, 'spec.schema.json'), 'utf8'), r.stdout, 'regenerate: node dist/cli/ccsim.mjs schema > spec.schema.json');
   assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(specJsonSchema())));
 });
 

@@ -3,11 +3,11 @@
  * `ccsim anchors` (replay the reference runs shipped in data/anchors/ and
  * record the agreement).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../experiment/errors.js';
 import { parseBytes } from '../engine/units.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { sealHtml, sealJson } from '../experiment/ownership.js';
+import { writeOwnedHtml, writeOwnedJson } from '../experiment/write-owned.js';
 import { comparisonCdf, comparisonJson, comparisonTable, compareFlows, readCcsimFlows, readReferenceFlows, type Comparison, type ReferenceFormat, type TimeUnit } from '../report/compare.js';
 import { chartHtmlOf, renderPage, tableHtml, type ReportSection } from '../report/html.js';
 import { formatTable } from '../report/text.js';
@@ -43,9 +43,9 @@ export function comparisonSection(c: Comparison, id: string, title: string): Rep
 }
 
 function writeComparisonReport(dir: string, sections: ReportSection[], meta: string[]): string {
-  mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.html');
-  writeFileAtomic(file, renderPage('ccsim compare', meta, sections));
+  // ownership (experiment/ownership.ts): replaces only a report ccsim wrote; sealed, written atomically
+  writeOwnedHtml(file, sealHtml(renderPage('ccsim compare', meta, sections)), 'the report');
   return file;
 }
 
@@ -90,7 +90,7 @@ export function compareAction(run: string, reference: string, o: CompareOpts): v
   });
   for (const l of formatTable(comparisonTable(c))) out(l);
   if (o.json !== undefined) {
-    writeFileSync(o.json, JSON.stringify({ run, reference, ...comparisonJson(c) }, null, 2) + '\n');
+    writeOwnedJson(o.json, JSON.stringify(sealJson({ run, reference, ...comparisonJson(c) }), null, 2) + '\n', 'the comparison');
     out(`json: ${o.json}`);
   }
   if (o.report !== undefined) out(`report: ${writeComparisonReport(o.report, [comparisonSection(c, 'compare', `${run} vs ${reference}`)], [`ccsim run ${run} against ${reference}`])}`);

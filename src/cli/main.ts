@@ -142,8 +142,7 @@ function buildProgram(): Command {
       const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
       if (o.out === undefined) process.stdout.write(text);
       else {
-        const { writeFileSync } = await import('node:fs');
-        writeFileSync(o.out, text);
+        (await import('../experiment/write-owned.js')).writeOwnedJson(o.out, text, 'the schema');
         process.stdout.write(`schema: ${o.out}\n`);
       }
     });
@@ -169,10 +168,12 @@ async function main(argv: readonly string[] = process.argv): Promise<number> {
   }
 }
 
-// `ccsim list | head`: a closed pipe ends the output quietly
+// `ccsim list | head`: a closed pipe ends the output quietly; any other failure to write the output
+// (`ccsim list > /dev/full`: ENOSPC) is a clear error, exit 2
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`error: cannot write to standard output: ${e.code ?? ''} ${e.message.replace(/^\w+: /, '')}\n`);
+  process.exit(2);
 });
 
 process.exitCode = await main();

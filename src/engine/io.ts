@@ -63,3 +63,49 @@ export function readTextFileCapped(path: string, what: string, maxBytes: number 
     closeSync(fd);
   }
 }
+
+/**
+ * The deepest nesting any JSON or YAML input may have (specs, topology files,
+ * result records). Real specs nest about 8 levels; parsers and validators
+ * recurse once per level, so a file nested 200,000 levels deep would exhaust
+ * the stack instead of failing with a message (docs/guide.md, validation limits).
+ */
+export const MAX_NESTING_DEPTH = 100;
+
+/**
+ * Where JSON text first nests deeper than `maxDepth` (objects and arrays, strings
+ * skipped): `{ line, column }`, or undefined when it does not. A linear scan,
+ * run before JSON.parse so a hostile file cannot overflow the stack.
+ */
+export function jsonTooDeepAt(text: string, maxDepth: number = MAX_NESTING_DEPTH): { line: number; column: number } | undefined {
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return { line, column: i - lineStart + 1 };
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return undefined;
+}
+
+/** JSON.parse after the depth check; throws an Error naming `what`, the file, the line and the limit. */
+export function parseJsonBounded(text: string, what: string, path: string, maxDepth: number = MAX_NESTING_DEPTH): unknown {
+  const deep = jsonTooDeepAt(text, maxDepth);
+  if (deep !== undefined) {
+    throw new Error(`${what} ${path}: line ${deep.line}, column ${deep.column}: nested deeper than the limit of ${maxDepth} levels`);
+  }
+  return JSON.parse(text) as unknown;
+}

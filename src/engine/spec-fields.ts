@@ -14,6 +14,7 @@
  * (`${x}B`, `${ps}ps`), or pass the simulator's input directly (docs/api.md).
  */
 import { z } from 'zod';
+import { LINK_RATE_MAX_BPS, linkDelayProblem, linkRateProblem } from './plausibility.js';
 import { parseBytes, parseRate, parseTimePs } from './units.js';
 
 const NUM_OR_STRING_RATE = 'expected a rate: a string such as "100Gbps"';
@@ -62,9 +63,9 @@ function checkBare(v: number | string, kind: 'rate' | 'time' | 'size', bare: boo
 }
 
 /** The fastest rate a spec may give (100 Tbps): beyond it serialization times round to 0 ps. */
-export const MAX_RATE_BPS = 1e14;
+export const MAX_RATE_BPS = LINK_RATE_MAX_BPS;
 
-/** A rate in bps; > 0 unless `allowZero`, <= MAX_RATE_BPS; a bare number only with `bare` (or 0). */
+/** A link rate in bps; 1 kbps .. 100 Tbps (0 too with `allowZero`: a link down); a bare number only with `bare` (or 0). */
 export function rateField(opts: { allowZero?: boolean; bare?: boolean } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_RATE }).transform((v, ctx): number => {
     if (!checkBare(v, 'rate', opts.bare, ctx)) return z.NEVER;
@@ -75,16 +76,10 @@ export function rateField(opts: { allowZero?: boolean; bare?: boolean } = {}) {
       ctx.addIssue({ code: 'custom', message: errText(e) });
       return z.NEVER;
     }
-    if (!Number.isFinite(bps)) {
-      ctx.addIssue({ code: 'custom', message: 'must be finite' });
-      return z.NEVER;
-    }
-    if (opts.allowZero ? bps < 0 : bps <= 0) {
-      ctx.addIssue({ code: 'custom', message: opts.allowZero ? 'must be >= 0' : 'must be > 0' });
-      return z.NEVER;
-    }
-    if (bps > MAX_RATE_BPS) {
-      ctx.addIssue({ code: 'custom', message: 'must be <= 100 Tbps (1e14 bps): not a physical link rate' });
+    // the plausibility bounds of every link rate (engine/plausibility.ts)
+    const problem = linkRateProblem(bps, opts.allowZero === true);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', message: problem });
       return z.NEVER;
     }
     return bps;
@@ -100,7 +95,7 @@ function showPs(ps: number): string {
  * least `min` ps when given (a timer or sampling period below it would cost
  * more events or rows than the run's limits count: `why` says so).
  */
-export function durationField(opts: { positive?: boolean; min?: number; why?: string } = {}) {
+export function durationField(opts: { positive?: boolean; min?: number; why?: string; linkDelay?: boolean } = {}) {
   return z.union([z.number(), z.string()], { error: NUM_OR_STRING_TIME }).transform((v, ctx): number => {
     if (!checkBare(v, 'time', false, ctx)) return z.NEVER;
     let ps: number;
@@ -122,8 +117,18 @@ export function durationField(opts: { positive?: boolean; min?: number; why?: st
       ctx.addIssue({ code: 'custom', message: `must be >= ${showPs(opts.min)}${opts.why !== undefined ? ` (${opts.why})` : ''}` });
       return z.NEVER;
     }
+    const problem = opts.linkDelay === true ? linkDelayProblem(ps) : undefined;
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
     return ps;
   });
+}
+
+/** A one-way link delay in ps: a duration of at most 1 s (engine/plausibility.ts). */
+export function linkDelayField() {
+  return durationField({ linkDelay: true });
 }
 
 /**

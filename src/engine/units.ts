@@ -3,6 +3,8 @@
  * 2^53 ps, about 9007 s). Rates are bits per second, sizes bytes.
  */
 
+import { roundToClock } from './plausibility.js';
+
 export const PS = 1;
 export const NS = 1_000;
 export const US = 1_000_000;
@@ -110,11 +112,11 @@ function formatRateBits(bps: number): string {
 
 /** Parses a duration into ps: number (seconds) or string like "1us", "10ms", "500ns", "2s", "3ps". */
 export function parseTimePs(v: number | string): number {
-  if (typeof v === 'number') return Math.round(v * SEC);
+  if (typeof v === 'number') return roundToClock(v, SEC, `${v}s`);
   const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ps|ns|us|µs|ms|s)\s*$/i.exec(v);
   if (!m) throw new Error(`not a duration: "${v}" (use e.g. 1us, 10ms, 500ns or a number in seconds)`);
   const mult: Record<string, number> = { ps: 1, ns: NS, us: US, 'µs': US, ms: MS, s: SEC };
-  return Math.round(parseFloat(m[1]!) * mult[m[2]!.toLowerCase()]!);
+  return roundToClock(parseFloat(m[1]!), mult[m[2]!.toLowerCase()]!, v.trim());
 }
 
 /**

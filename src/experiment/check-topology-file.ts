@@ -8,6 +8,7 @@
  * the file and links by the line (or `links[i]`) that writes them.
  */
 import type { LoadedTopology } from '../net/topology/index.js';
+import { MAX_NEXT_HOPS } from '../net/topology/routing.js';
 
 /** At most this many problems are listed; the rest are counted. */
 const SHOWN = 8;
@@ -47,6 +48,21 @@ export function topologyFileProblems(loaded: LoadedTopology, path: string): stri
     }
   }
   problems.push(...disconnectedHosts(loaded, path, named));
+  // routing (net/topology/routing.ts) keeps at most MAX_NEXT_HOPS equal-cost next hops per switch and host: a
+  // switch with more links to other switches could exceed it, which would fail only when the run builds its routes
+  const toSwitches = new Map<number, number>();
+  for (const l of topo.links) {
+    if (l.a >= H && l.b >= H) {
+      toSwitches.set(l.a, (toSwitches.get(l.a) ?? 0) + 1);
+      toSwitches.set(l.b, (toSwitches.get(l.b) ?? 0) + 1);
+    }
+  }
+  for (const [s, n] of toSwitches) {
+    if (n > MAX_NEXT_HOPS) {
+      problems.push(`${path}: ${named(s)} has ${n.toLocaleString('en-US')} links to other switches, above the routing limit of ${MAX_NEXT_HOPS.toLocaleString('en-US')} equal-cost next hops per switch`);
+      break;
+    }
+  }
   if (problems.length > SHOWN) return [...problems.slice(0, SHOWN), `... and ${problems.length - SHOWN} more problems in ${path}`];
   return problems;
 }

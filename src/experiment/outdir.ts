@@ -89,6 +89,8 @@ export function isCompleteResultDir(dir: string): boolean {
 
 /** The lock a process holds on a result folder while it commits files there (inside the folder, so ignored as ccsim's own). */
 export const LOCK_FILE = `${STAGING_PREFIX}lock`;
+/** The lock a `ccsim sweep` holds on its sweep folder while it runs (one sweep per folder at a time). */
+export const SWEEP_LOCK_FILE = `${STAGING_PREFIX}sweep-lock`;
 /** A lock held by a process on another host is taken as stale after this long (a commit takes milliseconds to seconds). */
 const FOREIGN_LOCK_STALE_MS = 10 * 60 * 1000;
 
@@ -102,8 +104,8 @@ function processAlive(pid: number): boolean {
 }
 
 /** Who holds the lock of `dir` ("pid N on host H"), or undefined when it is free or stale. */
-export function lockHolder(dir: string): string | undefined {
-  const p = join(dir, LOCK_FILE);
+export function lockHolder(dir: string, file: string = LOCK_FILE): string | undefined {
+  const p = join(dir, file);
   let text: string;
   let mtimeMs: number;
   try {
@@ -123,20 +125,48 @@ function busy(shown: string, holder: string): UsageError {
 }
 
 /** Takes the commit lock of `dir` (removing a stale one); throws UsageError when a live process holds it. */
-function acquireLock(dir: string, shown: string): void {
-  const p = join(dir, LOCK_FILE);
+function acquireLock(dir: string, shown: string, file: string = LOCK_FILE, refusal: (holder: string) => UsageError = (h) => busy(shown, h)): void {
+  const p = join(dir, file);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(p, `${hostname()} ${process.pid}\n`, { flag: 'wx' });
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannot(shown, errorMessage(e));
-      const holder = lockHolder(dir);
-      if (holder !== undefined) throw busy(shown, holder);
+      const holder = lockHolder(dir, file);
+      if (holder !== undefined) throw refusal(holder);
       rmSync(p, { force: true }); // stale: its process is gone
     }
   }
-  throw busy(shown, 'unknown');
+  throw refusal('unknown');
+}
+
+/**
+ * Takes the sweep lock of the sweep folder `dir` for this process (released by
+ * releaseSweepLock, or when the process exits): a second sweep into the same
+ * folder is refused at once, naming the process that holds it, instead of both
+ * writing the same points.
+ */
+export function acquireSweepLock(shown: string): void {
+  const dir = resolvePath(shown);
+  if (heldSweepLocks.has(dir)) return; // this process holds it already (reproduce prepares every sweep before running them)
+  acquireLock(dir, shown, SWEEP_LOCK_FILE, (holder) =>
+    new UsageError(`cannot run the sweep into ${shown}: another ccsim sweep (${holder}) is running into that folder; wait for it to end, or give this one another --out`),
+  );
+  heldSweepLocks.add(dir);
+  if (heldSweepLocks.size === 1) process.once('exit', releaseAllSweepLocks);
+}
+
+const heldSweepLocks = new Set<string>();
+
+export function releaseSweepLock(shown: string): void {
+  const dir = resolvePath(shown);
+  if (!heldSweepLocks.delete(dir)) return;
+  rmSync(join(dir, SWEEP_LOCK_FILE), { force: true });
+}
+
+function releaseAllSweepLocks(): void {
+  for (const d of [...heldSweepLocks]) releaseSweepLock(d);
 }
 
 function releaseLock(dir: string): void {
@@ -166,7 +196,7 @@ export function removeStaleStaging(dir: string): void {
   }
   const host = hostname().replace(/[^A-Za-z0-9.]/g, '_');
   for (const e of entries) {
-    if (!e.startsWith(STAGING_PREFIX) || e === LOCK_FILE) continue;
+    if (!e.startsWith(STAGING_PREFIX) || e === LOCK_FILE || e === SWEEP_LOCK_FILE) continue;
     const p = join(dir, e);
     const m = /^(\d+)@([A-Za-z0-9._]+)-/.exec(e.slice(STAGING_PREFIX.length));
     let stale: boolean;

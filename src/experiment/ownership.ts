@@ -90,3 +90,46 @@ export function reportReplaceRefusal(path: string): string | undefined {
   }
   return undefined;
 }
+
+const SCHEMA_SEAL = /^written by `ccsim schema`; ccsim-seal ([0-9a-f]{64})$/;
+
+/**
+ * A JSON Schema sealed as ccsim's: the seal goes in the schema's `$comment`
+ * (a keyword schema validators and editors ignore), over the other keys.
+ */
+export function sealSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $comment: _old, ...rest } = schema;
+  return { ...rest, $comment: `written by \`ccsim schema\`; ccsim-seal ${digest(JSON.stringify(rest))}` };
+}
+
+function hasValidSchemaSeal(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const { $comment: c, ...rest } = v as Record<string, unknown>;
+  const m = typeof c === 'string' ? SCHEMA_SEAL.exec(c) : null;
+  return m !== null && m[1] === digest(JSON.stringify(rest));
+}
+
+/**
+ * Why ccsim may not replace the file at `path` with a JSON file it writes
+ * (`compare --json`, `schema -o`), or undefined when it may: the file does not
+ * exist, or it is a sealed JSON file ccsim wrote that nobody edited since.
+ */
+export function jsonReplaceRefusal(path: string): string | undefined {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return undefined; // nothing there
+  }
+  if (!st.isFile()) return `${path} exists and is not a regular file`;
+  let v: unknown;
+  try {
+    v = st.size > 64 * 1024 * 1024 ? undefined : (JSON.parse(readFileSync(path, 'utf8')) as unknown);
+  } catch {
+    v = undefined;
+  }
+  if (!hasValidSeal(v) && !hasValidSchemaSeal(v)) {
+    return `${path} exists and was not written by ccsim (or was edited since): ccsim never replaces files it did not write; move it away or choose another file`;
+  }
+  return undefined;
+}

@@ -7,6 +7,9 @@ import { runPartition, type PartitionJob } from './partition-loop.js';
 
 const j = workerData as PartitionJob & { done: SharedArrayBuffer; report: MessagePort };
 const done = new Int32Array(j.done);
+// loaded: the calling thread starts its own partition once every worker got here (experiment/parallel.ts)
+Atomics.add(done, j.count + 1, 1);
+Atomics.notify(done, j.count + 1);
 const report = runPartition(j);
 j.report.postMessage(report);
 Atomics.store(done, j.me, report.ok === true ? 1 : 2);

@@ -66,14 +66,60 @@ function ringCapacity(input: SimInput, part: Partitioning): number {
  * met the deadlock check's precondition (run it on one thread instead). `stats`, if given,
  * receives each partition's windows, events, crossings and times (bench/bench.ts).
  */
-export function runParallel(input: SimInput, part: Partitioning, stats?: PartitionStats[]): SimOutput | null {
+/**
+ * Each worker thread starts from this bootstrap, which imports the worker module: a module that
+ * fails to load (a broken install, a missing file) is reported on the worker's port and marked
+ * in `done` like a failed partition, so the run ends with the error instead of waiting forever
+ * for a partition that never started (issue 45).
+ */
+const WORKER_BOOT = `
+const { workerData } = require('node:worker_threads');
+import(workerData.entry).catch((e) => {
+  const done = new Int32Array(workerData.done);
+  try { workerData.report.postMessage({ ok: false, error: 'its module ' + workerData.entry + ' did not load: ' + (e && e.message ? e.message : String(e)) }); } catch {}
+  Atomics.store(done, workerData.me, 2);
+  Atomics.add(done, workerData.count + 1, 1);
+  Atomics.notify(done, workerData.count + 1);
+  Atomics.add(done, workerData.count, 1);
+  Atomics.notify(done, workerData.count);
+});
+`;
+
+/** How long the calling thread waits for the worker threads to load before it gives up (a loaded machine takes seconds). */
+export const WORKER_START_TIMEOUT_MS = 120_000;
+
+/**
+ * Waits until every worker has loaded its module (or failed to); throws when one failed or
+ * none answered in time. `done[count + 1]` counts the workers that started or failed.
+ */
+function awaitWorkerStart(done: Int32Array, count: number, ports: readonly MessagePort[], workers: readonly Worker[], timeoutMs: number): void {
+  const t0 = Date.now();
+  for (;;) {
+    const started = Atomics.load(done, count + 1);
+    if (started >= count - 1) break;
+    if (Date.now() - t0 > timeoutMs) {
+      for (const w of workers) void w.terminate();
+      throw new Error(`parallel run: ${count - 1 - started} of ${count - 1} worker threads did not start within ${timeoutMs / 1000} s; run with --threads 1`);
+    }
+    Atomics.wait(done, count + 1, started, 200);
+  }
+  for (let me = 1; me < count; me++) {
+    if (Atomics.load(done, me) !== 2) continue;
+    const r = receiveMessageOnPort(ports[me - 1]!)?.message as PartitionReport | undefined;
+    for (const w of workers) void w.terminate();
+    throw new Error(`parallel run: worker thread ${me} failed to start: ${r?.error ?? 'no report'}; run with --threads 1`);
+  }
+}
+
+export function runParallel(input: SimInput, part: Partitioning, stats?: PartitionStats[], opts: { workerUrl?: URL; startTimeoutMs?: number } = {}): SimOutput | null {
   const P = part.count;
   const { onProgress: _progress, fctSink, ...plain } = input;
   const capacity = ringCapacity(input, part);
   const barrier = new SharedArrayBuffer(WindowBarrier.bytes(P));
   const rings = Array.from({ length: P }, (_, a) => Array.from({ length: P }, (_, b) => (a === b ? null : new SharedArrayBuffer(WindowRing.bytes(capacity)))));
-  const done = new Int32Array(new SharedArrayBuffer(4 * (P + 1)));
-  const url = entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
+  // done[me]: 1 ok, 2 failed; done[P]: partitions ended; done[P + 1]: workers started (or failed to)
+  const done = new Int32Array(new SharedArrayBuffer(4 * (P + 2)));
+  const url = opts.workerUrl ?? entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
   const job = (me: number): PartitionJob => ({ input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity });
@@ -81,8 +127,10 @@ export function runParallel(input: SimInput, part: Partitioning, stats?: Partiti
   for (let me = 1; me < P; me++) {
     const ch = new MessageChannel();
     ports.push(ch.port1);
-    workers.push(new Worker(url, { workerData: { ...job(me), done: done.buffer, report: ch.port2 }, transferList: [ch.port2] }));
+    workers.push(new Worker(WORKER_BOOT, { eval: true, workerData: { ...job(me), entry: url.href, done: done.buffer, report: ch.port2 }, transferList: [ch.port2] }));
   }
+  // partition 0 waits at window barriers for every other partition: start it only once they all run
+  awaitWorkerStart(done, P, ports, workers, opts.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);
   const own = runPartition(job(0));
   // each worker posts its report, then sets its `done` word and wakes this thread
   for (;;) {

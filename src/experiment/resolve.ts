@@ -7,11 +7,12 @@
 import { perturbBoundPs, perturbStarts } from './perturb.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, resolve as resolvePath } from 'node:path';
-import { parseDocument } from 'yaml';
+import { Composer, LineCounter, Parser, YAMLParseError, type CST } from 'yaml';
 import { findCc } from '../cc/registry.js';
 import { unmetNeeds } from '../cc/types.js';
 import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../cc/network-settings.js';
-import { readTextFileCapped } from '../engine/io.js';
+import { MAX_NESTING_DEPTH, jsonTooDeepAt, readTextFileCapped } from '../engine/io.js';
+import { losslessBufferProblem } from '../engine/plausibility.js';
 import { admissionPolicyNames, disciplineNames, findAdmissionPolicy } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import type { SimInput } from '../sim/types.js';
@@ -83,6 +84,10 @@ function protoKeyPath(v: unknown, at: string): string | undefined {
 }
 
 function parseJsonText(text: string, file: string): unknown {
+  const deep = jsonTooDeepAt(text);
+  if (deep !== undefined) {
+    throw new SpecError([{ path: `line ${deep.line}, column ${deep.column}`, value: undefined, showValue: false, message: `nested deeper than the limit of ${MAX_NESTING_DEPTH} levels` }], file);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -105,44 +110,116 @@ function parseJsonText(text: string, file: string): unknown {
  * members, aliases) a spec may hold: parsing YAML costs about 20 µs and 2 KB
  * per value, so the budget keeps a spec under about 4 s and 0.5 GB. JSON parses
  * a hundred times faster: a long explicit flow list belongs in a .json spec.
+ * Text inside a scalar (a long description) is not a value and costs little.
  */
 export const YAML_VALUE_BUDGET = 200_000;
 
-/** An upper estimate of the values in YAML text, counted without parsing it. */
-function countYamlValues(text: string): number {
+/**
+ * An upper estimate of the values in YAML text, counted without parsing it:
+ * the indicator characters outside quoted scalars and comments. It bounds the
+ * work of the exact count (yamlShape) on hostile input.
+ */
+function countYamlIndicators(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      // a quoted scalar: skip to its closing quote ("" escapes with a backslash, '' by doubling)
+      const prev = i > 0 ? text.charCodeAt(i - 1) : 32;
+      if (prev !== 32 && prev !== 10 && prev !== 9 && prev !== 58 && prev !== 44 && prev !== 91 && prev !== 123 && prev !== 45) continue;
+      const q = c;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (q === 34 && d === 92) i++;
+        else if (d === q) break;
+      }
+      continue;
+    }
+    if (c === 35 && (i === 0 || text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 10)) {
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? text.length : eol - 1;
+      continue;
+    }
     // : , - * & [ {
     if (c === 58 || c === 44 || c === 45 || c === 42 || c === 38 || c === 91 || c === 123) n++;
   }
   return n;
 }
 
+/** Where the CST of a YAML stream first nests deeper than `maxDepth` (a source offset), and its exact value count. */
+function yamlShape(tokens: readonly CST.Token[], maxDepth: number): { values: number; tooDeepAt: number | undefined } {
+  let values = 0;
+  const stack: [CST.Token, number][] = tokens.map((t) => [t, 0]);
+  const push = (t: CST.Token | undefined, depth: number): void => {
+    if (t !== undefined) stack.push([t, depth]);
+  };
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [t, depth] = top;
+    if (depth > maxDepth) return { values, tooDeepAt: 'offset' in t ? t.offset : 0 };
+    switch (t.type) {
+      case 'document':
+        push(t.value, depth);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        for (const it of t.items) {
+          values++;
+          push('key' in it ? (it.key ?? undefined) : undefined, depth + 1);
+          push(it.value, depth + 1);
+        }
+        break;
+      case 'alias':
+        values++;
+        break;
+      default:
+        break;
+    }
+  }
+  return { values, tooDeepAt: undefined };
+}
+
+function budgetIssue(values: number, file: string): SpecError {
+  return new SpecError(
+    [
+      {
+        path: '',
+        value: undefined,
+        showValue: false,
+        message:
+          `the YAML has about ${values.toLocaleString('en-US')} values, above the budget of ${YAML_VALUE_BUDGET.toLocaleString('en-US')} ` +
+          '(YAML this large takes minutes and gigabytes to parse): write a long flow list as a JSON spec (.json), which has no such budget',
+      },
+    ],
+    file,
+  );
+}
+
 function parseYamlText(text: string, file: string): unknown {
-  const values = countYamlValues(text);
-  if (values > YAML_VALUE_BUDGET) {
+  // a cheap bound first (twice the budget: indicators overcount), then the exact count on the syntax tree
+  const indicators = countYamlIndicators(text);
+  if (indicators > 2 * YAML_VALUE_BUDGET) throw budgetIssue(indicators, file);
+  const lines = new LineCounter();
+  // the syntax tree is built without recursion; the composer and validation recurse per level, so depth is checked here
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const shape = yamlShape(tokens, MAX_NESTING_DEPTH);
+  if (shape.tooDeepAt !== undefined) {
+    const lp = lines.linePos(shape.tooDeepAt);
     throw new SpecError(
-      [
-        {
-          path: '',
-          value: undefined,
-          showValue: false,
-          message:
-            `the YAML has about ${values.toLocaleString('en-US')} values, above the budget of ${YAML_VALUE_BUDGET.toLocaleString('en-US')} ` +
-            '(YAML this large takes minutes and gigabytes to parse): write a long flow list as a JSON spec (.json), which has no such budget',
-        },
-      ],
+      [{ path: `line ${lp.line}, column ${lp.col}`, value: undefined, showValue: false, message: `nested deeper than the limit of ${MAX_NESTING_DEPTH} levels` }],
       file,
     );
   }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const issues: SpecIssue[] = doc.errors.map((err) => {
-      const lp = err.linePos?.[0];
-      const where = lp ? `line ${lp.line}, column ${lp.col}` : 'YAML';
-      // first line of the message, without the " at line L, column C:" that prettyErrors appends
-      const msg = (err.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?\s*$/, '');
+  if (shape.values > YAML_VALUE_BUDGET) throw budgetIssue(shape.values, file);
+  const docs = [...new Composer({ uniqueKeys: true }).compose(tokens, true, text.length)];
+  const doc = docs[0]!;
+  const errors = [...doc.errors];
+  if (docs.length > 1) errors.push(new YAMLParseError(docs[1]!.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+  if (errors.length > 0) {
+    const issues: SpecIssue[] = errors.map((err) => {
+      const lp = lines.linePos(err.pos[0]);
+      const where = `line ${lp.line}, column ${lp.col}`;
+      const msg = err.message.split('\n')[0] ?? '';
       return { path: where, value: undefined, message: `invalid YAML: ${msg}`, showValue: false };
     });
     throw new SpecError(issues, file);
@@ -278,6 +355,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   issues.throwIfAny();
   const built = buildTopology(spec.topology, specDir, spec.limits, issues);
   const ti = new TopoIndex(built.topology, built.newIds);
+  checkLosslessBuffer(net, built.topology, issues);
 
   const entries = prepareWorkload(spec, ti, specDir, issues);
   const circuitSchedule = resolveSchedule(spec, ti, issues);
@@ -321,6 +399,17 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   checkPeriodicCost(input, closedLoopBytes, spec.limits, issues);
   issues.throwIfAny();
   return input;
+}
+
+/** A lossless switch's buffer must hold a full packet per port of its largest switch (engine/plausibility.ts). */
+function checkLosslessBuffer(net: NetworkConfig, topo: SimInput['topology'], issues: Issues): void {
+  if (!net.switch.pfcEnabled || net.switch.bufferBytes === 0) return; // 0 is reported by resolveNetwork
+  const degree = new Map<number, number>();
+  for (const l of topo.links) for (const n of [l.a, l.b]) if (n >= topo.hostCount) degree.set(n, (degree.get(n) ?? 0) + 1);
+  let ports = 0;
+  for (const d of degree.values()) if (d > ports) ports = d;
+  const problem = losslessBufferProblem(net.switch.bufferBytes, ports, net.transport.mtuBytes);
+  if (problem !== undefined) issues.add(['network', 'switch', 'bufferBytes'], problem, net.switch.bufferBytes);
 }
 
 /** Data packets of the input's flows known up front (a closed-loop workload's later flows are not counted). */

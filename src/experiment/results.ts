@@ -8,7 +8,8 @@
  * points under points/). Figure analyses (./analysis.ts) and reports use it,
  * so they work on any finished result.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { parseJsonBounded, readTextFileCapped } from '../engine/io.js';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from './errors.js';
@@ -20,6 +21,24 @@ import type { RunManifest } from './output.js';
 export type { RunManifest };
 
 export type TableRow = Record<string, string | number>;
+
+/**
+ * The largest result table read (an FCT table of several million flows): the
+ * same input rule as specs (engine/io.ts: regular files only, bounded), with
+ * a bound that fits a JavaScript string.
+ */
+export const RESULT_TABLE_MAX_BYTES = 480 * 1024 * 1024;
+/** The largest JSON record of a result folder read (manifest.json, summary.json, sweep.json, figure.json). */
+export const RESULT_JSON_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A result file's text under the input rule; a UsageError naming the file and the limit otherwise. */
+export function readResultText(path: string, maxBytes: number = RESULT_TABLE_MAX_BYTES): string {
+  try {
+    return readTextFileCapped(path, 'result file', maxBytes);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message.replace(' (limits.fileBytes)', '') : String(e));
+  }
+}
 
 /** ccsim's text for a non-finite number (nan / inf / -inf) as that number; other text as is. */
 function nonFinite(value: string): string | number {
@@ -71,7 +90,7 @@ function splitPlainCsv(text: string, file: string): RawTable {
 
 function readJsonl(path: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim() !== '') out.push(JSON.parse(line) as Record<string, unknown>);
+  for (const line of readResultText(path).split('\n')) if (line.trim() !== '') out.push(parseJsonBounded(line, 'result file', path) as Record<string, unknown>);
   return out;
 }
 
@@ -84,7 +103,7 @@ function readJsonl(path: string): Record<string, unknown>[] {
 export function readTable(dir: string, base: string): TableRow[] | undefined {
   const csv = join(dir, `${base}.csv`);
   if (existsSync(csv)) {
-    const text = readFileSync(csv, 'utf8');
+    const text = readResultText(csv);
     if (text.includes('"')) return parseCsv(text, { columns: true, cast: castCell, skip_empty_lines: true }) as TableRow[];
     const { header, rows } = splitPlainCsv(text, csv);
     return rows.map((cells) => {
@@ -111,7 +130,7 @@ export function readTable(dir: string, base: string): TableRow[] | undefined {
 function readRawTable(dir: string, base: string): RawTable | undefined {
   const csv = join(dir, `${base}.csv`);
   if (existsSync(csv)) {
-    const text = readFileSync(csv, 'utf8');
+    const text = readResultText(csv);
     if (!text.includes('"')) return splitPlainCsv(text, csv);
     const [header = [], ...rows] = parseCsv(text, { skip_empty_lines: true }) as string[][];
     return { header, rows };
@@ -199,8 +218,9 @@ export function readResultJson<T = Record<string, unknown>>(dir: string, name: s
   if (!existsSync(f)) return undefined;
   let v: unknown;
   try {
-    v = JSON.parse(readFileSync(f, 'utf8'));
+    v = parseJsonBounded(readResultText(f, RESULT_JSON_MAX_BYTES), 'result file', f);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(`${f} is corrupt (not valid JSON: ${e instanceof Error ? e.message : String(e)})`);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`${f} is corrupt (not a JSON object)`);
@@ -287,6 +307,36 @@ export interface ResultSet {
   fields: string[];
 }
 
+/** A summary.json whose counts and statistics are not numbers (null = a non-finite one) is corrupt: a report of NaN helps nobody. */
+function checkSummaryNumbers(summary: Record<string, unknown>, file: string): void {
+  const fct = summary['fct'] as Record<string, unknown> | null | undefined;
+  const groups: [string, unknown][] = [
+    ['totals', summary['totals']],
+    ['fct.overall', fct !== null && typeof fct === 'object' ? fct['overall'] : undefined],
+  ];
+  for (const [name, group] of groups) {
+    if (group === undefined) continue;
+    if (group === null || typeof group !== 'object' || Array.isArray(group)) throw new UsageError(`${file} is corrupt: ${name} is not an object (run it again)`);
+    for (const [k, v] of Object.entries(group as Record<string, unknown>)) {
+      if (v !== null && typeof v !== 'number') throw new UsageError(`${file} is corrupt: ${name}.${k} is ${JSON.stringify(v)?.slice(0, 40) ?? String(v)}, not a number (run it again)`);
+    }
+  }
+  for (const k of ['unfinished', 'unfinishedBytes', 'endPs']) {
+    const v = summary[k];
+    if (v !== undefined && v !== null && typeof v !== 'number') throw new UsageError(`${file} is corrupt: ${k} is ${JSON.stringify(v)?.slice(0, 40) ?? String(v)}, not a number (run it again)`);
+  }
+}
+
+/** Every file the manifest lists must be there: a result that lost its fct.csv is not reported as if it had no flows. */
+function checkListedFiles(manifest: Record<string, unknown>, dir: string): void {
+  const files = manifest['files'];
+  if (!Array.isArray(files)) return; // an older writer's manifest
+  for (const f of files) {
+    if (typeof f !== 'string' || f === '' || /[/\\]/.test(f)) continue;
+    if (!existsSync(join(dir, f))) throw new UsageError(`${dir} is incomplete: ${f}, listed in its manifest.json, is missing (run it again)`);
+  }
+}
+
 function loadRun(dir: string, label: string | undefined, vars: Record<string, unknown>): RunData {
   const manifest = requireRunManifest(dir);
   const summary0 = requireRunSummary(dir) as unknown as Record<string, unknown>;
@@ -294,6 +344,8 @@ function loadRun(dir: string, label: string | undefined, vars: Record<string, un
   if ((manifest as unknown as Record<string, unknown>)['incomplete'] === true) {
     throw new UsageError(`${join(dir, 'manifest.json')} is marked incomplete: the run that wrote ${dir} did not finish writing it (run it again)`);
   }
+  checkSummaryNumbers(summary0, join(dir, 'summary.json'));
+  checkListedFiles(manifest as unknown as Record<string, unknown>, dir);
   const summary = requireRunSummary(dir);
   // a manifest of an older or foreign writer may lack fields
   const cc = (manifest.resolved as Partial<RunManifest['resolved']> | undefined)?.cc?.name ?? 'unknown';

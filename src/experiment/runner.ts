@@ -196,6 +196,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   const stream = opts.progressStream ?? process.stderr;
   const threads = planThreads(input.topology, opts.threads ?? spec.threads, opts.threads !== undefined ? 'option' : 'spec', undefined, parallelUnsupported(input));
   if (opts.quiet !== true) for (const n of threads.notes) stream.write(`threads: ${n}\n`);
+  const notesBefore = threads.notes.length;
   const progress =
     opts.quiet === true ? undefined : opts.progress === true ? makeProgress(input, stream) : opts.progressLines === true ? makeLineProgress(input, stream) : undefined;
   let ok = false;
@@ -209,10 +210,24 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
     });
     ok = true;
     progress?.finish(r.output.endPs, r.output.events);
+    // notes of the run itself (starved threads, a fallback to one thread)
+    if (opts.quiet !== true) for (const n of threads.notes.slice(notesBefore)) stream.write(`threads: ${n}\n`);
     return r;
   } finally {
     if (!ok) progress?.abort();
   }
+}
+
+/**
+ * A note when the run's threads got much less processor time than their number (another
+ * process held a core: the window barrier then makes every thread wait for the slowest,
+ * issue 45): below 60 % of `threads` cores over a run of 2 s or more. Undefined otherwise.
+ */
+export function starvationNote(wallMs: number, cpu: NodeJS.CpuUsage, threads: number): string | undefined {
+  if (wallMs < 2000) return undefined;
+  const cores = (cpu.user + cpu.system) / 1000 / wallMs;
+  if (cores >= 0.6 * threads) return undefined;
+  return `the ${threads} threads got ${cores.toFixed(1)} cores' time over ${(wallMs / 1000).toFixed(1)} s (the others were busy, e.g. with another process): a run on starved threads waits at every window; --threads 1 may be faster on this machine now`;
 }
 
 /**
@@ -221,7 +236,11 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
  */
 function simulateThreads(input: SimInput, threads: ThreadPlan): SimOutput {
   if (threads.used > 1 && threads.partitioning !== null) {
+    const wall0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const out = runParallel(input, threads.partitioning);
+    const starved = starvationNote(performance.now() - wall0, process.cpuUsage(cpu0), threads.used);
+    if (starved !== undefined) threads.notes.push(starved);
     if (out !== null) return out;
     threads.notes.push('a switch port met the deadlock check\'s precondition, which needs the whole network: the run was done again on one thread');
     threads.used = 1;

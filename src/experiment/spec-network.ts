@@ -107,6 +107,7 @@ const switchShape = {
   reservePerQueueBytes: sizeField({ min: 0, bare: true }),
   headroomMode: enumOf('headroomMode'),
   headroomRttMultiplier: num(0, 100),
+  headroomExtraBytes: sizeField({ min: 0, max: 1e9, bare: true }),
   resumeOffsetBytes: sizeField({ min: 0, bare: true }),
   bufferCompensationLosslessQueues: int(0, 8),
   queue0Control: z.boolean(),

@@ -6,7 +6,7 @@
  * (entry i: the ToR that ToR i's circuit reaches; i itself = no circuit).
  */
 import { z } from 'zod';
-import { durationField, posInt, rateField } from '../engine/spec-fields.js';
+import { durationField, linkDelayField, posInt, rateField } from '../engine/spec-fields.js';
 import { rdcnScheduleProblem } from '../net/topology/rdcn.js';
 
 const SCHEDULE_FIELD: Readonly<Record<string, string>> = { dayPs: 'day', nightPs: 'night' };
@@ -21,9 +21,9 @@ export const rdcnTopo = z
     packetRate: rateField(),
     circuitRate: rateField(),
     /** server links; the default of the two below */
-    delay: durationField(),
-    packetDelay: durationField().optional(),
-    circuitDelay: durationField().optional(),
+    delay: linkDelayField(),
+    packetDelay: linkDelayField().optional(),
+    circuitDelay: linkDelayField().optional(),
     circuits: z
       .object({
         day: durationField(),

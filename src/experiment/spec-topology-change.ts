@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { formatTime } from '../engine/units.js';
 import { LINK_EVENT_KINDS, type LinkEventKind } from '../net/link-changes.js';
-import { durationField, nodeId, posInt, rateField } from '../engine/spec-fields.js';
+import { durationField, linkDelayField, nodeId, posInt, rateField } from '../engine/spec-fields.js';
 
 const pair = z.tuple([nodeId, nodeId]);
 
@@ -80,9 +80,9 @@ export const torMeshTopo = z
     hostRate: rateField(),
     /** default hostRate */
     circuitRate: rateField().optional(),
-    delay: durationField(),
+    delay: linkDelayField(),
     /** default delay */
-    circuitDelay: durationField().optional(),
+    circuitDelay: linkDelayField().optional(),
     name: z.string().min(1).optional(),
   })
   .strict();

@@ -10,7 +10,7 @@ import {
   TOPOLOGY_FILE_FORMATS,
   TOPOLOGY_PRESETS,
 } from '../net/topology/index.js';
-import { durationField, posInt, rateField } from '../engine/spec-fields.js';
+import { linkDelayField, posInt, rateField } from '../engine/spec-fields.js';
 import { torMeshTopo } from './spec-topology-change.js';
 import { rdcnTopo } from './spec-rdcn.js';
 
@@ -20,7 +20,7 @@ import { rdcnTopo } from './spec-rdcn.js';
 const nameOpt = z.string().min(1).optional();
 
 const starTopo = z
-  .object({ type: z.literal('star'), hosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
+  .object({ type: z.literal('star'), hosts: posInt, rate: rateField(), delay: linkDelayField(), name: nameOpt })
   .strict();
 
 const dumbbellTopo = z
@@ -31,7 +31,7 @@ const dumbbellTopo = z
     hostRate: rateField(),
     /** default: hostRate */
     bottleneckRate: rateField().optional(),
-    delay: durationField(),
+    delay: linkDelayField(),
     name: nameOpt,
   })
   .strict();
@@ -42,7 +42,7 @@ const parkingLotTopo = z
     switches: posInt,
     hostsPerSwitch: posInt.default(1),
     rate: rateField(),
-    delay: durationField(),
+    delay: linkDelayField(),
     name: nameOpt,
   })
   .strict();
@@ -63,10 +63,10 @@ const fatTreeTopo = z
     fabricRate: rateField().optional(),
     aggCoreRate: rateField().optional(),
     /** sets hostDelay, edgeAggDelay and aggCoreDelay */
-    delay: durationField().optional(),
-    hostDelay: durationField().optional(),
-    edgeAggDelay: durationField().optional(),
-    aggCoreDelay: durationField().optional(),
+    delay: linkDelayField().optional(),
+    hostDelay: linkDelayField().optional(),
+    edgeAggDelay: linkDelayField().optional(),
+    aggCoreDelay: linkDelayField().optional(),
     coreWiring: z.enum(CORE_WIRINGS as [string, ...string[]]).optional(),
     name: nameOpt,
   })
@@ -97,7 +97,7 @@ const spineLeafTopo = z
     hostsPerLeaf: posInt.optional(),
     hostRate: rateField().optional(),
     fabricRate: rateField().optional(),
-    delay: durationField().optional(),
+    delay: linkDelayField().optional(),
     name: nameOpt,
   })
   .strict()
@@ -117,7 +117,7 @@ const accCbdTopo = z
     rate: rateField(),
     /** ToR–upper links; default `rate` */
     fabricRate: rateField().optional(),
-    delay: durationField(),
+    delay: linkDelayField(),
     /** removed upper–ToR links as [L0|L1, T0..T3] pairs; default ACC Fig. 12's [[L0, T3], [L1, T0]] */
     failedLinks: z.array(z.tuple([switchLabel, switchLabel])).optional(),
     name: nameOpt,
@@ -125,14 +125,14 @@ const accCbdTopo = z
   .strict();
 
 const accTreeTopo = z
-  .object({ type: z.literal('accTree'), burstHosts: posInt, rate: rateField(), delay: durationField(), name: nameOpt })
+  .object({ type: z.literal('accTree'), burstHosts: posInt, rate: rateField(), delay: linkDelayField(), name: nameOpt })
   .strict();
 
 const presetTopo = z
   .object({ type: z.literal('preset'), preset: z.enum(TOPOLOGY_PRESETS.map((p) => p.name) as [string, ...string[]]) })
   .strict();
 
-const linkTypeConfig = z.object({ rate: rateField(), delay: durationField() }).strict();
+const linkTypeConfig = z.object({ rate: rateField(), delay: linkDelayField() }).strict();
 
 const fileTopo = z
   .object({

@@ -9,7 +9,7 @@
  *   points/<id>.failed.json  the error of a point whose last attempt failed
  *
  * A point is finished when points/<id>/manifest.json exists with the point's
- * hash and is not marked `incomplete`: files are staged and renamed into place
+ * hash, is not marked `incomplete` and every file it lists is there: files are staged and renamed into place
  * with the manifest last (experiment/outdir.ts), so a killed run leaves no
  * half point that looks finished.
  */
@@ -18,7 +18,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { errorMessage, SpecError, UsageError } from './errors.js';
 import { parseSpec, resolveSpec } from './resolve.js';
-import { STAGING_PREFIX } from './outdir.js';
+import { STAGING_PREFIX, isCompleteResultDir } from './outdir.js';
 import { runResolved } from './runner.js';
 import type { SweepPoint } from './sweep.js';
 
@@ -53,7 +53,11 @@ export function writeFileAtomic(path: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the folder itself is missing or not a folder: nothing was written
+    }
     // an OS error (a full disk, a read-only folder) names the file it was writing
     if (typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`cannot write ${path}: ${errorMessage(e)}`);
     throw e;
@@ -72,8 +76,9 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
         run?: { events?: unknown; wallMs?: unknown };
         incomplete?: unknown;
       };
-      // an `incomplete` manifest is the one outdir.ts writes before moving the files in: not finished
-      if (m.sweep?.hash === hash && m.incomplete !== true) {
+      // an `incomplete` manifest is the one outdir.ts writes before moving the files in: not finished; nor is a
+      // point that lost one of the files its manifest lists (it is run again and its files restored)
+      if (m.sweep?.hash === hash && m.incomplete !== true && isCompleteResultDir(pointDir(sweepDir, id))) {
         const events = typeof m.run?.events === 'number' ? m.run.events : null;
         const wallMs = typeof m.run?.wallMs === 'number' ? m.run.wallMs : null;
         return { status: 'done', events, wallMs };

@@ -15,7 +15,7 @@ import { writeSweepParquet } from './sweep-parquet.js';
 import type { FigureResult, PointResult } from './analysis.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ccsimVersion } from './output.js';
-import { makeDirs } from './outdir.js';
+import { acquireSweepLock, makeDirs, releaseSweepLock } from './outdir.js';
 import { planSweep, pointValueText, type SweepPlan, type SweepPoint } from './sweep.js';
 import { readOwnedRecord, sealJson } from './ownership.js';
 import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
@@ -238,6 +238,12 @@ export function prepareSweep(plan: SweepPlan, dir: string, only?: readonly numbe
   if (existsSync(pts) && !statSync(pts).isDirectory()) throw new UsageError(`cannot write the sweep to ${dir}: ${pts} exists and is not a folder`);
   try {
     makeDirs(pts); // not mkdirSync(recursive), which says ENOENT on a read-only filesystem
+  } catch (e) {
+    throw new UsageError(`cannot write the sweep to ${dir}: ${errorMessage(e)}`);
+  }
+  // one whole sweep per folder at a time (`--point` tasks of a Slurm array share the folder by design)
+  if (only === undefined) acquireSweepLock(dir);
+  try {
     writeSweepIndex(dir, plan);
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -372,6 +378,7 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
     jobs,
   };
   if (plan.figure !== undefined && !target.partial) outcome.figure = analyzeSweep(target.dir, plan, target.states);
+  releaseSweepLock(target.dir);
   return outcome;
 }
 

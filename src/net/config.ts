@@ -86,8 +86,17 @@ export interface SwitchConfig {
   staticThresholdBytes: number;
   reservePerQueueBytes: number;
   headroomMode: HeadroomMode;
-  /** headroom = headroomRttMultiplier * rate * delay / 8 */
+  /** headroom = headroomRttMultiplier * rate * delay / 8 (+ headroomExtraBytes) */
   headroomRttMultiplier: number;
+  /**
+   * Bytes added to every port's headroom (default 0, the HPCC simulator's sizing). Multiples of
+   * the one-way bandwidth-delay product alone fall short of what still arrives after a pause when
+   * a packet takes about as long as the link's delay (10 Gbps, 1 us: 3 750 B of headroom against
+   * two delays of data plus the packets in service at both ends); later ns-3 forks size
+   * headroom as 2 x BDP + 2 packets, which `headroomRttMultiplier: 2, headroomExtraBytes: 2096`
+   * gives (docs/network-model.md §11).
+   */
+  headroomExtraBytes?: number;
   resumeOffsetBytes: number;
   /** D-OSCAR adds headroom*(8 - losslessQueues) per port to the buffer */
   bufferCompensationLosslessQueues: number;

@@ -156,8 +156,8 @@ export class Mmu implements SwitchMmu {
     this.pauseAtEqual = cfg.dtMode !== 'fixedShift';
     let sumHeadroom = 0;
     for (let p = 0; p < n; p++) {
-      // 3 * rate * delay / 8 bytes, integer
-      const h = cfg.pfcEnabled ? Math.floor((cfg.headroomRttMultiplier * portRates[p]! * (portDelays[p]! / 1e12)) / 8) : 0;
+      // 3 * rate * delay / 8 bytes, integer (+ headroomExtraBytes, 0 in the reference sizing)
+      const h = cfg.pfcEnabled ? Math.floor((cfg.headroomRttMultiplier * portRates[p]! * (portDelays[p]! / 1e12)) / 8) + (cfg.headroomExtraBytes ?? 0) : 0;
       sumHeadroom += h;
       let s = cfg.dtShift;
       if (cfg.dtMode === 'shiftByPortRate') {

@@ -18,8 +18,9 @@
  * two columns differ only by their FCTs), and are summarised per size bin
  * (mean, p50, p95, p99, linear-interpolation percentiles as the run summaries).
  */
-import { readFileSync } from 'node:fs';
-import { UsageError } from '../experiment/errors.js';
+import { existsSync } from 'node:fs';
+import { readTextFileCapped } from '../engine/io.js';
+import { UsageError, errorMessage } from '../experiment/errors.js';
 import { readTable } from '../experiment/results.js';
 import type { FigureTable } from '../experiment/analysis.js';
 import { mean, percentileLinear, sortedCopy } from '../metrics/stats.js';
@@ -149,13 +150,18 @@ function readCsv(text: string, file: string, opts: ReadReferenceOptions): FlowOu
   });
 }
 
+/** The largest reference file `compare` reads: an ns-3 fct.txt of about 4 million flows. */
+export const REFERENCE_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Another simulator's finished flows from `file` (format from the option, else from the content). */
 export function readReferenceFlows(file: string, opts: ReadReferenceOptions = {}): FlowOutcome[] {
+  if (!existsSync(file)) throw new UsageError(`reference file not found: ${file}`);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError(`reference file not found: ${file}`);
+    // the input rule of every file ccsim reads (engine/io.ts): a regular file (a FIFO would block), bounded
+    text = readTextFileCapped(file, 'reference file', REFERENCE_MAX_BYTES);
+  } catch (e) {
+    throw new UsageError(errorMessage(e).replace(' (limits.fileBytes)', ''));
   }
   let format = opts.format ?? 'auto';
   if (format === 'auto') format = /^\s*[^\s,]+(\s+[^\s,]+){6,}\s*$/.test(text.split('\n', 1)[0] ?? '') ? 'fct-txt' : 'csv';

@@ -9,8 +9,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as echarts from 'echarts';
-import { UsageError } from '../experiment/errors.js';
+import { UsageError, errorMessage } from '../experiment/errors.js';
 import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
 import { loadResults } from '../experiment/results.js';
 import { HEIGHT, WIDTH, type Chart, type Option } from './charts.js';
 import { standardCharts } from './html.js';
@@ -96,7 +97,12 @@ export interface FigureFiles {
 export async function writeFigures(dir: string, out: string, format: 'svg' | 'png', scale = 2): Promise<FigureFiles> {
   const charts: Chart[] = standardCharts(loadResults(dir));
   const Resvg = format === 'png' ? await loadResvg() : undefined;
-  mkdirSync(out, { recursive: true });
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot write figures to ${out}: ${code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a folder above it) exists and is not a folder' : errorMessage(e)}`);
+  }
   const files: string[] = [];
   const skipped: string[] = [];
   for (const c of charts) {
@@ -106,7 +112,10 @@ export async function writeFigures(dir: string, out: string, format: 'svg' | 'pn
     }
     const svg = renderSvg(c.option, c.width ?? WIDTH, c.height ?? HEIGHT);
     const file = join(out, `${c.id}.${format}`);
-    if (Resvg === undefined) writeFileAtomic(file, svg);
+    // ownership (experiment/ownership.ts): an SVG ccsim wrote ends with a seal comment, and only such a file is replaced
+    const refusal = Resvg === undefined ? reportReplaceRefusal(file) : undefined;
+    if (refusal !== undefined) throw new UsageError(`cannot write the figure: ${refusal}`);
+    if (Resvg === undefined) writeFileAtomic(file, sealHtml(svg));
     else writeFileSync(file, Buffer.from(new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, background: '#ffffff', font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } }).render().asPng()));
     files.push(file);
   }

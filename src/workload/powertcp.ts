@@ -196,6 +196,11 @@ const querySchema = z
 
 export type QueryEntry = z.output<typeof querySchema>;
 
+/** When the query traffic starts: `start`, else 100 ms (`paper`) or 0 (`artifact`). */
+function queryStartPs(w: QueryEntry): number {
+  return w.start ?? (w.ptGenerator === 'artifact' ? 0 : 100 * MS);
+}
+
 function prepareQuery(w: QueryEntry, ctx: WorkloadContext): PreparedWorkload {
   const racks = ctx.racks().tors.length;
   if (racks < 2) ctx.error(['type'], `needs at least 2 racks (hosts under different switches); the topology has ${racks}`);
@@ -205,7 +210,7 @@ function prepareQuery(w: QueryEntry, ctx: WorkloadContext): PreparedWorkload {
     estimate: { flows: requests * w.fan, bytes: requests * w.requestSize, receivers: 'all' },
     tags: [w.tag],
     flows(rng: Rng): FlowSpec[] {
-      const startPs = w.start ?? (w.ptGenerator === 'artifact' ? 0 : 100 * MS);
+      const startPs = queryStartPs(w);
       return ctx.guard([], () =>
         ptQueryFlows({
           topology: ctx.topology,
@@ -229,6 +234,7 @@ export const queryWorkload: WorkloadDefinition<QueryEntry> = {
   type: 'query',
   summary: "PowerTCP's query traffic: Poisson requests, each answered by `fan` servers of another rack",
   schema: querySchema,
-  startTimes: (w) => (w.start !== undefined ? [[['start'], w.start]] : []),
+  // the default start counts too: a run that stops before 100 ms would otherwise generate none of its flows
+  startTimes: (w) => (w.start !== undefined ? [[['start'], w.start]] : [[['start'], queryStartPs(w), `the query traffic (its default start, ptGenerator ${w.ptGenerator})`]]),
   prepare: prepareQuery,
 };

@@ -6,7 +6,8 @@
  * and return the mapping. Errors name the source and, for text formats, the line.
  */
 import { existsSync } from 'node:fs';
-import { readTextFileCapped } from '../../engine/io.js';
+import { parseJsonBounded, readTextFileCapped } from '../../engine/io.js';
+import { LINK_DELAY_MAX_PS, LINK_RATE_MAX_BPS, LINK_RATE_MIN_BPS, linkDelayProblem, linkRateProblem } from '../../engine/plausibility.js';
 import { basename, extname } from 'node:path';
 import { parseRate, parseTimePs } from '../../engine/units.js';
 import type { Layer, NodeKind, TopoLink, TopoNode, Topology } from './types.js';
@@ -132,9 +133,10 @@ function checkKeys(where: string, rec: Record<string, unknown>, known: readonly 
 export function parseCcsimTopology(text: string, source: string): LoadedTopology {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseJsonBounded(text, 'topology file', source);
   } catch (e) {
-    throw new Error(`${source}: invalid JSON: ${errMsg(e)}`);
+    const msg = errMsg(e);
+    throw new Error(msg.startsWith('topology file') ? msg : `${source}: invalid JSON: ${msg}`);
   }
   if (!isRecord(doc)) throw new Error(`${source}: top level must be an object with "nodes" and "links"`);
   checkKeys(source, doc, ['name', 'nodes', 'links']);
@@ -201,8 +203,10 @@ export function parseCcsimTopology(text: string, source: string): LoadedTopology
     } catch (e) {
       throw new Error(`${where}.delay: ${errMsg(e)}`);
     }
-    if (!(Number.isFinite(rateBps) && rateBps > 0)) throw new Error(`${where}.rate: must be > 0, got ${JSON.stringify(l.rate)}`);
-    if (!(Number.isFinite(delayPs) && delayPs >= 0)) throw new Error(`${where}.delay: must be ≥ 0, got ${JSON.stringify(l.delay)}`);
+    const rateProblem = linkRateProblem(rateBps);
+    if (rateProblem !== undefined) throw new Error(`${where}.rate: ${JSON.stringify(l.rate)} ${rateProblem}`);
+    const delayProblem = linkDelayProblem(delayPs);
+    if (delayProblem !== undefined) throw new Error(`${where}.delay: ${JSON.stringify(l.delay)} ${delayProblem}`);
     rawLinks.push({ a, b, rateBps, delayPs, where });
   });
 
@@ -255,11 +259,10 @@ export interface TopologyFileBounds {
   readonly links: number;
 }
 
-/** A link delay in a topology file above this is a typo, not a datacenter link (and would overflow the ps clock in sums). */
-const MAX_FILE_DELAY_PS = 1_000_000_000_000; // 1 s
-/** Rates in a topology file: 1 kbps .. 100 Tbps (the spec's rate bounds). */
-const MIN_FILE_RATE_BPS = 1e3;
-const MAX_FILE_RATE_BPS = 1e14;
+/** Rates and delays in a topology file: the plausibility bounds of every link (engine/plausibility.ts). */
+const MAX_FILE_DELAY_PS = LINK_DELAY_MAX_PS;
+const MIN_FILE_RATE_BPS = LINK_RATE_MIN_BPS;
+const MAX_FILE_RATE_BPS = LINK_RATE_MAX_BPS;
 
 interface Header {
   nodes: number;

@@ -47,6 +47,9 @@ export function portCount(ports: PortMap, node: number): number {
   return ports.portStart[node + 1]! - ports.portStart[node]!;
 }
 
+/** The most equal-cost next hops a switch may have toward one host (route counts are 16-bit). */
+export const MAX_NEXT_HOPS = 0xffff;
+
 /**
  * For every switch and destination host, all equal-cost next-hop ports.
  * BFS from each destination host h; a switch's next hops toward h are its
@@ -110,7 +113,7 @@ export function computeRoutes(topo: Topology, ports: PortMap): RouteTable {
     let off = outLen;
     for (let s = 0; s < switches; s++) {
       const c = cnt[s]!;
-      if (c > 0xffff) throw new Error(`computeRoutes: switch ${s + hosts} has ${c} next hops toward host ${h} (max 65535)`);
+      if (c > MAX_NEXT_HOPS) throw new Error(`computeRoutes: switch ${s + hosts} has ${c} next hops toward host ${h} (max ${MAX_NEXT_HOPS})`);
       const idx = s * hosts + h;
       routeStart[idx] = off;
       routeCount[idx] = c;
