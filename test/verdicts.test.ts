@@ -73,8 +73,9 @@ test('perturb: 0 leaves the flows as they are; k > 0 moves each start by less th
   assert.notDeepEqual(one.flows.map((x) => x.startPs), two.flows.map((x) => x.startPs));
   const t0 = base.flows[0]!.startPs;
   for (const x of one.flows) assert.ok(x.startPs >= t0 && x.startPs < t0 + bound, `start ${x.startPs} within [${t0}, ${t0 + bound})`);
-  assert.deepEqual(one.flows.map((x) => x.src).sort(), base.flows.map((x) => x.src).sort(), 'the same flows');
-  for (let i = 1; i < one.flows.length; i++) assert.ok(one.flows[i]!.startPs >= one.flows[i - 1]!.startPs, 'ids stay in start order');
+  assert.deepEqual(one.flows.map((x) => [x.src, x.dst, x.bytes]), base.flows.map((x) => [x.src, x.dst, x.bytes]), 'the same flows with the same ids');
+  for (let i = 1; i < one.flows.length; i++) assert.ok(one.flows[i]!.startPs >= one.flows[i - 1]!.startPs, 'still in start order');
+  assert.ok(new Set(one.flows.map((x) => x.startPs)).size > 1, 'simultaneous starts are spread');
 });
 
 test('perturbations: one point per replica; the spec\'s own keeps its folder and hash; perturbations and a swept perturb together are an error', () => {

@@ -21,16 +21,23 @@ import { packageRoot } from '../workload/package-root.js';
 import { fingerprintOf, modelFileSchema, type ModelFile } from './provenance.js';
 import type { Paper } from './published.js';
 
-/** The canary experiments: one or more cheap micro-benchmarks per paper, together covering most CCs. */
-export const CANARIES: readonly { paper: Paper; experiment: string }[] = [
+/**
+ * The canary experiments: one or more cheap micro-benchmarks per paper, together covering most
+ * CCs. `perturb` adds a tie-order replica (docs/guide.md, "Replicas"), so the fingerprint also
+ * covers how replicas are made.
+ */
+export const CANARIES: readonly { paper: Paper; experiment: string; perturb?: number }[] = [
   { paper: 'oscar', experiment: 'fig2' },
+  { paper: 'oscar', experiment: 'fig2', perturb: 1 },
   { paper: 'oscar', experiment: 'fig3' },
   { paper: 'oscar', experiment: 'fig9' },
   { paper: 'oscar', experiment: 'fig13' },
   { paper: 'oscar', experiment: 'parking-lot' },
+  { paper: 'oscar', experiment: 'parking-lot', perturb: 1 },
   { paper: 'powertcp', experiment: 'fig4-10to1' },
   { paper: 'powertcp', experiment: 'fig5' },
   { paper: 'ccc', experiment: 'table1-s1' },
+  { paper: 'ccc', experiment: 'table1-s1', perturb: 1 },
   { paper: 'ccc', experiment: 'fig7' },
   { paper: 'ccc', experiment: 'fairness' },
   { paper: 'sqcc', experiment: 'fig1' },
@@ -45,24 +52,27 @@ export interface CanaryRun {
   cpuSeconds: number;
 }
 
-/** A canary key: `<paper>/<experiment>/<claim id>`. */
-export const canaryKey = (paper: string, experiment: string, id: string): string => `${paper}/${experiment}/${id}`;
+/** A canary key: `<paper>/<experiment>/<claim id>` (`<experiment>@perturb=<k>` for a perturbed replica). */
+export const canaryKey = (paper: string, experiment: string, id: string, perturb?: number): string =>
+  `${paper}/${experiment}${perturb !== undefined ? `@perturb=${perturb}` : ''}/${id}`;
 
 /** Runs every canary experiment (its own replica, full size) in a temporary folder; returns the claim values. */
 export async function runCanaries(opts: { jobs?: number; only?: readonly string[] } = {}): Promise<CanaryRun> {
   const root = mkdtempSync(join(tmpdir(), 'ccsim-canary-'));
   try {
     const list = CANARIES.filter((c) => opts.only === undefined || opts.only.includes(`${c.paper}/${c.experiment}`));
+    const tag = (c: (typeof list)[number]): string => `${c.paper}-${c.experiment}${c.perturb !== undefined ? `-perturb${c.perturb}` : ''}`;
     const targets = list.map((c) => {
       const full = planSweep(join(packageRoot(), 'experiments', c.paper, `${c.experiment}.yaml`));
       const first = full.points[0]!;
       // the spec's own replica: the first point's seed and perturb are the spec's unless `seeds:` lists another first
       const raw = readSpecFile(full.specPath) as { seed?: unknown; perturb?: unknown };
       const seed = typeof raw.seed === 'number' ? raw.seed : first.seed;
-      const perturb = typeof raw.perturb === 'number' ? raw.perturb : 0;
+      const perturb = c.perturb ?? (typeof raw.perturb === 'number' ? raw.perturb : 0);
       const { seeds: _s, perturbations: _p, ...meta } = full.meta;
       const plan = { ...full, meta, points: full.points.filter((p) => p.seed === seed && p.perturb === perturb) };
-      return prepareSweep(plan, join(root, `${c.paper}-${c.experiment}`));
+      if (plan.points.length === 0) throw new Error(`canary ${tag(c)}: the spec has no replica with perturb ${perturb} (add it to its perturbations:)`);
+      return prepareSweep(plan, join(root, tag(c)));
     });
     const jobs = Math.max(1, opts.jobs ?? 2);
     const outcomes = await executeSweeps(targets, { jobs, quiet: true, progress: false });
@@ -76,7 +86,7 @@ export async function runCanaries(opts: { jobs?: number; only?: readonly string[
       for (const p of st.points) cpu += p.cpuSeconds;
       const claims = st.figure?.result?.claims;
       if (claims === undefined) throw new Error(`canary ${c.paper}/${c.experiment}: no analysis result (${st.figure?.error ?? 'no figure'})`);
-      for (const m of claims) if (Number.isFinite(m.value)) values[canaryKey(c.paper, c.experiment, m.id)] = m.value;
+      for (const m of claims) if (Number.isFinite(m.value)) values[canaryKey(c.paper, c.experiment, m.id, c.perturb)] = m.value;
     });
     return { values, fingerprint: fingerprintOf(values), build: buildId(), cpuSeconds: Math.round(cpu * 10) / 10 };
   } finally {
