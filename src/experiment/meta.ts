@@ -111,6 +111,12 @@ export function splitExperiment(raw: unknown, file: string | undefined, quick: b
   }
   const r = quick ? experimentMetaSchema.safeParse(pickMeta(whole), { error: specErrorMap }) : r0;
   if (!r.success) throw zodToSpecError(r.error, whole, file);
+  // a quick run is one replica per point (the spec's own seed and perturb): replicas are for the
+  // intervals of full-size verdicts, and quick verdicts are indicative only (docs/guide.md)
+  if (quick) {
+    delete r.data.seeds;
+    delete r.data.perturbations;
+  }
   const base: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(whole)) if (!(EXPERIMENT_KEYS as readonly string[]).includes(k)) base[k] = v;
   return { base, meta: r.data, raw: whole };
