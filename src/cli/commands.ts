@@ -10,6 +10,7 @@ import { formatCell, formatTable } from '../report/text.js';
 import { claimsView, formatCause, formatMeasured, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { comparisonText, displayOrder } from '../report/published.js';
 import { out } from './format.js';
+import { printSweepEstimate } from './estimate.js';
 import type { Cell, FigureTable } from '../experiment/analysis.js';
 import { readRunSummary } from '../experiment/results.js';
 import { pointDir } from '../experiment/sweep-point.js';
@@ -150,6 +151,7 @@ export async function sweepCommand(spec: string | undefined, o: SweepCommandOpti
     quick: o.quick === true,
     quiet: o.quiet === true,
     progress: o.point === undefined && process.stderr.isTTY === true && !process.env['CI'],
+    ...(o.quiet === true || o.point !== undefined ? {} : { beforeRun: printSweepEstimate }),
   });
   if (o.point === undefined) printSweepOutcome(r);
   else if (r.failed.length === 0) out(`point ${o.point}: ${r.ran > 0 ? 'done' : 'already finished'} (${r.dir})`);
@@ -167,6 +169,7 @@ export async function reproduceCommand(paper: string, o: { quick?: boolean; jobs
     ...(o.out !== undefined ? { out: o.out } : {}),
     quiet: o.quiet === true,
     progress: process.stdout.isTTY === true && !process.env['CI'],
+    ...(o.quiet === true ? {} : { beforeRun: printSweepEstimate }),
   });
   if (r.message !== undefined) out(r.message);
   printClaims(r.view);

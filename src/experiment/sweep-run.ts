@@ -35,6 +35,8 @@ export interface SweepOptions {
   inline?: boolean;
   /** run only these point indices */
   only?: readonly number[];
+  /** called with the points about to run and the workers, before any runs (the CLI prints their cost estimate) */
+  beforeRun?: (points: readonly SweepPoint[], jobs: number) => void | Promise<void>;
 }
 
 export interface FailedPoint {
@@ -359,6 +361,7 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
     const where = opts.inline === true ? 'this thread' : `${jobs} worker thread${jobs === 1 ? '' : 's'}`;
     process.stdout.write(`sweep ${plan.name}: ${parts.join(', ')}; running ${target.todo.length} on ${where} -> ${target.dir}\n`);
   }
+  if (target.todo.length > 0) await opts.beforeRun?.(target.todo, jobs);
   const [r] = await executeSweeps([target], { ...opts, jobs });
   const outcome: SweepOutcome = {
     plan,
