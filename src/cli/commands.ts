@@ -9,7 +9,9 @@ import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.
 import { formatCell, formatTable } from '../report/text.js';
 import { claimsView, formatCause, formatMeasured, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { comparisonText, displayOrder } from '../report/published.js';
+import { dirname, join } from 'node:path';
 import { out } from './format.js';
+import { fitTable, TERMINAL_COLUMNS, wrap } from './fit.js';
 import { printSweepEstimate } from './estimate.js';
 import type { Cell, FigureTable } from '../experiment/analysis.js';
 import { readRunSummary } from '../experiment/results.js';
@@ -70,24 +72,56 @@ function pointsTable(r: SweepOutcome): FigureTable {
   return { title: 'FCT slowdown per point (over finished flows)', columns: ['point', 'flows', 'mean', 'p99', 'unfinished', 'status'], rows };
 }
 
-function printClaims(view: ClaimsView): void {
+/**
+ * The claims table in at most 120 columns (./fit.ts): causes, ids and values shortened with an
+ * ellipsis, the full table in the report's claims.csv; quick sizes once per experiment below it,
+ * and the claims a quick run cannot judge (their points are not in its quick sweep) in one line
+ * instead of a warning each.
+ */
+function printClaims(view: ClaimsView, fullTable?: string): void {
   if (view.rows.length === 0) return;
-  const quick = new Map(view.experiments.map((e) => [e.name, quickLabel(e.plan)]));
-  const rows = displayOrder(view.rows).map((r) => [
+  const ordered = displayOrder(view.rows);
+  const rows = ordered.map((r) => [
     r.variantOf !== undefined ? `  sensitivity (${r.variant ?? 'variant'}): ${r.id}` : r.id,
     r.experiment,
     `${r.published}${r.unit ?? ''}`,
     comparisonText(r),
-    formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : '') + (view.quick && r.measured !== null ? ` [quick: ${quick.get(r.experiment) ?? '?'}]` : ''),
-    r.variantOf !== undefined ? `(${r.verdict}; not counted)` : r.verdict,
-    formatCause(r),
+    formatMeasured(r) + (r.recorded !== undefined ? ' (rec.)' : ''),
+    r.variantOf !== undefined ? `${r.verdict}*` : r.verdict,
   ]);
-  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause'], rows })) out(l);
-  out(verdictCounts(view.rows));
+  // a cause under its row, on a line of its own
+  const causes = ordered.map((r) => (r.cause !== undefined ? `      cause: ${formatCause(r)}` : undefined));
+  const table = { title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict'], rows };
+  const shrink = [
+    { col: 0, min: 36, middle: true },
+    { col: 4, min: 20 },
+    { col: 3, min: 14 },
+    { col: 1, min: 12, middle: true },
+    { col: 0, min: 24, middle: true },
+  ];
+  const lines = fitTable(table, shrink, TERMINAL_COLUMNS, causes);
+  for (const l of lines) out(l);
+  if (ordered.some((r) => r.variantOf !== undefined)) out('* a sensitivity row: a variant of the model, not counted');
+  if (ordered.some((r) => r.recorded !== undefined)) out('(rec.): recorded, not in the results on disk (below)');
+  for (const l of wrap(verdictCounts(view.rows))) out(l);
+  const cut = lines.some((l) => l.includes('…'));
+  if (cut) out(fullTable !== undefined ? `(shortened to ${TERMINAL_COLUMNS} columns; the full table: ${fullTable})` : `(shortened to ${TERMINAL_COLUMNS} columns; the full table: ccsim reproduce ${view.paper}${view.quick ? ' --quick' : ''} writes it to claims.csv)`);
+  if (view.quick) {
+    const measured = new Set(view.rows.filter((r) => r.measured !== null).map((r) => r.experiment));
+    for (const e of view.experiments.filter((x) => measured.has(x.name))) for (const l of wrap(`quick ${e.name}: ${quickLabel(e.plan)}`, TERMINAL_COLUMNS, '    ')) out(l);
+  }
   if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
-  for (const u of view.unmeasured) out(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`);
-  if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
+  if (view.quick && view.unmeasured.length > 0) {
+    // quick sweeps leave out points on purpose: say which claims this size cannot judge, once
+    const ids = view.unmeasured.map((u) => u.id);
+    for (const l of wrap(`not judged at quick size (${ids.length} claim${ids.length === 1 ? '' : 's'} whose points the quick sweeps leave out; run at full size): ${ids.join(', ')}`)) out(l);
+  } else {
+    for (const u of view.unmeasured) {
+      for (const l of wrap(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`)) out(l);
+    }
+  }
+  if (view.rows.some((r) => r.recorded !== undefined)) for (const l of wrap(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`)) out(l);
 }
 
 function printStatus(st: SweepStatus): void {
@@ -172,7 +206,7 @@ export async function reproduceCommand(paper: string, o: { quick?: boolean; jobs
     ...(o.quiet === true ? {} : { beforeRun: printSweepEstimate }),
   });
   if (r.message !== undefined) out(r.message);
-  printClaims(r.view);
+  printClaims(r.view, r.report !== undefined ? join(dirname(r.report), 'claims.csv') : undefined);
   if (r.report !== undefined) out(`report: ${r.report}`);
   if (r.failed > 0) {
     process.stderr.write(`error: ${r.failed} point${r.failed === 1 ? '' : 's'} failed (listed above and in the report)\n`);
