@@ -98,3 +98,18 @@ test('cost model: a stop time bounds the packets (an incast of huge flows; Poiss
   assert.ok(ib.sentPackets >= rx * 0.99 && ib.sentPackets <= rx * 1.01 + 10, `${ib.sentPackets} vs ${rx}`);
   assert.equal(ib.startLate, 0);
 });
+
+test('cost model: NDP pays twice the events per packet (a PULL each, trimmed headers); a large BFC flow table slows the event rate', () => {
+  const base = { topology: { type: 'star', hosts: 5, rate: '100Gbps', delay: '1us' }, workload: [{ type: 'incast', fanIn: 4, size: '100MB', receiver: 0, at: [0] }] };
+  const cal = { eventsPerPacket: 10, eventsPerSec: 1e6 };
+  const hpcc = costOf(runBasis(resolveSpec(specOf({ ...base, cc: 'hpcc' }), ROOT)), cal);
+  const ndp = costOf(runBasis(resolveSpec(specOf({ ...base, cc: 'ndp' }), ROOT)), cal);
+  assert.equal(ndp.runEventsPerPacket, 2 * hpcc.runEventsPerPacket);
+  const table = (flowTableSize: number): ReturnType<typeof costOf> =>
+    costOf(runBasis(resolveSpec(specOf({ ...base, cc: 'hpcc', network: { switch: { bfc: { flowTableSize } } } }), ROOT)), cal);
+  const small = table(1024);
+  const big = table(65536);
+  assert.equal(big.events, small.events);
+  assert.ok(big.wallSecs > 5 * small.wallSecs, `${big.wallSecs} vs ${small.wallSecs}`);
+  assert.ok(big.memoryBytes > small.memoryBytes);
+});

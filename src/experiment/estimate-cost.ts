@@ -37,6 +37,10 @@ export interface RunBasis extends RunWork {
   nodes: number;
   /** estimated peak memory (bytes) */
   memoryBytes: number;
+  /** events per packet relative to a CC with one ACK per data packet (ccEventFactor) */
+  eventFactor: number;
+  /** event rate relative to the calibration's, for costly switch features (BFC's flow table) */
+  rateFactor: number;
 }
 
 export interface CostEstimate extends Calibration, RunBasis {
@@ -98,6 +102,20 @@ const MEM_PER_FLOW = 5e3;
 const MEM_PER_IDLE_FLOW = 200;
 const MEM_PER_ROW = 40;
 
+/**
+ * Events per data packet of a CC relative to one ACK per packet: NDP's receiver sends a PULL
+ * per packet and its overloaded switches trim packets to headers that are sent again (NDP §3;
+ * measured 2-3x on OSCAR Fig 24's quick points).
+ */
+export function ccEventFactor(cc: string): number {
+  return cc === 'ndp' ? 2 : 1;
+}
+
+/** BFC's per-port flow tables (src/net/bfc.ts) slow every packet's switch work by their size: 1024 entries ~0.9x, 65,536 ~0.1x (OSCAR Fig 17/18's quick points). */
+const BFC_TABLE_SLOWDOWN = 8192;
+/** ... and take memory per entry and switch port */
+const MEM_PER_BFC_ENTRY = 8;
+
 /** What the run will simulate (`input` as resolve.ts made it; its closed loops are known there). */
 export function runBasis(input: SimInput): RunBasis {
   const closed = closedLoopOf(input);
@@ -105,18 +123,22 @@ export function runBasis(input: SimInput): RunBasis {
   const periodic = periodicCosts(input, closed?.bytes ?? 0);
   const { events: timerEvents, rows: sampleRows } = periodicTotals(periodic);
   const nodes = input.topology.nodes.length;
-  const memoryBytes = MEM_BASE + nodes * MEM_PER_NODE + (work.flows - work.startLate) * MEM_PER_FLOW + work.startLate * MEM_PER_IDLE_FLOW + sampleRows * MEM_PER_ROW;
-  return { ...work, periodic, timerEvents, sampleRows, nodes, memoryBytes };
+  const bfc = input.net.switch.bfc;
+  const table = bfc === undefined ? 0 : (bfc.flowTableSize ?? 1024);
+  const switchPorts = input.topology.links.reduce((a, l) => a + (l.a >= input.topology.hostCount ? 1 : 0) + (l.b >= input.topology.hostCount ? 1 : 0), 0);
+  const memoryBytes = table * switchPorts * MEM_PER_BFC_ENTRY + MEM_BASE + nodes * MEM_PER_NODE + (work.flows - work.startLate) * MEM_PER_FLOW + work.startLate * MEM_PER_IDLE_FLOW + sampleRows * MEM_PER_ROW;
+  return { ...work, periodic, timerEvents, sampleRows, nodes, memoryBytes, eventFactor: ccEventFactor(input.cc.name), rateFactor: 1 / (1 + table / BFC_TABLE_SLOWDOWN) };
 }
 
 /** Events per data packet of a run with this basis. */
 function eventsPerPacketOf(b: RunBasis, cal: Calibration): number {
-  return (cal.eventsPerPacket * b.meanHops) / calibrationPathLength();
+  return (cal.eventsPerPacket * b.meanHops * b.eventFactor) / calibrationPathLength();
 }
 
 /** Event rate on this fabric. */
 function rateOn(b: RunBasis, cal: Calibration): number {
-  return b.nodes <= CACHE_NODES ? cal.eventsPerSec : cal.eventsPerSec * Math.pow(CACHE_NODES / b.nodes, CACHE_EXPONENT);
+  const rate = cal.eventsPerSec * b.rateFactor;
+  return b.nodes <= CACHE_NODES ? rate : rate * Math.pow(CACHE_NODES / b.nodes, CACHE_EXPONENT);
 }
 
 /** The cost of a run with this basis at calibration `cal`. */

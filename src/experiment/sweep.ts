@@ -24,7 +24,7 @@ import { ccsimVersion } from './output.js';
 import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
 import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
 import { dataPackets, parseSpec, readSpecFile, resolveSpec } from './resolve.js';
-import { runBasis, type RunBasis } from './estimate-cost.js';
+import { ccEventFactor, runBasis, type RunBasis } from './estimate-cost.js';
 import type { ExperimentMeta, Spec } from './spec.js';
 
 /** One varied field. */
@@ -289,6 +289,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   };
   const usedIds = new Set<string>();
   // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
+  // (the cost basis too, but for the CC's events per packet, set per point)
   const resolved = new Map<string, { flows: number; packets: number; basis: RunBasis } | SpecError>();
   const inputDigests = new Map<string, Record<string, string>>();
 
@@ -363,7 +364,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const { threads: _threads, ...hashed } = pointRaw as Record<string, unknown>;
     void _threads;
     const hash = hashOf({ spec: hashed, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, basis: r.basis, seed });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, basis: { ...r.basis, eventFactor: ccEventFactor(spec.cc.name) }, seed });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {
