@@ -59,17 +59,30 @@ function printSweepOutcome(r: SweepOutcome): void {
   }
 }
 
-/** One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each point's summary.json). */
+/**
+ * One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each
+ * point's summary.json), and the mean slowdown of each workload tag (an incast beside its
+ * background traffic) when the points have tags.
+ */
 function pointsTable(r: SweepOutcome): FigureTable {
   const failed = new Map(r.failed.map((f) => [f.index, f.error]));
-  const rows: Cell[][] = r.plan.points.map((p) => {
-    const s = readRunSummary(pointDir(r.dir, p.id));
-    if (s === undefined) return [p.label, null, null, null, null, failed.has(p.index) ? 'failed' : 'not finished'];
+  const summaries = r.plan.points.map((p) => readRunSummary(pointDir(r.dir, p.id)));
+  // a tag that holds every flow of every point (an incast alone) adds nothing to the overall columns
+  const tags = [...new Set(summaries.flatMap((s) => Object.keys(s?.fct.tags ?? {})))].filter((t) =>
+    summaries.some((s) => s !== undefined && (s.fct.tags[t]?.count ?? 0) < s.fct.overall.count),
+  );
+  const num = (x: number | null | undefined): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+  const rows: Cell[][] = r.plan.points.map((p, i) => {
+    const s = summaries[i];
+    if (s === undefined) return [p.label, null, null, null, ...tags.map(() => null), null, failed.has(p.index) ? 'failed' : 'not finished'];
     const o = s.fct.overall;
-    const num = (x: number | null): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), s.unfinished, 'done'];
+    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), ...tags.map((t) => num(s.fct.tags[t]?.meanSlowdown)), s.unfinished, 'done'];
   });
-  return { title: 'FCT slowdown per point (over finished flows)', columns: ['point', 'flows', 'mean', 'p99', 'unfinished', 'status'], rows };
+  return {
+    title: 'FCT slowdown per point (over finished flows)',
+    columns: ['point', 'flows', 'mean', 'p99', ...tags.map((t) => `mean ${t}`), 'unfinished', 'status'],
+    rows,
+  };
 }
 
 /**
