@@ -61,7 +61,8 @@ export function printRunCost(e: CostEstimate, cal: CalibrationResult, endField: 
     `  cost: ${plural(e.flows, 'flow')}, ${plural(e.packets, 'data packet')}${cutNote(e, endField)}, ~${fmtCount(e.events)} events (${e.runEventsPerPacket.toFixed(1)} per packet), ` +
       `~${fmtSecs(e.wallSecs)} of wall time here, ~${fmtMem(e.memoryBytes)} of memory (${rateNote(cal)}; a factor of 2 either way)`,
   );
-  const notable = e.periodic.filter((c) => c.events >= 0.01 * e.events || c.rows >= 100_000);
+  // a noticeable part of the cost: 5 % of the events, or rows enough to matter on disk
+  const notable = e.periodic.filter((c) => c.events >= 0.05 * e.events || c.rows >= 100_000);
   if (notable.length > 0) {
     const items = notable.map((c) => `${fmtCount(c.firings)} ${c.what} every ${formatTime(c.periodPs)}${c.rows > 0 ? ` (${fmtCount(c.rows)} rows)` : ''}`);
     out(`  timers and samplers: ~${fmtCount(e.timerEvents)} of those events, ${fmtCount(e.sampleRows)} sample rows: ${items.join('; ')}`);
