@@ -58,7 +58,7 @@ stop: { maxTime: 1000s }
   const run = spawnSync(process.execPath, [CLI, 'run', join(ROOT, 'examples', 'demo.yaml'), '-o', join(dir, 'run')], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   // the estimate comes first, before the run's progress
-  assert.match(run.stderr, /^estimate: ~[\d.]+ s of wall time here, ~[\d.]+[kM] events, ~\d+ MB of memory \([\d.]+[kM] data packets; a factor of 2 either way\)\n/);
+  assert.match(run.stderr, /^estimate: ~[\d.]+ s wall time here, ~[\d.]+[kM] events, ~\d+ MB memory, [\d.]+[kM] data packets \(±2x\)\n/);
   const lines = run.stderr.split('\n').filter((l) => l.startsWith('progress: '));
   assert.ok(lines.length >= 2, `progress lines: ${lines.length}\n${run.stderr}`);
   for (const l of lines) assert.match(l, /^progress: \d0% of bytes delivered, .* simulated, [\d,]+ flows left, [\d,]+ events, .* elapsed, ETA /);

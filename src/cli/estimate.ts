@@ -96,15 +96,15 @@ export function cutShortWarning(b: Pick<RunBasis, 'flows' | 'startLate' | 'canno
   );
 }
 
-/** The one line `run` prints before it starts. */
+/** The one line `run` prints before it starts (±2x: a factor of 2 either way, as `validate` says). */
 export async function printRunEstimate(basis: RunBasis, stopAtPs: number | null): Promise<void> {
   const { costOf } = await import('../experiment/estimate-cost.js');
   const cal = await calibration();
   const e = costOf(basis, cal);
   const field = endFieldOf(stopAtPs);
   process.stderr.write(
-    `estimate: ~${fmtSecs(e.wallSecs)} of wall time here, ~${fmtCount(e.events)} events, ~${fmtMem(e.memoryBytes)} of memory` +
-      ` (${fmtCount(e.sentPackets)} data packets${e.sentPackets < 0.99 * e.packets ? ` before ${field} ${formatTime(e.endPs)}` : ''}; a factor of 2 either way)\n`,
+    `estimate: ~${fmtSecs(e.wallSecs)} wall time here, ~${fmtCount(e.events)} events, ~${fmtMem(e.memoryBytes)} memory, ` +
+      `${fmtCount(e.sentPackets)} data packets${e.sentPackets < 0.99 * e.packets ? ` before ${field} ${formatTime(e.endPs)}` : ''} (±2x)\n`,
   );
   const w = cutShortWarning(basis, field);
   if (w !== undefined) process.stderr.write(`${w}\n`);
@@ -116,7 +116,7 @@ export async function printSweepEstimate(points: readonly { basis: RunBasis }[],
   const cal = await calibration();
   const e = estimateSweepCost(points, jobs, cal);
   process.stdout.write(
-    `estimate: ~${fmtSecs(e.wallSecs)} of wall time here on ${plural(e.jobs, 'worker')} (longest point ~${fmtSecs(e.longestSecs)}), ` +
-      `~${fmtCount(e.events)} events, ~${fmtMem(e.memoryBytes)} of memory (a factor of 2 either way)\n`,
+    `estimate: ~${fmtSecs(e.wallSecs)} wall time here on ${plural(e.jobs, 'worker')} (longest point ~${fmtSecs(e.longestSecs)}), ` +
+      `~${fmtCount(e.events)} events, ~${fmtMem(e.memoryBytes)} memory (±2x)\n`,
   );
 }

@@ -162,6 +162,14 @@ function fmtCount(n: number): string {
   return String(Math.round(n));
 }
 
+/** A point's done line fits a 120-column terminal: its label is cut (points.csv and the report have it in full). */
+const DONE_LINE_COLUMNS = 120;
+
+function shortLabel(label: string, room: number): string {
+  const w = Math.max(24, room);
+  return label.length <= w ? label : `${label.slice(0, w - 1)}…`;
+}
+
 function makeReporter(opts: SweepOptions, todo: number, totalFlows: number): Reporter {
   const t0 = performance.now();
   if (opts.quiet === true) return { progress() {}, line() {}, pointEnded() {}, stop() {} };
@@ -306,7 +314,9 @@ export async function executeSweeps(targets: readonly SweepTarget[], opts: Sweep
       doneEvents += r.events;
       target.states.set(p.index, { status: 'done', events: r.events, wallMs: r.wallMs });
       const secs = r.wallMs / 1000;
-      rep.line(`${tag} done   ${name}point ${p.index} (${p.label}): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`);
+      const head = `${tag} done   ${name}point ${p.index} (`;
+      const tail = `): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`;
+      rep.line(head + shortLabel(p.label, DONE_LINE_COLUMNS - head.length - tail.length) + tail);
     } else {
       out.failed.push({ index: p.index, label: p.label, error: r.error });
       target.states.set(p.index, { status: 'failed', error: r.error });
