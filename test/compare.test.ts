@@ -95,4 +95,12 @@ test('ccsim compare on a W10 reference: table, JSON, report with both CDFs, the 
   const bad = spawnSync(process.execPath, [CLI, 'compare', run, ref, '--metric', 'speed'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--metric: "speed" is not one of slowdown, fct/);
+  // two unrelated runs: no flow in common is an error, not a table of dashes
+  const other = join(dir, 'other');
+  mkdirSync(other);
+  writeFileSync(join(other, 'fct.csv'), 'id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag\n0,1,2,12345,7000,9000,2000,1000,2,\n');
+  const none = spawnSync(process.execPath, [CLI, 'compare', other, ref], { encoding: 'utf8' });
+  assert.equal(none.status, 2, none.stdout);
+  assert.match(none.stderr, /^error: no flow in common: .*other has 1 finished flow, .*fct_per_flow\.csv has 687; flows are matched on source, destination, size and start time/);
+  assert.equal(none.stdout, '');
 });

@@ -45,18 +45,19 @@
  * `traceFields` expose the per-flow state to metrics.ccTrace.
  */
 import { z } from 'zod';
+import { bpsParam, timeParam } from '../engine/spec-fields.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 import { TCD_CE, TCD_UE } from './types.js';
 
 const params = z
   .object({
-    periodPs: z.number().positive().optional().describe("control period T, ps (default: the flow's own base RTT, ACC §4.2)"),
+    periodPs: timeParam('ps').optional().describe("control period T, ps (default: the flow's own base RTT, ACC §4.2)"),
     ceFraction: z.number().min(0).max(1).default(0.9).describe('a period is congested when CE marks are strictly above this fraction of its ACKs (ACC §4.1)'),
     pThresh: z.number().int().min(0).default(1).describe('P_thresh: consecutive victim (UE) periods tolerated before halving (ACC §4.4)'),
-    riLowBps: z.number().positive().optional().describe('RI_Low, bps: increase step of the first 2 uncongested periods (default RI_High/10, 400 Mb/s at 100 G)'),
-    riHighBps: z.number().positive().optional().describe('RI_High, bps: later increase step (default lineRate/25, 4 Gb/s at 100 G, ACC §6.1)'),
+    riLowBps: bpsParam().optional().describe('RI_Low, bps: increase step of the first 2 uncongested periods (default RI_High/10, 400 Mb/s at 100 G)'),
+    riHighBps: bpsParam().optional().describe('RI_High, bps: later increase step (default lineRate/25, 4 Gb/s at 100 G, ACC §6.1)'),
     lowStagePeriods: z.number().int().min(0).default(2).describe('uncongested periods at RI_Low before RI_High (ACC §4.3)'),
-    minRateBps: z.number().positive().optional().describe('R_min, bps (default lineRate/1000, docs/algorithms.md §5 [AMB-A8])'),
+    minRateBps: bpsParam().optional().describe('R_min, bps (default lineRate/1000, docs/algorithms.md §5 [AMB-A8])'),
     ackRateBytes: z.enum(['wire', 'payload']).default('wire').describe('ACK arrival rate counted in wire bytes of the acked packets (paper: recvNum x MTU / T) or payload bytes'),
     window: z
       .enum(['none', 'bdp', 'rate'])

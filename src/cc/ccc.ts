@@ -22,6 +22,7 @@
  * all ACKs) can be sampled per flow with metrics `ccTrace` (CCC Figs 6, 7, 10).
  */
 import { z } from 'zod';
+import { bytesParam, timeParam } from '../engine/spec-fields.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
@@ -36,10 +37,10 @@ const H2D = CCC_REGION.H2d;
 
 const params = z
   .object({
-    qBUs: z.number().positive().default(5).describe('destination queueing delay q_B, us (CCC §6.1: 5 us in simulation, 20 us on the testbed)'),
+    qBUs: timeParam('us').default(5).describe('destination queueing delay q_B, us (CCC §6.1: 5 us in simulation, 20 us on the testbed)'),
     gamma: z.number().min(0).max(1).default(0.2).describe('EWMA weight of the previous q_v (Eq. 4)'),
     qLRttFraction: z.number().positive().default(0.05).describe('[AMB-C1] reconstruction: A^i / H^i boundary q_L = this x RTT_min'),
-    qLUs: z.number().positive().optional().describe('[AMB-C1] alternative: an absolute q_L in us (e.g. q_B), overrides qLRttFraction'),
+    qLUs: timeParam('us').optional().describe('[AMB-C1] alternative: an absolute q_L in us (e.g. q_B), overrides qLRttFraction'),
     qHFactor: z.number().positive().default(4).describe('[AMB-C1] reconstruction: H2^d boundary q_H = this x q_B'),
     underUtilRttFraction: z.number().positive().default(0.05).describe('v_ai: q below this x RTT_min counts as under-utilisation (§4.3.4)'),
     h1iWeight: z.number().nonnegative().default(0.5).describe('w_ai in H1^i = this x Irr/R_l x max(0, 1 - 2r/R_l)'),
@@ -51,7 +52,7 @@ const params = z
     initRateFraction: z.number().positive().max(1).default(1).describe('r_init / R_l (unspecified; line-rate start)'),
     minRateFraction: z.number().positive().max(1).default(0.001).describe('r_min / R_l (unspecified)'),
     sInitFraction: z.number().positive().max(1).default(0.1).describe('S_init / R_l (unspecified)'),
-    packetBytes: z.number().positive().optional().describe('M of the analytical rule (Eq. 8), bytes; default the MTU payload'),
+    packetBytes: bytesParam().optional().describe('M of the analytical rule (Eq. 8), bytes; default the MTU payload'),
     eq8Gain: z.number().positive().default(1).describe('diagnostic only: multiplies the analytical step of Eq. 8 (the paper: 1; issue 28 6e limit-cycle sweep, experiments/ccc/ccc-limit-cycle.yaml)'),
     qvBound: z.number().default(-1).describe('[AMB-C1] A^i lower bound on q_v (the paper: q_v = -1 bounds A^i); below it the point is H1^i'),
     rttMin: z.enum(['path', 'base']).default('path').describe("RTT_min: 'path' = the flow's own unloaded RTT, 'base' = the profile's base RTT"),

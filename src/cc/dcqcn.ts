@@ -25,6 +25,7 @@
  * a million events per flow-second.
  */
 import { z } from 'zod';
+import { bpsParam, bytesParam, timeParam } from '../engine/spec-fields.js';
 import { MIB, NS, US } from '../engine/units.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -35,14 +36,14 @@ export const dcqcnParams = z
     preset: z.enum(['auto', 'hpcc', 'powertcp', 'oscar', 'oscarFig1']).default('auto').describe('parameter column; auto = hpcc (mlx) or oscar (paper)'),
     g: z.number().positive().max(1).optional().describe('EWMA gain of alpha'),
     alphaInit: z.number().min(0).max(1).optional().describe('initial alpha'),
-    rateAiBps: z.number().nonnegative().optional().describe('additive increase step, bps'),
-    rateHaiBps: z.number().nonnegative().optional().describe('hyper increase step, bps'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps'),
-    alphaIntervalPs: z.number().positive().optional().describe('alpha update period, ps'),
-    decreaseIntervalPs: z.number().positive().optional().describe('mlx: rate decrease check period, ps'),
-    increaseIntervalPs: z.number().positive().optional().describe('rate increase timer (RP_TIMER / RateTimerDelay), ps'),
+    rateAiBps: bpsParam({ allowZero: true }).optional().describe('additive increase step, bps'),
+    rateHaiBps: bpsParam({ allowZero: true }).optional().describe('hyper increase step, bps'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps'),
+    alphaIntervalPs: timeParam('ps').optional().describe('alpha update period, ps'),
+    decreaseIntervalPs: timeParam('ps').optional().describe('mlx: rate decrease check period, ps'),
+    increaseIntervalPs: timeParam('ps').optional().describe('rate increase timer (RP_TIMER / RateTimerDelay), ps'),
     fastRecoverySteps: z.number().int().nonnegative().optional().describe('F: fast recovery steps before additive increase'),
-    byteCounterBytes: z.number().positive().optional().describe('paper: byte counter threshold B'),
+    byteCounterBytes: bytesParam().optional().describe('paper: byte counter threshold B'),
     rateOnFirstCnp: z.number().positive().max(1).optional().describe('mlx: rate multiplier on the first CNP'),
     clampTargetRate: z.boolean().optional().describe('mlx: CLAMP_TARGET_RATE'),
     window: z.enum(['none', 'bdp']).default('none').describe("'bdp' = DCQCN with a fixed one-BDP window (OSCAR App. C.6)"),

@@ -22,14 +22,15 @@
  * profile`; docs/algorithms.md §9.2).
  */
 import { z } from 'zod';
+import { bpsParam } from '../engine/spec-fields.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, CcNeeds } from './types.js';
 
 const params = z
   .object({
     preset: z.enum(['hpcc', 'powertcp']).default('hpcc').describe('parameter column: HPCC scripts (g 1/16, 615 Mb/s, floor 1 Gb/s, step marking) or the PowerTCP authors\' configs (g 1/256, 1000 Mb/s, floor 100 Mb/s, the profile\'s RED)'),
     g: z.number().positive().max(1).optional().describe('EWMA gain of alpha (hpcc: 1/16; powertcp: EWMA_GAIN 1/256)'),
-    rateAiBps: z.number().nonnegative().optional().describe('additive increase per window of feedback, bps (DCTCP_RATE_AI; hpcc: 615 Mb/s, powertcp: 1000 Mb/s)'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (MIN_RATE; hpcc: 1 Gb/s, powertcp: 100 Mb/s)'),
+    rateAiBps: bpsParam({ allowZero: true }).optional().describe('additive increase per window of feedback, bps (DCTCP_RATE_AI; hpcc: 615 Mb/s, powertcp: 1000 Mb/s)'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps (MIN_RATE; hpcc: 1 Gb/s, powertcp: 100 Mb/s)'),
     marking: z.enum(['step', 'profile']).optional().describe("'step' = DCTCP's own kmin = kmax = 30 KB per 10 G (hpcc); 'profile' = the profile's RED thresholds (powertcp)"),
     window: z.enum(['rate', 'none']).default('rate').describe("'rate' = window follows the rate, BDP·rate/C (VAR_WIN); 'none' = rate only"),
   })

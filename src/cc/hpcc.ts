@@ -17,6 +17,7 @@
  * timestamp (τ = 0) the rate term of that hop is skipped (docs/algorithms.md §9.4).
  */
 import { z } from 'zod';
+import { bpsParam } from '../engine/spec-fields.js';
 import type { NetworkConfig } from '../net/config.js';
 import * as ccTypes from './types.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
@@ -34,8 +35,8 @@ const params = z
     // η is a fraction of line rate (0.95, docs/algorithms.md §9); above 1 it holds a standing queue of (η - 1) BDP (HPCC*, OSCAR §6.1: 1.5)
     eta: z.number().gt(0).max(2).default(0.95).describe('target utilisation as a fraction, 0.95 = 95 % (HPCC* uses 1.5)'),
     maxStage: z.number().int().nonnegative().default(5).describe('additive rounds before multiplicative increase'),
-    rateAiBps: z.number().nonnegative().optional().describe('W_AI as a rate, bps (default: 0.0005·C, 50 Mb/s at 100 G; preset powertcp: 50 Mb/s)'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
+    rateAiBps: bpsParam({ allowZero: true }).optional().describe('W_AI as a rate, bps (default: 0.0005·C, 50 Mb/s at 100 G; preset powertcp: 50 Mb/s)'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
     fastReact: z.boolean().default(true).describe('react on every ACK, not only once per RTT'),
     smoothU: z.boolean().default(true).describe('EWMA of U over tau/T (false = the artifact ImmediateMode, u = U; OSCAR Fig 8)'),
     reference: z

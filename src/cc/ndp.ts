@@ -26,13 +26,14 @@
  * the receiver's pull priorities between flows (one FIFO PULL queue).
  */
 import { z } from 'zod';
+import { bytesParam } from '../engine/spec-fields.js';
 import type { CcDefinition, CcInstance, CcNetworkSetting } from './types.js';
 
 const params = z
   .object({
     initialWindowPackets: z.number().int().nonnegative().default(0).describe('IW: packets a flow sends at line rate before its first PULL (NDP §3.2); 0 = one base BDP'),
     dataQueuePackets: z.number().int().positive().default(8).describe('switch data queue, full-size packets; beyond it arriving packets are trimmed to their header (NDP §3.1: 8)'),
-    headerQueueBytes: z.number().int().nonnegative().default(0).describe('switch header queue, bytes; a header that finds it full returns to its sender (NDP §3.1); 0 = the data queue\'s bytes'),
+    headerQueueBytes: bytesParam({ allowZero: true, int: true }).default(0).describe('switch header queue, bytes; a header that finds it full returns to its sender (NDP §3.1); 0 = the data queue\'s bytes'),
   })
   .strict();
 

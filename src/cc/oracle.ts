@@ -12,16 +12,17 @@
  * micro-benchmarks built for it.
  */
 import { z } from 'zod';
+import { timeParam } from '../engine/spec-fields.js';
 import { US } from '../engine/units.js';
 import type { CcDefinition, CcFlow, CcInstance } from './types.js';
 
 const params = z
   .object({
     script: z
-      .array(z.object({ atPs: z.number().nonnegative(), flows: z.number().int().positive() }).strict())
+      .array(z.object({ atPs: timeParam('ps', { allowZero: true }), flows: z.number().int().positive() }).strict())
       .default([])
       .describe('number of flows sharing the bottleneck from atPs on (ps, ascending)'),
-    reactionDelayPs: z.number().nonnegative().default(50 * US).describe('delay between a change and the one-step reaction, ps'),
+    reactionDelayPs: timeParam('ps', { allowZero: true }).default(50 * US).describe('delay between a change and the one-step reaction, ps'),
     targetQueueBdp: z.number().nonnegative().default(1).describe('target standing queue, in base BDPs (OSCAR Fig. 3: 1)'),
   })
   .strict();

@@ -43,13 +43,12 @@
  * so a sampled trace shows where each update happened.
  */
 import { z } from 'zod';
+import { bpsParam, bytesParam, timeParam } from '../engine/spec-fields.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
 const params = z
   .object({
-    targetQueueBytes: z
-      .number()
-      .nonnegative()
+    targetQueueBytes: bytesParam({ allowZero: true })
       .default(75_000)
       .describe('Q_target: D_target = RTT_base + 8·Q_target/mu, one absolute value for every flow (docs/algorithms.md §2; artifact TargetQueueLength 75KB)'),
     targetDelayRttFactor: z
@@ -57,20 +56,20 @@ const params = z
       .min(1)
       .optional()
       .describe('paper form D_target = factor·RTT_base per flow (Table 4: 1.5); overrides targetQueueBytes when set'),
-    tauNs: z.number().positive().default(5000).describe('tau, batch period and update interval, ns (artifact BlsDuration 5 us, docs/algorithms.md §2)'),
+    tauNs: timeParam('ns').default(5000).describe('tau, batch period and update interval, ns (artifact BlsDuration 5 us, docs/algorithms.md §2)'),
     tauRttFraction: z.number().positive().optional().describe('paper form tau = fraction·RTT_base (0.5); overrides tauNs when set'),
     uAi: z.number().min(0).max(1).default(0.001).describe('U_AI, additive term after every MIMD step (§4.3)'),
     uHai: z.number().min(0).max(1).default(0.01).describe('U_HAI, hyper increase on an empty queue (§4.2)'),
-    epsilonNs: z.number().nonnegative().default(1000).describe('epsilon: delay < RTT_base + epsilon counts as an empty queue, ns (AMB-O3)'),
+    epsilonNs: timeParam('ns', { allowZero: true }).default(1000).describe('epsilon: delay < RTT_base + epsilon counts as an empty queue, ns (AMB-O3)'),
     nMin: z.number().int().min(2).default(3).describe('minimum samples per batch, the first included (Alg. 1 l.7)'),
     uInit: z.number().gt(0).max(1).default(1).describe('start ratio (1 = line rate, window BDP_base)'),
     uMin: z.number().gt(0).max(1).default(0.001).describe('lower clamp of u (artifact MinRateRatio, ART-10)'),
     uMax: z.number().gt(0).max(1).default(1).describe('upper clamp of u (ART-10)'),
     gMin: z.number().gt(-1).max(0).default(-0.9).describe('gradient floor (ART-10)'),
-    hysteresisNs: z.number().nonnegative().default(0).describe('h: max(u_w,u_r) only below D_target - h, ns (paper 0; artifact 500, ART-12)'),
+    hysteresisNs: timeParam('ns', { allowZero: true }).default(0).describe('h: max(u_w,u_r) only below D_target - h, ns (paper 0; artifact 500, ART-12)'),
     staleFactor: z.number().positive().default(3).describe('a batch spanning more than staleFactor·tau gives g = 0 and u_r = u_w (ART-9)'),
     artifactRateBias: z.boolean().default(false).describe('artifact rate n·pktWire/(last-first), over-estimating by n/(n-1) (ART-8, AMB-O2); default unbiased'),
-    estimatorLineRateBps: z.number().positive().optional().describe('line rate dividing the estimated rate in u_r (default mu; the artifact hard-codes 100e9, ART-8)'),
+    estimatorLineRateBps: bpsParam().optional().describe('line rate dividing the estimated rate in u_r (default mu; the artifact hard-codes 100e9, ART-8)'),
     signal: z.enum(['rtt', 'owd']).default('rtt').describe('delay signal: round-trip time or one-way delay (OSCAR-OWD, App. C.6)'),
     blsPoints: z.enum(['all', 'threePoint']).default('all').describe('regression points per batch: every ACK, or first/middle/last only (artifact OSCAR-ACKC, ART-11)'),
   })

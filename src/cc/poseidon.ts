@@ -14,13 +14,14 @@
  * ceil(cwnd) through the artifact's plumbing (doscar-window.ts).
  */
 import { z } from 'zod';
+import { timeParam } from '../engine/spec-fields.js';
 import { setDoscarCwnd } from './doscar-window.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
 const params = z
   .object({
     m: z.number().positive().default(0.25).describe('M, step aggressiveness (OSCAR Fig1 uses 0.05)'),
-    kUs: z.number().nonnegative().default(2).describe('K, target per-hop delay at line rate, us'),
+    kUs: timeParam('us', { allowZero: true }).default(2).describe('K, target per-hop delay at line rate, us'),
     p: z.number().positive().default(40).describe('P, target delay spread over the rate range, us'),
     maxRateRatio: z.number().positive().max(1).default(1).describe('largest rate as a fraction of line rate'),
   })

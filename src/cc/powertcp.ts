@@ -49,6 +49,7 @@
  * BDP_base cap amounts to.
  */
 import { z } from 'zod';
+import { bpsParam } from '../engine/spec-fields.js';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
 import * as ccTypes from './types.js';
@@ -71,13 +72,13 @@ const params = z
     profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
     gamma: z.number().gt(0).max(1).default(0.9).describe('EWMA weight of the new window, in (0, 1] (PowerTCP §3.3: 0.9)'),
     betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006, docs/algorithms.md §3)'),
-    betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
+    betaRateBps: bpsParam({ allowZero: true }).optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
     targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, docs/algorithms.md §3 [AMB-P4])'),
     lambdaSource: z.enum(['txBytes', 'rxBytes']).optional().describe('λ = txRate + q̇ from INT txBytes (paper, oscarArtifact) or Δrx-bytes/Δt (inetTub), docs/algorithms.md §3'),
     lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (inetTub: 0.5; others: 0), docs/algorithms.md §3 [AMB-P2]'),
     deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), docs/algorithms.md §3 [AMB-P1]'),
     tau: z.enum(['maxBaseRtt', 'flowBaseRtt']).optional().describe('τ = topology-wide max base RTT (paper, inetTub) or the flow\'s own base RTT (oscarArtifact)'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
     windowReference: z
       .enum(['perRtt', 'atSend'])
       .default('perRtt')

@@ -23,15 +23,16 @@
  * bytes (reTCP uses a spare header bit).
  */
 import { z } from 'zod';
+import { bpsParam, timeParam } from '../engine/spec-fields.js';
 import { US } from '../engine/units.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
 
 const params = z
   .object({
     alpha: z.number().gt(1).default(4).describe('window multiplier while a circuit is up or announced (circuit/packet bandwidth: 100 G / 25 G in PowerTCP §5)'),
-    prebufferUs: z.number().nonnegative().default(0).describe('announce the circuit this long before it comes up, us (PowerTCP §5: 1800 and 600); 0 = no prebuffering'),
-    weekUs: z.number().positive().default(5880).describe('the circuit schedule cycle, us (PowerTCP §5: 24 matchings × (225 + 20) us)'),
-    packetRateBps: z.number().positive().default(25e9).describe('the packet network rate at the ToR: a first INT hop faster than this is a circuit'),
+    prebufferUs: timeParam('us', { allowZero: true }).default(0).describe('announce the circuit this long before it comes up, us (PowerTCP §5: 1800 and 600); 0 = no prebuffering'),
+    weekUs: timeParam('us').default(5880).describe('the circuit schedule cycle, us (PowerTCP §5: 24 matchings × (225 + 20) us)'),
+    packetRateBps: bpsParam().default(25e9).describe('the packet network rate at the ToR: a first INT hop faster than this is a circuit'),
   })
   .strict();
 type Params = z.infer<typeof params>;

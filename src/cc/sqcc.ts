@@ -16,6 +16,7 @@
  * T_low = tLowUs and δ = deltaBps (SQCC §IV "initialized value").
  */
 import { z } from 'zod';
+import { bpsParam, bytesParam } from '../engine/spec-fields.js';
 import { SegmentedTimely, TIMELY_TRACE_FIELDS, timelyPatchedParams, tsHeaderBytes, type TimelyPatchedParams } from './timely-patched.js';
 import type { AckInfo, CcDefinition, CcFlow } from './types.js';
 
@@ -24,8 +25,8 @@ const params = timelyPatchedParams
     tLowMode: z.enum(['adaptive', 'fixed']).default('adaptive').describe('adaptive: T_low = k·seg/C; fixed: T_low = tLowUs and k = 1 in δ'),
     deltaMode: z.enum(['adaptive', 'fixed']).default('adaptive').describe('adaptive: δ = min(deltaCap, C·k/N²); fixed: δ = deltaBps'),
     kRounding: z.enum(['floor', 'ceil']).default('floor').describe('[AMB-S1] k = max(1, floor|ceil(log10 N))'),
-    deltaCapBps: z.number().positive().nullable().default(10e6).describe('[AMB-S8] upper bound of the adaptive δ, bps; null = Eq. 25 literally'),
-    segBytes: z.number().int().positive().default(65_536).describe('[AMB-S2] segment size, bytes (62,500 reproduces Table II: seg/C = 50 us at 10 G)'),
+    deltaCapBps: bpsParam().nullable().default(10e6).describe('[AMB-S8] upper bound of the adaptive δ, bps; null = Eq. 25 literally'),
+    segBytes: bytesParam({ int: true }).default(65_536).describe('[AMB-S2] segment size, bytes (62,500 reproduces Table II: seg/C = 50 us at 10 G)'),
   })
   .strict();
 type Params = z.infer<typeof params>;

@@ -20,6 +20,7 @@
  * window. Used to test why the window form recovers at once in OSCAR Fig. 14.
  */
 import { z } from 'zod';
+import { timeParam } from '../engine/spec-fields.js';
 import { US } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -29,7 +30,7 @@ const params = z
     aiBdpFraction: z.number().positive().max(1).default(0.001).describe('additive increase per RTT as a fraction of the base BDP (RateAIRatio; artifact default 0.005)'),
     beta: z.number().positive().max(1).default(0.8).describe('multiplicative decrease gain'),
     maxMdf: z.number().positive().max(1).default(0.5).describe('largest decrease fraction per RTT (artifact default 0.4)'),
-    baseTargetPs: z.number().positive().default(25 * US).describe('target queueing delay above the base RTT, ps'),
+    baseTargetPs: timeParam('ps').default(25 * US).describe('target queueing delay above the base RTT, ps'),
     targetScaling: z.boolean().default(true).describe('flow-based target scaling (fs_range)'),
     range: z.number().nonnegative().default(4).describe('fs_range, in units of baseTarget'),
     scalingMin: z.number().positive().lt(1).default(0.1).describe('fs_min window as a fraction of the base BDP'),

@@ -43,6 +43,7 @@
  * smoothed normalised power Γ, the rate, the window and an ACK counter.
  */
 import { z } from 'zod';
+import { bpsParam } from '../engine/spec-fields.js';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
 import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES } from './powertcp.js';
@@ -56,11 +57,11 @@ const params = z
     profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper, oscarArtifact, inetTub'),
     gamma: z.number().gt(0).max(1).optional().describe('EWMA weight of the new window, in (0, 1] (paper, oscarArtifact: 0.9; inetTub: 0.7)'),
     betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006)'),
-    betaRateBps: z.number().nonnegative().optional().describe('additive increase β as a rate, bps (inetTub: 150 Mb/s)'),
+    betaRateBps: bpsParam({ allowZero: true }).optional().describe('additive increase β as a rate, bps (inetTub: 150 Mb/s)'),
     tau: z.enum(['flowBaseRtt', 'maxBaseRtt', 'minObserved']).optional().describe('τ = own base RTT (paper, oscarArtifact), topology max RTT, or min(max RTT, smallest RTT seen) (inetTub), docs/algorithms.md §4 [AMB-T3]'),
     tauScale: z.number().positive().optional().describe('Γ is normalised by tauScale·τ (inetTub: 1.05; others: 1)'),
     gradientFloor: z.union([z.number(), z.literal('none')]).optional().describe("floor on θ̇+1 (paper, inetTub: 0.5; oscarArtifact: 'none'), docs/algorithms.md §4 [AMB-T2]"),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
     initRateFraction: z.number().gt(0).max(1).default(1).describe('start rate (window) as a fraction of line rate (BDP); 1 = line rate, as every profile (CCC Fig 2: 0.1)'),
   })
   .strict()

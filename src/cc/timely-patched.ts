@@ -24,6 +24,7 @@
  * with its own error function, T_low and δ.
  */
 import { z } from 'zod';
+import { bpsParam, bytesParam, timeParam } from '../engine/spec-fields.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
@@ -31,12 +32,12 @@ export const timelyPatchedParams = z
   .object({
     alpha: z.number().min(0).max(1).default(0.875).describe('EWMA weight of the NEW RTT difference'),
     beta: z.number().min(0).max(1).default(0.008).describe('multiplicative decrease factor, a fraction (SQCC §IV: 0.008)'),
-    tLowUs: z.number().positive().default(50).describe('T_low, us'),
-    tHighUs: z.number().positive().default(500).describe('T_high, us'),
-    rttRefUs: z.number().positive().default(50).describe('RTT_ref of the error function, us (SQCC §II-A)'),
-    deltaBps: z.number().nonnegative().default(10e6).describe('additive step delta, bps'),
-    dMinRttUs: z.number().positive().default(20).describe('[AMB-S3] gradient normaliser D_minRTT, us (TIMELY default)'),
-    segBytes: z.number().int().positive().default(65_536).describe('[AMB-S2] segment size, bytes (64 KB; 62,500 gives seg/C = 50 us at 10 G)'),
+    tLowUs: timeParam('us').default(50).describe('T_low, us'),
+    tHighUs: timeParam('us').default(500).describe('T_high, us'),
+    rttRefUs: timeParam('us').default(50).describe('RTT_ref of the error function, us (SQCC §II-A)'),
+    deltaBps: bpsParam({ allowZero: true }).default(10e6).describe('additive step delta, bps'),
+    dMinRttUs: timeParam('us').default(20).describe('[AMB-S3] gradient normaliser D_minRTT, us (TIMELY default)'),
+    segBytes: bytesParam({ int: true }).default(65_536).describe('[AMB-S2] segment size, bytes (64 KB; 62,500 gives seg/C = 50 us at 10 G)'),
     initRateFraction: z.number().positive().max(1).default(0.1).describe('R_init / C (unspecified; ns3-rdma default 0.1)'),
     minRateFraction: z.number().positive().max(1).default(1e-4).describe('[AMB-S4] R_min / C'),
     pacing: z

@@ -22,6 +22,7 @@
  * triggered the ACK (its transmission start).
  */
 import { z } from 'zod';
+import { bpsParam, timeParam } from '../engine/spec-fields.js';
 import { US } from '../engine/units.js';
 import type { NetworkConfig } from '../net/config.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance } from './types.js';
@@ -32,13 +33,13 @@ export const timelyParams = z
     preset: z.enum(['auto', 'hpcc', 'powertcp']).default('auto').describe('hpcc variant column: run.py (10/50 Mb/s per 10 G) or the PowerTCP authors\' simulator (50/100 Mb/s steps, 100 Mb/s floor, new rate assigned without moving the scheduled packet)'),
     alpha: z.number().positive().max(1).default(0.875).describe('EWMA weight of the new RTT-difference sample'),
     beta: z.number().positive().max(1).default(0.8).describe('multiplicative decrease factor'),
-    tLowPs: z.number().positive().optional().describe('T_low, ps (default 50 us hpcc, 32 us oscar)'),
-    tHighPs: z.number().positive().optional().describe('T_high, ps (default 500 us hpcc, 16 us oscar)'),
-    minRttPs: z.number().positive().optional().describe('gradient normaliser minRTT, ps (default 20 us hpcc, the base RTT oscar)'),
-    rateAiBps: z.number().nonnegative().optional().describe('additive step delta, bps'),
-    rateHaiBps: z.number().nonnegative().optional().describe('hyper-increase step, bps (oscar: maxStage x delta)'),
+    tLowPs: timeParam('ps').optional().describe('T_low, ps (default 50 us hpcc, 32 us oscar)'),
+    tHighPs: timeParam('ps').optional().describe('T_high, ps (default 500 us hpcc, 16 us oscar)'),
+    minRttPs: timeParam('ps').optional().describe('gradient normaliser minRTT, ps (default 20 us hpcc, the base RTT oscar)'),
+    rateAiBps: bpsParam({ allowZero: true }).optional().describe('additive step delta, bps'),
+    rateHaiBps: bpsParam({ allowZero: true }).optional().describe('hyper-increase step, bps (oscar: maxStage x delta)'),
     maxStage: z.number().int().positive().default(5).describe('consecutive increases before the hyper step'),
-    minRateBps: z.number().positive().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
+    minRateBps: bpsParam().optional().describe('rate floor, bps (default 0.001·C; preset powertcp: 100 Mb/s)'),
     window: z
       .enum(['none', 'bdp'])
       .default('none')

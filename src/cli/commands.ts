@@ -7,9 +7,12 @@ import { UsageError } from '../experiment/errors.js';
 import { runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
 import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
-import { claimsSummaryLines, claimsView, formatCause, formatMeasured, provenanceText, quickLabel, reproduce, verdictCounts, verdictText, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
+import { claimsSummaryLines, claimsView, formatCause, formatMeasured, provenanceText, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { comparisonText, displayOrder } from '../report/published.js';
+import { dirname, join } from 'node:path';
 import { out } from './format.js';
+import { fitTable, TERMINAL_COLUMNS, wrap } from './fit.js';
+import { printSweepEstimate } from './estimate.js';
 import type { Cell, FigureTable } from '../experiment/analysis.js';
 import { readRunSummary } from '../experiment/results.js';
 import { pointDir } from '../experiment/sweep-point.js';
@@ -56,39 +59,89 @@ function printSweepOutcome(r: SweepOutcome): void {
   }
 }
 
-/** One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each point's summary.json). */
+/**
+ * One row per point: FCT slowdown mean and p99 over finished flows, unfinished flows (from each
+ * point's summary.json), and the mean slowdown of each workload tag (an incast beside its
+ * background traffic) when the points have tags.
+ */
 function pointsTable(r: SweepOutcome): FigureTable {
   const failed = new Map(r.failed.map((f) => [f.index, f.error]));
-  const rows: Cell[][] = r.plan.points.map((p) => {
-    const s = readRunSummary(pointDir(r.dir, p.id));
-    if (s === undefined) return [p.label, null, null, null, null, failed.has(p.index) ? 'failed' : 'not finished'];
+  const summaries = r.plan.points.map((p) => readRunSummary(pointDir(r.dir, p.id)));
+  // a tag that holds every flow of every point (an incast alone) adds nothing to the overall columns
+  const tags = [...new Set(summaries.flatMap((s) => Object.keys(s?.fct.tags ?? {})))].filter((t) =>
+    summaries.some((s) => s !== undefined && (s.fct.tags[t]?.count ?? 0) < s.fct.overall.count),
+  );
+  const num = (x: number | null | undefined): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+  const rows: Cell[][] = r.plan.points.map((p, i) => {
+    const s = summaries[i];
+    if (s === undefined) return [p.label, null, null, null, ...tags.map(() => null), null, failed.has(p.index) ? 'failed' : 'not finished'];
     const o = s.fct.overall;
-    const num = (x: number | null): Cell => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), s.unfinished, 'done'];
+    return [p.label, s.totals.flows, num(o.meanSlowdown), num(o.p99Slowdown), ...tags.map((t) => num(s.fct.tags[t]?.meanSlowdown)), s.unfinished, 'done'];
   });
-  return { title: 'FCT slowdown per point (over finished flows)', columns: ['point', 'flows', 'mean', 'p99', 'unfinished', 'status'], rows };
+  return {
+    title: 'FCT slowdown per point (over finished flows)',
+    columns: ['point', 'flows', 'mean', 'p99', ...tags.map((t) => `mean ${t}`), 'unfinished', 'status'],
+    rows,
+  };
 }
 
-function printClaims(view: ClaimsView): void {
+/**
+ * The claims table in at most 120 columns (./fit.ts): causes, ids and values shortened with an
+ * ellipsis, the full table in the report's claims.csv; quick sizes once per experiment below it,
+ * and the claims a quick run cannot judge (their points are not in its quick sweep) in one line
+ * instead of a warning each.
+ */
+function printClaims(view: ClaimsView, fullTable?: string): void {
   if (view.rows.length === 0) return;
-  const quick = new Map(view.experiments.map((e) => [e.name, quickLabel(e.plan)]));
-  const rows = displayOrder(view.rows).map((r) => [
+  const ordered = displayOrder(view.rows);
+  const rows = ordered.map((r) => [
     r.variantOf !== undefined ? `  sensitivity (${r.variant ?? 'variant'}): ${r.id}` : r.id,
     r.experiment,
     `${r.published}${r.unit ?? ''}`,
     comparisonText(r),
-    formatMeasured(r) + (r.recorded !== undefined ? ' (recorded)' : '') + (view.quick && r.measured !== null ? ` [quick: ${quick.get(r.experiment) ?? '?'}]` : ''),
-    verdictText(r),
-    formatCause(r),
-    provenanceText(r),
+    formatMeasured(r) + (r.recorded !== undefined ? ' (rec.)' : ''),
+    `${r.verdict}${r.basis !== undefined ? ` (${r.basis})` : ''}${r.spreadExceedsTolerance === true ? '!' : ''}${r.variantOf !== undefined ? '*' : ''}`,
   ]);
-  for (const l of formatTable({ title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict', 'cause', 'provenance'], rows })) out(l);
-  out(verdictCounts(view.rows));
-  for (const l of claimsSummaryLines(view.rows)) out(l);
+  // under its row, on a line of its own: where the value comes from, then why it is stale / partial or its cause
+  const causes = ordered.map((r) => {
+    if (r.measured === null) return r.cause !== undefined ? `      cause: ${formatCause(r)}` : undefined;
+    const why = r.why !== undefined ? `; ${r.verdict}: ${r.why}` : r.cause !== undefined ? `; cause: ${formatCause(r)}` : '';
+    return `      ${provenanceText(r)}${why}`;
+  });
+  const table = { title: `${view.data?.title ?? view.paper}: published vs measured${view.quick ? ' (quick)' : ''}`, columns: ['claim', 'experiment', 'published', 'comparison', 'measured', 'verdict'], rows };
+  const shrink = [
+    { col: 0, min: 36, middle: true },
+    { col: 4, min: 20 },
+    { col: 3, min: 14 },
+    { col: 1, min: 12, middle: true },
+    { col: 0, min: 24, middle: true },
+  ];
+  const lines = fitTable(table, shrink, TERMINAL_COLUMNS, causes);
+  for (const l of lines) out(l);
+  if (ordered.some((r) => r.variantOf !== undefined)) out('* a sensitivity row: a variant of the model, not counted');
+  if (ordered.some((r) => r.basis !== undefined)) out('stale / partial (v): not counted; v is what the value would give');
+  if (ordered.some((r) => r.spreadExceedsTolerance === true)) out('!: the replicas spread by more than the tolerance (the verdict rests on their interval)');
+  if (ordered.some((r) => r.recorded !== undefined)) out('(rec.): recorded, not in the results on disk (below)');
+  for (const l of wrap(verdictCounts(view.rows))) out(l);
+  for (const x of claimsSummaryLines(view.rows)) for (const l of wrap(x)) out(l);
+  const cut = lines.some((l) => l.includes('…'));
+  if (cut) out(fullTable !== undefined ? `(shortened to ${TERMINAL_COLUMNS} columns; the full table: ${fullTable})` : `(shortened to ${TERMINAL_COLUMNS} columns; the full table: ccsim reproduce ${view.paper}${view.quick ? ' --quick' : ''} writes it to claims.csv)`);
+  if (view.quick) {
+    const measured = new Set(view.rows.filter((r) => r.measured !== null).map((r) => r.experiment));
+    for (const e of view.experiments.filter((x) => measured.has(x.name))) for (const l of wrap(`quick ${e.name}: ${quickLabel(e.plan)}`, TERMINAL_COLUMNS, '    ')) out(l);
+  }
   if (view.data?.defaultModel !== undefined) out(`default model: ${view.data.defaultModel}`);
   for (const u of view.unknown) out(`warning: the data file names experiment "${u}" which has no spec`);
-  for (const u of view.unmeasured) out(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`);
-  if (view.rows.some((r) => r.recorded !== undefined)) out(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`);
+  if (view.quick && view.unmeasured.length > 0) {
+    // quick sweeps leave out points on purpose: say which claims this size cannot judge, once
+    const ids = view.unmeasured.map((u) => u.id);
+    for (const l of wrap(`not judged at quick size (${ids.length} claim${ids.length === 1 ? '' : 's'} whose points the quick sweeps leave out; run at full size): ${ids.join(', ')}`)) out(l);
+  } else {
+    for (const u of view.unmeasured) {
+      for (const l of wrap(`warning: ${u.experiment} finished every point, but its analysis gives no value for claim "${u.id}" (check the id against the analysis's measured claims)`)) out(l);
+    }
+  }
+  if (view.rows.some((r) => r.recorded !== undefined)) for (const l of wrap(`(recorded: not in the results on disk; the last measurement kept in ${view.recordFile ?? 'the record'})`)) out(l);
 }
 
 function printStatus(st: SweepStatus): void {
@@ -152,6 +205,7 @@ export async function sweepCommand(spec: string | undefined, o: SweepCommandOpti
     quick: o.quick === true,
     quiet: o.quiet === true,
     progress: o.point === undefined && process.stderr.isTTY === true && !process.env['CI'],
+    ...(o.quiet === true || o.point !== undefined ? {} : { beforeRun: printSweepEstimate }),
   });
   if (o.point === undefined) printSweepOutcome(r);
   else if (r.failed.length === 0) out(`point ${o.point}: ${r.ran > 0 ? 'done' : 'already finished'} (${r.dir})`);
@@ -169,9 +223,10 @@ export async function reproduceCommand(paper: string, o: { quick?: boolean; jobs
     ...(o.out !== undefined ? { out: o.out } : {}),
     quiet: o.quiet === true,
     progress: process.stdout.isTTY === true && !process.env['CI'],
+    ...(o.quiet === true ? {} : { beforeRun: printSweepEstimate }),
   });
   if (r.message !== undefined) out(r.message);
-  printClaims(r.view);
+  printClaims(r.view, r.report !== undefined ? join(dirname(r.report), 'claims.csv') : undefined);
   if (r.report !== undefined) out(`report: ${r.report}`);
   if (r.failed > 0) {
     process.stderr.write(`error: ${r.failed} point${r.failed === 1 ? '' : 's'} failed (listed above and in the report)\n`);

@@ -88,6 +88,13 @@ export function compareAction(run: string, reference: string, o: CompareOpts): v
     ideal: oneOf('ideal', o.ideal, ['ours', 'theirs'] as const, 'ours'),
     ...(edges !== undefined ? { binEdges: edges } : {}),
   });
+  if (c.matched === 0) {
+    // a table of dashes says nothing: two unrelated runs, or a reference of another workload or seed
+    throw new UsageError(
+      `no flow in common: ${run} has ${ours.length} finished flow${ours.length === 1 ? '' : 's'}, ${reference} has ${theirs.length}; ` +
+        'flows are matched on source, destination, size and start time (ns), so both must be runs of the same workload and seed',
+    );
+  }
   for (const l of formatTable(comparisonTable(c))) out(l);
   if (o.json !== undefined) {
     writeOwnedJson(o.json, JSON.stringify(sealJson({ run, reference, ...comparisonJson(c) }), null, 2) + '\n', 'the comparison');

@@ -205,3 +205,83 @@ export const hostSelection = z.union([z.literal('all'), z.array(hostId).min(1)],
 
 /** A load: a fraction of a link rate, > 0 and <= 1. */
 export const loadField = z.number().gt(0).max(1);
+
+// ---------------------------------------------------------------------------------------------
+// CC parameters whose key names the unit (docs/extending.md, "Parameters")
+
+/** The longest CC timer, target or period (1 s, in ps): beyond it a value is not a datacenter time scale. */
+export const MAX_CC_TIME_PS = 1e12;
+/** The largest CC size parameter (4 GiB): a queue target or counter above it is not a switch buffer's scale. */
+export const MAX_CC_BYTES = 2 ** 32;
+
+const PS_PER: Record<'ps' | 'ns' | 'us', number> = { ps: 1, ns: 1e3, us: 1e6 };
+
+/** Shared checks of a unit-carrying parameter: finite, the sign, an upper bound (`maxText` says it in words). */
+function checkRange(x: number, ctx: z.RefinementCtx, o: { allowZero?: boolean; max: number; maxText: string; int?: boolean }): boolean {
+  const fail = (message: string): false => {
+    ctx.addIssue({ code: 'custom', message });
+    return false;
+  };
+  if (!Number.isFinite(x)) return fail('must be finite');
+  if (o.allowZero === true ? x < 0 : x <= 0) return fail(o.allowZero === true ? 'must be >= 0' : 'must be > 0');
+  if (o.int === true && !Number.isInteger(x)) return fail('must be a whole number');
+  if (x > o.max) return fail(`must be <= ${o.maxText}`);
+  return true;
+}
+
+/**
+ * A CC rate parameter whose key ends in `Bps`: a number in bps, or a rate
+ * string ("50Mbps") converted to bps; > 0 (>= 0 with `allowZero`) and at most
+ * MAX_RATE_BPS, the fastest link a spec may have.
+ */
+export function bpsParam(opts: { allowZero?: boolean } = {}) {
+  return z.union([z.number(), z.string()], { error: 'expected a rate: a number of bps or a string such as "50Mbps"' }).transform((v, ctx): number => {
+    let bps: number;
+    try {
+      bps = typeof v === 'number' ? v : parseRate(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    return checkRange(bps, ctx, { ...opts, max: MAX_RATE_BPS, maxText: '1e14 bps (100 Tbps, the fastest link a spec may have)' }) ? bps : z.NEVER;
+  });
+}
+
+/**
+ * A CC size parameter whose key ends in `Bytes`: a number of bytes, or a size
+ * string ("75KB") converted to bytes; > 0 (>= 0 with `allowZero`), whole with
+ * `int`, at most `max` (default MAX_CC_BYTES).
+ */
+export function bytesParam(opts: { allowZero?: boolean; int?: boolean; max?: number } = {}) {
+  const max = opts.max ?? MAX_CC_BYTES;
+  return z.union([z.number(), z.string()], { error: 'expected a size: a number of bytes or a string such as "75KB"' }).transform((v, ctx): number => {
+    let bytes: number;
+    try {
+      bytes = typeof v === 'number' ? v : parseBytes(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    const maxText = max === MAX_CC_BYTES ? `${max} bytes (4 GiB, more than any switch buffer)` : `${max} bytes`;
+    return checkRange(bytes, ctx, { ...opts, max, maxText }) ? bytes : z.NEVER;
+  });
+}
+
+/**
+ * A CC time parameter whose key ends in `Ps`, `Ns` or `Us` (`unit`): a number
+ * in that unit, or a duration string ("5us") converted to it; > 0 (>= 0 with
+ * `allowZero`) and at most MAX_CC_TIME_PS (1 s).
+ */
+export function timeParam(unit: 'ps' | 'ns' | 'us', opts: { allowZero?: boolean } = {}) {
+  const per = PS_PER[unit];
+  return z.union([z.number(), z.string()], { error: `expected a duration: a number of ${unit} or a string such as "10us"` }).transform((v, ctx): number => {
+    let x: number;
+    try {
+      x = typeof v === 'number' ? v : parseTimePs(v) / per;
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: errText(e) });
+      return z.NEVER;
+    }
+    return checkRange(x, ctx, { ...opts, max: MAX_CC_TIME_PS / per, maxText: `${short(MAX_CC_TIME_PS / per)} ${unit} (1 s: longer is not a datacenter time scale)` }) ? x : z.NEVER;
+  });
+}

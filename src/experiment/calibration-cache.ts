@@ -24,8 +24,12 @@ const KIND = 'calibration';
 const FILE = 'calibration.json';
 /** entries kept (one per machine/Node/ccsim key, newest first) */
 const KEEP = 8;
+/** 2: the median of 3 runs after 3 warm-up runs (1: one run after one warm-up, which caught the JIT cold) */
+const CALIBRATION_METHOD = 2;
 
 export interface CalibrationKey {
+  /** how the calibration is measured (CALIBRATION_METHOD); entries of an older method are measured again */
+  method: number;
   ccsim: string;
   node: string;
   platform: string;
@@ -68,11 +72,11 @@ export function calibrationKey(): CalibrationKey {
   } catch {
     // no /proc/cpuinfo: the key still names the core count
   }
-  return { ccsim: packageVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, cpu, cores: availableParallelism() };
+  return { method: CALIBRATION_METHOD, ccsim: packageVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, cpu, cores: availableParallelism() };
 }
 
 function sameKey(a: CalibrationKey, b: CalibrationKey): boolean {
-  return a.ccsim === b.ccsim && a.node === b.node && a.platform === b.platform && a.cpu === b.cpu && a.cores === b.cores;
+  return a.method === b.method && a.ccsim === b.ccsim && a.node === b.node && a.platform === b.platform && a.cpu === b.cpu && a.cores === b.cores;
 }
 
 function isEntry(v: unknown): v is CalibrationEntry {
@@ -86,6 +90,7 @@ function isEntry(v: unknown): v is CalibrationEntry {
     typeof e.measuredAt === 'string' &&
     k !== undefined &&
     k !== null &&
+    typeof k.method === 'number' &&
     typeof k.ccsim === 'string' &&
     typeof k.node === 'string' &&
     typeof k.platform === 'string' &&

@@ -23,6 +23,7 @@ import { checkFlowIds, resolveMetrics } from './resolve-metrics.js';
 import { resolveLinkEvents, resolveSchedule } from './resolve-topology-change.js';
 import { buildTopology, TopoIndex } from './resolve-topology.js';
 import { checkPeriodicCost } from './estimate-periodic.js';
+import type { ClosedLoopWork } from './estimate-work.js';
 import { checkCcTags, checkOfferedLoad, checkStartsBeforeStop, checkWorkloadSize, generateWorkload, prepareWorkload } from './resolve-workload.js';
 import { SPEC_DEFAULTS, specErrorMap, specSchema, type Spec } from './spec.js';
 
@@ -398,6 +399,11 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   const closedLoopBytes = entries.reduce((sum, e) => sum + (e.driver !== undefined ? e.estimate.bytes : 0), 0);
   checkPeriodicCost(input, closedLoopBytes, spec.limits, issues);
   issues.throwIfAny();
+  const loops = entries.filter((e) => e.driver !== undefined);
+  if (loops.length > 0) {
+    const receivers = loops.some((e) => e.estimate.receivers === 'all') ? 'all' : loops.flatMap((e) => e.estimate.receivers as readonly number[]);
+    closedLoops.set(input, { flows: loops.reduce((a, e) => a + e.estimate.flows, 0), bytes: closedLoopBytes, receivers });
+  }
   return input;
 }
 
@@ -410,6 +416,14 @@ function checkLosslessBuffer(net: NetworkConfig, topo: SimInput['topology'], iss
   for (const d of degree.values()) if (d > ports) ports = d;
   const problem = losslessBufferProblem(net.switch.bufferBytes, ports, net.transport.mtuBytes);
   if (problem !== undefined) issues.add(['network', 'switch', 'bufferBytes'], problem, net.switch.bufferBytes);
+}
+
+/** Per resolved input, what its closed-loop workloads will send (their plug-ins' estimates), for the cost estimate. */
+const closedLoops = new WeakMap<SimInput, ClosedLoopWork>();
+
+/** The closed-loop workloads' estimated flows and bytes of an input resolved here (undefined: none). */
+export function closedLoopOf(input: SimInput): ClosedLoopWork | undefined {
+  return closedLoops.get(input);
 }
 
 /** Data packets of the input's flows known up front (a closed-loop workload's later flows are not counted). */

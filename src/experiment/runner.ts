@@ -35,6 +35,8 @@ export interface RunOptions {
   quick?: boolean;
   /** worker threads for this run; overrides the spec's `threads` (experiment/threads.ts) */
   threads?: number;
+  /** called with the resolved input before it runs (the CLI prints its cost estimate) */
+  beforeRun?: (input: SimInput) => void | Promise<void>;
 }
 
 export interface RunResult {
@@ -192,6 +194,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   const outDir = opts.out ?? defaultOutDir(spec, input.seed);
   // before simulating: the folder can be created and written, and nothing there is someone else's
   const plan = prepareOutDir(outDir, resultFileNames(spec, input));
+  await opts.beforeRun?.(input);
 
   const stream = opts.progressStream ?? process.stderr;
   const threads = planThreads(input.topology, opts.threads ?? spec.threads, opts.threads !== undefined ? 'option' : 'spec', undefined, parallelUnsupported(input));

@@ -35,6 +35,8 @@ export interface SweepOptions {
   inline?: boolean;
   /** run only these point indices */
   only?: readonly number[];
+  /** called with the points about to run and the workers, before any runs (the CLI prints their cost estimate) */
+  beforeRun?: (points: readonly SweepPoint[], jobs: number) => void | Promise<void>;
 }
 
 export interface FailedPoint {
@@ -158,6 +160,14 @@ function fmtCount(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return String(Math.round(n));
+}
+
+/** A point's done line fits a 120-column terminal: its label is cut (points.csv and the report have it in full). */
+const DONE_LINE_COLUMNS = 120;
+
+function shortLabel(label: string, room: number): string {
+  const w = Math.max(24, room);
+  return label.length <= w ? label : `${label.slice(0, w - 1)}…`;
 }
 
 function makeReporter(opts: SweepOptions, todo: number, totalFlows: number): Reporter {
@@ -310,7 +320,9 @@ export async function executeSweeps(targets: readonly SweepTarget[], opts: Sweep
       doneEvents += r.events;
       target.states.set(p.index, { status: 'done', events: r.events, wallMs: r.wallMs });
       const secs = r.wallMs / 1000;
-      rep.line(`${tag} done   ${name}point ${p.index} (${p.label}): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`);
+      const head = `${tag} done   ${name}point ${p.index} (`;
+      const tail = `): ${secs.toFixed(2)} s, ${fmtCount(secs > 0 ? r.events / secs : 0)} events/s`;
+      rep.line(head + shortLabel(p.label, DONE_LINE_COLUMNS - head.length - tail.length) + tail);
     } else {
       out.failed.push({ index: p.index, label: p.label, error: r.error });
       target.states.set(p.index, { status: 'failed', error: r.error });
@@ -365,6 +377,7 @@ export async function runSweep(specPath: string, opts: SweepOptions = {}): Promi
     const where = opts.inline === true ? 'this thread' : `${jobs} worker thread${jobs === 1 ? '' : 's'}`;
     process.stdout.write(`sweep ${plan.name}: ${parts.join(', ')}; running ${target.todo.length} on ${where} -> ${target.dir}\n`);
   }
+  if (target.todo.length > 0) await opts.beforeRun?.(target.todo, jobs);
   const [r] = await executeSweeps([target], { ...opts, jobs });
   const outcome: SweepOutcome = {
     plan,

@@ -24,6 +24,7 @@ import { ccsimVersion } from './output.js';
 import { SpecError, formatPath, formatValue, type PathSegment, type SpecIssue } from './errors.js';
 import { parseFieldPath, setFieldPath, splitExperiment } from './meta.js';
 import { dataPackets, parseSpec, readSpecFile, resolveSpec } from './resolve.js';
+import { ccEventFactor, runBasis, type RunBasis } from './estimate-cost.js';
 import type { ExperimentMeta, Spec } from './spec.js';
 
 /** One varied field. */
@@ -57,8 +58,10 @@ export interface SweepPoint {
   hash: string;
   /** flows the point generates (known from validation; used for the ETA) */
   flows: number;
-  /** data packets of those flows (the cost estimate of `ccsim validate`) */
+  /** data packets of those flows */
   packets: number;
+  /** what the point will simulate (the cost estimate of `ccsim validate`, `sweep` and `reproduce`; estimate-cost.ts) */
+  basis: RunBasis;
   /** the point's seed (spec `seed`, or one of the experiment's `seeds`) */
   seed: number;
   /** the point's tie-order perturbation (spec `perturb`, or one of the experiment's `perturbations`) */
@@ -291,7 +294,8 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
   };
   const usedIds = new Set<string>();
   // resolution (topology, flows) depends on everything but the CC: resolve once per distinct rest
-  const resolved = new Map<string, { flows: number; packets: number } | SpecError>();
+  // (the cost basis too, but for the CC's events per packet, set per point)
+  const resolved = new Map<string, { flows: number; packets: number; basis: RunBasis } | SpecError>();
   const inputDigests = new Map<string, Record<string, string>>();
 
   // the spec's own seed keeps the point's raw spec, folder and hash; other `seeds:` add `seed=` points
@@ -345,10 +349,10 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const rkey = hashOf(rest);
     let r = resolved.get(rkey);
     if (r === undefined) {
-      const { value, files } = recordFileReads((): { flows: number; packets: number } | SpecError => {
+      const { value, files } = recordFileReads((): { flows: number; packets: number; basis: RunBasis } | SpecError => {
         try {
           const input = resolveSpec(spec, specDir, {}, { raw: pointRaw });
-          return { flows: input.flows.length, packets: dataPackets(input) };
+          return { flows: input.flows.length, packets: dataPackets(input), basis: runBasis(input) };
         } catch (e) {
           if (!(e instanceof SpecError)) throw e;
           return e;
@@ -370,7 +374,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     const { threads: _threads, ...hashed } = pointRaw as Record<string, unknown>;
     void _threads;
     const hash = hashOf({ spec: hashed, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });
-    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, seed, perturb });
+    points.push({ index, id, vars, label, raw: pointRaw as Record<string, unknown>, spec, hash, flows: r.flows, packets: r.packets, basis: { ...r.basis, eventFactor: ccEventFactor(spec.cc.name) }, seed, perturb });
   });
 
   for (const { issue, points: refs } of pointIssues.values()) {

@@ -7,6 +7,7 @@ import type { FigureTable } from '../experiment/analysis.js';
 import type { RunData, TableRow } from '../experiment/results.js';
 import { readTable } from '../experiment/results.js';
 import { MAX_SERIES, axis, frame, heightFor, limitNote, thin, type Chart } from './charts.js';
+import { lineStyleOf, type SeriesStyle } from './encoding.js';
 
 interface SeriesSpec {
   file: 'queues' | 'throughput';
@@ -37,12 +38,15 @@ function peers(run: RunData | undefined): Map<string, number> {
 
 /**
  * Time series per sampled port (queue length or throughput): one chart per
- * port, one line per run; the ports with the highest peak first.
+ * port, one line per run. The ports are the union of every run's sampled
+ * ports (with `queues: auto` each run keeps its own hottest), those sampled in
+ * the most runs first, then the highest peak; a chart names the runs that did
+ * not sample its port, so a run is never silently missing.
  */
-export function portSeries(runs: readonly RunData[], names: readonly string[], kind: 'queues' | 'throughput', maxPorts = 6): Chart[] {
+export function portSeries(runs: readonly RunData[], names: readonly string[], kind: 'queues' | 'throughput', maxPorts = 6, styles?: readonly SeriesStyle[]): Chart[] {
   const spec = PORT_SERIES[kind];
   const shown = runs.slice(0, MAX_SERIES);
-  const byPort = new Map<string, { series: { name: string; type: string; showSymbol: boolean; data: [number, number][] }[]; peak: number }>();
+  const byPort = new Map<string, { series: Record<string, unknown>[]; peak: number; runs: Set<number> }>();
   shown.forEach((r, i) => {
     const rows = readTable(r.dir, spec.file);
     if (rows === undefined) return;
@@ -55,14 +59,15 @@ export function portSeries(runs: readonly RunData[], names: readonly string[], k
     }
     for (const [key, g] of groups) {
       let entry = byPort.get(key);
-      if (!entry) byPort.set(key, (entry = { series: [], peak: 0 }));
+      if (!entry) byPort.set(key, (entry = { series: [], peak: 0, runs: new Set() }));
+      entry.runs.add(i);
       const pts = g.map((row) => [Number(row['t_ps']) / 1e6, Number(row[spec.value]) * spec.scale] as [number, number]);
       for (const p of pts) entry.peak = Math.max(entry.peak, p[1]);
       const data = thin(pts).map(([t, v]) => [Math.round(t * 1000) / 1000, Math.round(v * 1000) / 1000] as [number, number]);
-      entry.series.push({ name: names[i]!, type: 'line', showSymbol: false, data });
+      entry.series.push({ name: names[i]!, type: 'line', showSymbol: false, ...(styles?.[i] !== undefined ? lineStyleOf(styles[i]) : {}), data });
     }
   });
-  const ports = [...byPort.entries()].sort((a, b) => b[1].peak - a[1].peak);
+  const ports = [...byPort.entries()].sort((a, b) => b[1].runs.size - a[1].runs.size || b[1].peak - a[1].peak);
   const nn = nodeNames(runs[0]);
   const peer = peers(runs[0]);
   const charts: Chart[] = [];
@@ -71,14 +76,24 @@ export function portSeries(runs: readonly RunData[], names: readonly string[], k
     const p = peer.get(key);
     const to = p !== undefined ? ` to node ${p}${nn.has(p) ? ` ${nn.get(p)}` : ''}` : '';
     const title = `${spec.what}: node ${node}${nn.has(Number(node)) ? ` ${nn.get(Number(node))}` : ''} port ${port}${to}`;
-    const legend = entry.series.map((x) => x.name);
+    const legend = entry.series.map((x) => String(x['name']));
     const option = {
       ...frame(title, legend, true),
       xAxis: axis('value', 'time (us)', { axisLabel: { margin: 14 }, nameGap: 38, scale: true }),
       yAxis: axis('value', spec.unit, { nameGap: 46 }),
       series: entry.series,
     };
-    const note = [limitNote(ports.length, Math.min(maxPorts, ports.length), 'sampled ports (highest peaks shown)'), limitNote(runs.length, shown.length, 'runs')].filter(Boolean).join('; ');
+    const missing = shown.map((_, i) => i).filter((i) => !entry.runs.has(i));
+    const notSampled =
+      missing.length > 0
+        ? `not sampled in ${missing.length} of ${shown.length} runs (each run samples its own hottest ports; give metrics.queues.ports to compare one set): ${missing
+            .slice(0, 4)
+            .map((i) => names[i])
+            .join(', ')}${missing.length > 4 ? ', ...' : ''}`
+        : undefined;
+    const note = [notSampled, limitNote(ports.length, Math.min(maxPorts, ports.length), 'sampled ports (those sampled in the most runs, then the highest peaks)'), limitNote(runs.length, shown.length, 'runs')]
+      .filter(Boolean)
+      .join('; ');
     charts.push({ id: `${kind}-n${node}-p${port}`, title, option, height: heightFor(legend), ...(note ? { note } : {}) });
   }
   return charts;

@@ -10,6 +10,7 @@ import type { RunData } from '../experiment/results.js';
 import { readColumns } from '../experiment/results.js';
 import type { BinSetStats, FctStats } from '../metrics/summary.js';
 import { legendNames, shortKeys } from './labels.js';
+import { barStyleOf, lineStyleOf, seriesStyles, type SeriesStyle } from './encoding.js';
 
 export type Option = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ function fmtCount(n: number): string {
  * p99.9: 1,000), the others are marked "too few". A bin set's "outside" slot
  * appears only when some flow fell outside its bins.
  */
-export function slowdownBars(runs: readonly RunData[], names: readonly string[], setIndex: number, stat: StatKey): Chart {
+export function slowdownBars(runs: readonly RunData[], names: readonly string[], setIndex: number, stat: StatKey, styles?: readonly SeriesStyle[]): Chart {
   const st = STATS[stat];
   const shown = runs.slice(0, MAX_SERIES);
   const shownNames = names.slice(0, shown.length);
@@ -147,34 +148,36 @@ export function slowdownBars(runs: readonly RunData[], names: readonly string[],
     series: shown.map((r, i) => ({
       name: names[i],
       type: 'bar',
+      ...(styles?.[i] !== undefined ? barStyleOf(styles[i]) : {}),
       data: cats.map((c) => {
         const s = c.of(r);
         const n = s?.count ?? 0;
-        return { value: n >= st.minFlows ? r3(s?.[stat]) : null, n };
+        // too few flows for the statistic: drawn faint and hatched-out by its label, not dropped
+        return n >= st.minFlows ? { value: r3(s?.[stat]), n } : { value: n > 0 ? r3(s?.[stat]) : null, n, itemStyle: { opacity: 0.45, borderType: 'dashed', borderWidth: 1, borderColor: '#555' } };
       }),
     })),
   };
-  if (fewBins === cats.length) return { id, title, empty: `no bin has the ${fmtCount(st.minFlows)} finished flows a ${st.label} needs` };
+  if (shown.every((r) => cats.every((c) => (c.of(r)?.count ?? 0) === 0))) return { id, title, empty: 'no flow finished' };
   const notes = [
-    fewBins > 0 && st.minFlows > 1 ? `${st.label} is drawn only for bins with at least ${fmtCount(st.minFlows)} finished flows (fewer: marked "too few")` : undefined,
+    fewBins > 0 && st.minFlows > 1 ? `faint, dash-outlined bars: fewer than the ${fmtCount(st.minFlows)} finished flows a reliable ${st.label} needs (bins marked "too few")` : undefined,
     limitNote(runs.length, shown.length, 'runs'),
   ].filter(Boolean);
   return { id, title, option, height: heightFor(shownNames), ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
 }
 
 /** The bar charts of every bin set of the runs' summaries, per statistic. */
-export function slowdownBarCharts(runs: readonly RunData[], names: readonly string[]): Chart[] {
+export function slowdownBarCharts(runs: readonly RunData[], names: readonly string[], styles?: readonly SeriesStyle[]): Chart[] {
   const sets = runs[0]?.summary.fct.binSets.length ?? 0;
   const charts: Chart[] = [];
   for (const stat of Object.keys(STATS) as StatKey[]) {
-    if (sets === 0) charts.push(slowdownBars(runs, names, -1, stat));
-    for (let i = 0; i < sets; i++) charts.push(slowdownBars(runs, names, i, stat));
+    if (sets === 0) charts.push(slowdownBars(runs, names, -1, stat, styles));
+    for (let i = 0; i < sets; i++) charts.push(slowdownBars(runs, names, i, stat, styles));
   }
   return charts;
 }
 
 /** CDF of per-flow slowdown, one line per run (log x axis). */
-export function slowdownCdf(runs: readonly RunData[], names: readonly string[]): Chart {
+export function slowdownCdf(runs: readonly RunData[], names: readonly string[], styles?: readonly SeriesStyle[]): Chart {
   const shown = runs.slice(0, MAX_SERIES);
   const series: Option[] = [];
   shown.forEach((r, i) => {
@@ -182,7 +185,7 @@ export function slowdownCdf(runs: readonly RunData[], names: readonly string[]):
     if (xs.length === 0) return;
     xs.sort((a, b) => a - b);
     const pts = xs.map((v, k) => [v, (k + 1) / xs.length] as [number, number]);
-    series.push({ name: names[i], type: 'line', showSymbol: false, step: 'end', data: thin(pts).map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4]) });
+    series.push({ name: names[i], type: 'line', showSymbol: false, step: 'end', ...(styles?.[i] !== undefined ? lineStyleOf(styles[i]) : {}), data: thin(pts).map(([x, y]) => [Math.round(x * 1e4) / 1e4, Math.round(y * 1e4) / 1e4]) });
   });
   const title = 'CDF of FCT slowdown';
   if (series.length === 0) return { id: 'slowdown-cdf', title, empty: 'no flow finished' };
@@ -209,7 +212,9 @@ const LINE_METRICS: { key: StatKey; label: string }[] = [
 /**
  * A metric against each numeric swept field (e.g. slowdown versus load): one
  * line per combination of the other varied values (one line per CC in a
- * CC x load sweep). A p99 point needs at least 100 finished flows.
+ * CC x load sweep), coloured by CC and dashed by the other values
+ * (./encoding.ts). A p99 point of fewer than 100 finished flows is drawn
+ * hollow, a mean of none is left out.
  */
 export function sweepLines(runs: readonly RunData[], fields: readonly string[]): Chart[] {
   const charts: Chart[] = [];
@@ -223,24 +228,39 @@ export function sweepLines(runs: readonly RunData[], fields: readonly string[]):
       else groups.set(names[i]!, [r]);
     });
     const lines = [...groups.entries()].slice(0, MAX_SERIES);
+    const styles = seriesStyles(runs, fields, f);
+    const styleOf = new Map(runs.map((r, i) => [names[i]!, styles[i]!]));
     for (const m of LINE_METRICS) {
       const min = STATS[m.key].minFlows;
+      let thinPoints = 0;
       const series = lines.map(([name, rs]) => ({
         name,
         type: 'line',
-        symbolSize: 6,
+        symbolSize: 7,
         connectNulls: false,
+        ...lineStyleOf(styleOf.get(name)!),
         data: [...rs]
           .sort((a, b) => (a.vars[f] as number) - (b.vars[f] as number))
-          .map((r) => [r.vars[f] as number, r.summary.totals.finished >= min ? r3(r.summary.fct.overall[m.key]) : null]),
+          .map((r) => {
+            const x = r.vars[f] as number;
+            const y = r.summary.totals.finished > 0 ? r3(r.summary.fct.overall[m.key]) : null;
+            if (y === null || r.summary.totals.finished >= min) return { value: [x, y] };
+            // too few flows for the statistic: drawn, as a hollow marker, not dropped
+            thinPoints++;
+            return { value: [x, y], symbol: 'emptyCircle', symbolSize: 9, n: r.summary.totals.finished };
+          }),
       }));
       const key = keys.get(f)!;
       const title = `${m.label} vs ${key}`;
       const id = `vs-${key.replace(/[^A-Za-z0-9]+/g, '_')}-${STATS[m.key].id}`;
-      if (series.every((s) => s.data.every((d) => d[1] === null))) {
-        charts.push({ id, title, empty: min > 1 ? `no point has ${min} finished flows` : 'no flow finished' });
+      if (series.every((s) => s.data.every((d) => d.value[1] === null))) {
+        charts.push({ id, title, empty: 'no flow finished' });
         continue;
       }
+      const notes = [
+        thinPoints > 0 ? `hollow markers: fewer than the ${min} finished flows a reliable ${m.label} needs (${thinPoints} point${thinPoints === 1 ? '' : 's'})` : undefined,
+        groups.size > lines.length ? `showing ${lines.length} of ${groups.size} lines` : undefined,
+      ].filter((x): x is string => x !== undefined);
       charts.push({
         id,
         title,
@@ -251,7 +271,7 @@ export function sweepLines(runs: readonly RunData[], fields: readonly string[]):
           yAxis: axis('value', m.label, { scale: true, nameGap: 46 }),
           series,
         },
-        ...(groups.size > lines.length ? { note: `showing ${lines.length} of ${groups.size} lines` } : {}),
+        ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
       });
     }
   }

@@ -16,6 +16,8 @@ import { writeFileAtomic } from '../experiment/sweep-point.js';
 import type { FctStats } from '../metrics/summary.js';
 import { HEIGHT, WIDTH, slowdownBarCharts, slowdownCdf, sweepLines, type Chart } from './charts.js';
 import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-series.js';
+import { seriesStyles } from './encoding.js';
+import { tagTable } from './tags.js';
 import { legendNames } from './labels.js';
 import { findFigure } from '../experiment/analysis.js';
 import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
@@ -126,6 +128,12 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
   const runs = set.runs;
   const { names, notes: legendNotes } = legendNames(runs, set.fields);
   const chartHtml = (c: Chart): string => chartHtmlOf({ ...c, id: idPrefix + c.id });
+  // no empty charts: a chart without data is one line of a note under its section's drawn charts
+  const drawn = (charts: readonly Chart[]): string => {
+    const none = charts.filter((c) => c.option === undefined);
+    const notes = none.length > 0 ? `<p class="note">not drawn: ${none.map((c) => `${esc(c.title)} (${esc(c.empty ?? 'no data')})`).join('; ')}</p>` : '';
+    return charts.filter((c) => c.option !== undefined).map(chartHtml).join('') + notes;
+  };
   const sections: ReportSection[] = [];
   const fig = figureResult(set);
   if (fig !== undefined) {
@@ -145,24 +153,27 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
   const summary = summaryTable(runs, names);
   if (legendNotes.length > 0) summary.notes = [...(summary.notes ?? []), ...legendNotes];
   sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: tableHtml(summary, 'summary-table') });
+  const tags = tagTable(runs, names);
+  if (tags !== undefined) sections.push({ id: `${idPrefix}tags`, title: 'Per workload tag', html: tableHtml(tags) });
+  const styles = seriesStyles(runs, set.fields);
   const lines = sweepLines(runs, set.fields);
-  if (lines.length > 0) sections.push({ id: `${idPrefix}vs`, title: 'Metrics against the swept values', html: lines.map(chartHtml).join('') });
-  sections.push({ id: `${idPrefix}slowdown`, title: 'FCT slowdown by flow size', html: slowdownBarCharts(runs, names).map(chartHtml).join('') });
-  sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: chartHtml(slowdownCdf(runs, names)) });
-  const q = portSeries(runs, names, 'queues');
-  if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: q.map(chartHtml).join('') });
-  const th = portSeries(runs, names, 'throughput');
-  if (th.length > 0) sections.push({ id: `${idPrefix}throughput`, title: 'Throughput', html: th.map(chartHtml).join('') });
+  if (lines.length > 0) sections.push({ id: `${idPrefix}vs`, title: 'Metrics against the swept values', html: drawn(lines) });
+  sections.push({ id: `${idPrefix}slowdown`, title: 'FCT slowdown by flow size', html: drawn(slowdownBarCharts(runs, names, styles)) });
+  sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: drawn([slowdownCdf(runs, names, styles)]) });
+  const q = portSeries(runs, names, 'queues', 6, styles);
+  if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: drawn(q) });
+  const th = portSeries(runs, names, 'throughput', 6, styles);
+  if (th.length > 0) sections.push({ id: `${idPrefix}throughput`, title: 'Throughput', html: drawn(th) });
   const fr = flowRates(runs, names);
   if (fr.length > 0) {
     sections.push({
       id: `${idPrefix}flow-rates`,
       title: 'Per-flow rates',
-      html: fr.map(chartHtml).join('') + '<p class="note">goodput (acknowledged payload per sampling interval); window traces are not recorded by ccsim</p>',
+      html: drawn(fr) + '<p class="note">goodput (acknowledged payload per sampling interval); window traces are not recorded by ccsim</p>',
     });
   }
   const jt = jobTable(runs, names);
-  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: jobCharts(runs, names).map(chartHtml).join('') + tableHtml(jt) });
+  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: drawn(jobCharts(runs, names)) + tableHtml(jt) });
   const pfc = pfcByLayer(runs, names);
   if (pfc) sections.push({ id: `${idPrefix}pfc`, title: 'PFC pauses', html: chartHtml(pfc) });
   const topo = topologyTable(runs[0]);
@@ -181,12 +192,13 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
 export function standardCharts(set: ResultSet): Chart[] {
   const runs = set.runs;
   const { names } = legendNames(runs, set.fields);
+  const styles = seriesStyles(runs, set.fields);
   return [
     ...sweepLines(runs, set.fields),
-    ...slowdownBarCharts(runs, names),
-    slowdownCdf(runs, names),
-    ...portSeries(runs, names, 'queues'),
-    ...portSeries(runs, names, 'throughput'),
+    ...slowdownBarCharts(runs, names, styles),
+    slowdownCdf(runs, names, styles),
+    ...portSeries(runs, names, 'queues', 6, styles),
+    ...portSeries(runs, names, 'throughput', 6, styles),
     ...flowRates(runs, names),
     ...jobCharts(runs, names),
     ...[pfcByLayer(runs, names)].filter((c): c is Chart => c !== undefined),

@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
-import { planSweep, type SweepPlan } from '../experiment/sweep.js';
+import { planSweep, type SweepPlan, type SweepPoint } from '../experiment/sweep.js';
 import { defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type SweepOptions } from '../experiment/sweep-run.js';
 import { writeFileAtomic } from '../experiment/sweep-point.js';
 import { experimentState, measuredMap, perReplicaMap, recordOf, unmeasuredOf, withProvenance, withRecorded, type ClaimsView, type ExperimentState } from './claims-view.js';
@@ -61,6 +61,8 @@ export interface ReproduceOptions {
   recorded?: boolean;
   /** the record file; default <package>/data/measured/<paper>.json, none when `experiments` or `published` is overridden */
   record?: string;
+  /** called with the points about to run and the workers, before any runs (the CLI prints their cost estimate) */
+  beforeRun?: (points: readonly SweepPoint[], jobs: number) => void | Promise<void>;
 }
 
 export { experimentState, recordOf, type ClaimsView, type ExperimentState } from './claims-view.js';
@@ -158,6 +160,7 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
       `reproduce ${paper}${quick ? ' (quick)' : ''}: ${plans.length} experiment${plans.length === 1 ? '' : 's'}, ${total} points, ${total - todo} already finished; running ${todo} on ${jobs} worker thread${jobs === 1 ? '' : 's'}\n`,
     );
   }
+  if (todo > 0) await opts.beforeRun?.(targets.flatMap((t) => t.todo), jobs);
   const outcomes = await executeSweeps(targets, sweepOpts);
   const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
   const rows = data ? withProvenance(compareClaims(data, measuredMap(experiments), perReplicaMap(experiments)), experiments) : [];
