@@ -20,6 +20,7 @@ import type { SimInput } from '../sim/types.js';
 import type { PathSegment } from './errors.js';
 import type { Issues } from './issues.js';
 import { fmtCount } from './resolve-topology.js';
+import { hostRates } from './estimate-work.js';
 
 /** One timer or sampler of the run. */
 export interface PeriodicCost {
@@ -45,17 +46,6 @@ export interface PeriodicCost {
 const VISITS_PER_EVENT = 2000;
 
 const PS_PER_SEC = 1e12;
-
-/** Per host, its link rate (b/s); 0 for a host without a link. */
-function hostRates(input: SimInput): Float64Array {
-  const topo = input.topology;
-  const rate = new Float64Array(topo.hostCount);
-  for (const l of topo.links) {
-    if (l.a < topo.hostCount && rate[l.a] === 0) rate[l.a] = l.rateBps;
-    if (l.b < topo.hostCount && rate[l.b] === 0) rate[l.b] = l.rateBps;
-  }
-  return rate;
-}
 
 interface Span {
   /** estimated simulated time until every flow has finished (capped by the run's end) */
