@@ -1,6 +1,7 @@
 /** `ccsim list`: topologies, workloads and CCs with their parameters (from the zod schemas). */
 import { z } from 'zod';
-import { CC_REGISTRY } from '../cc/registry.js';
+import { ccDefinitions } from '../cc/registry.js';
+import type { CcDefinition } from '../cc/types.js';
 import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
 import { UsageError } from '../experiment/errors.js';
@@ -82,7 +83,7 @@ function listWorkloadCdfs(): void {
 
 function listCcs(): void {
   out('congestion control (spec `cc`):');
-  for (const cc of CC_REGISTRY) {
+  for (const cc of ccDefinitions()) {
     out(`  ${cc.name}: ${cc.description}`);
     out(`    reference: ${cc.reference}`);
     // what choosing the CC turns on (cc/network-settings.ts), with default params under profile hpcc
@@ -115,7 +116,7 @@ function showValue(name: string, v: unknown): string {
  * For a CC whose optional parameters take their values from a preset or the
  * profile: the value each takes, per preset (or per profile), at 100 Gbps.
  */
-function listResolved(cc: (typeof CC_REGISTRY)[number], params: readonly ParamInfo[]): void {
+function listResolved(cc: CcDefinition, params: readonly ParamInfo[]): void {
   if (cc.resolvedParams === undefined) return;
   const rows = params.filter((p) => p.optional && !p.hasDefault).map((p) => p.name);
   if (rows.length === 0) return;
