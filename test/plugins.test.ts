@@ -135,3 +135,20 @@ test('a plug-in that cannot be loaded, exports no function or registers a taken 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /plugins: "\.\/aimd-cc\.mjs" — expected a list of plug-in module paths/);
 });
+
+test('ccsim list and ccsim schema with --plugins show a plug-in as they show built-ins', () => {
+  const dir = userFolder();
+  const files = ['aimd-cc.mjs', 'all-to-one.mjs', 'sp-drr.mjs'].map((f) => join(dir, f));
+  const list = spawnSync(process.execPath, [CLI, 'list', '--plugins', ...files], { encoding: 'utf8' });
+  assert.equal(list.status, 0, list.stderr);
+  assert.match(list.stdout, /^ {2}aimd: toy AIMD window CC/m);
+  assert.match(list.stdout, /^ {6}decrease = 0\.5 {2}\(number\) {2}fraction of the window kept after a mark$/m);
+  assert.match(list.stdout, /^ {2}allToOne +every sender starts a flow to one host each period/m);
+  assert.match(list.stdout, /^ {2}sp-drr +strict priority for strictQueues, DRR over the rest/m);
+  assert.match(list.stdout, /^ {2}drr +deficit round robin/m);
+  const schema = spawnSync(process.execPath, [CLI, 'schema', '--plugins', ...files], { encoding: 'utf8' });
+  assert.equal(schema.status, 0, schema.stderr);
+  const s = JSON.parse(schema.stdout) as { $defs: Record<string, { properties?: Record<string, { description?: string }> }> };
+  assert.equal(s.$defs['cc-params-aimd']?.properties?.['decrease']?.description, 'fraction of the window kept after a mark');
+  assert.match(schema.stdout, /"const": "allToOne"/);
+});

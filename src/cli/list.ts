@@ -8,6 +8,7 @@ import { UsageError } from '../experiment/errors.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
+import { disciplineRegistry } from '../net/switch-registry.js';
 import { fmtInt, out, pad } from './format.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -138,13 +139,27 @@ function listResolved(cc: CcDefinition, params: readonly ParamInfo[]): void {
 }
 
 
+/** The queue disciplines (net/switch-registry.ts) with their parameters. */
+function listDisciplines(): void {
+  out('queue disciplines (spec `network.switch.discipline`, parameters in `disciplineParams`):');
+  const defs = disciplineRegistry.values();
+  const w = Math.max(...defs.map((d) => d.name.length));
+  for (const d of defs) {
+    out(`  ${pad(d.name, w, true)}  ${d.description ?? ''}`);
+    const shape = d.params instanceof z.ZodObject ? (d.params.shape as Record<string, z.ZodType>) : {};
+    for (const [key, field] of Object.entries(shape)) out(`  ${pad('', w, true)}    ${key}: ${field.description ?? ''}`);
+  }
+}
+
 export function listCommand(what: string | undefined): void {
   const all = what === undefined;
-  const known = ['topologies', 'workloads', 'ccs'];
+  const known = ['topologies', 'workloads', 'ccs', 'disciplines'];
   if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
   if (all || what === 'topologies') listTopologies();
   if (all) out();
   if (all || what === 'workloads') listWorkloadCdfs();
   if (all) out();
   if (all || what === 'ccs') listCcs();
+  if (all) out();
+  if (all || what === 'disciplines') listDisciplines();
 }
