@@ -11,6 +11,9 @@ import { workloadDefinitions } from '../workload/registry.js';
 import { disciplineRegistry } from '../net/switch-registry.js';
 import { fmtInt, out, pad } from './format.js';
 
+/** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
+export { loadPlugins } from '../experiment/plugins.js';
+
 // ---------------------------------------------------------------------------------------------
 // `list`: CC parameter descriptions from the zod schemas
 

@@ -139,8 +139,8 @@ function buildProgram(): Command {
     .option('-o, --out <file>', 'write to this file (default: standard output)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs and workload types are in the schema')
     .action(async (o: { out?: string; plugins?: string[] }) => {
-      if (o.plugins !== undefined) await (await import('../experiment/plugins.js')).loadPlugins(o.plugins);
-      const { specJsonSchema } = await import('../experiment/json-schema.js');
+      const { specJsonSchema, loadPlugins } = await import('../experiment/json-schema.js');
+      if (o.plugins !== undefined) await loadPlugins(o.plugins);
       const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
       if (o.out === undefined) process.stdout.write(text);
       else {
@@ -156,8 +156,9 @@ function buildProgram(): Command {
     .argument('[what]', 'topologies | workloads | ccs | disciplines (default: all)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs, workload types and disciplines are listed')
     .action(async (what: string | undefined, o: { plugins?: string[] }) => {
-      if (o.plugins !== undefined) await (await import('../experiment/plugins.js')).loadPlugins(o.plugins);
-      (await import('./list.js')).listCommand(what);
+      const { listCommand, loadPlugins } = await import('./list.js');
+      if (o.plugins !== undefined) await loadPlugins(o.plugins);
+      listCommand(what);
     });
 
   addCompareCommands(program);

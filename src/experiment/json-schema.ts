@@ -13,6 +13,9 @@ import { z } from 'zod';
 import { ccDefinitions } from '../cc/registry.js';
 import { experimentMetaSchema, specSchema } from './spec.js';
 
+/** (for `ccsim schema --plugins`: their CCs and workload types are in the schema) */
+export { loadPlugins } from './plugins.js';
+
 export const SCHEMA_ID = 'https://ccsim.invalid/spec.schema.json';
 
 /**

@@ -34,8 +34,9 @@ import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../net/queue-discip
 import { registerAdmissionPolicy, registerDequeuePolicy, registerQueueDiscipline } from '../net/switch-registry.js';
 import type { WorkloadDefinition } from '../workload/plugin.js';
 import { registerWorkload } from '../workload/registry.js';
-import { figureRegistry, type FigureAnalysis } from './analysis.js';
+import type { FigureAnalysis } from './analysis.js';
 import { SpecError, UsageError, errorMessage } from './errors.js';
+import { readSpecFile } from './resolve.js';
 
 /** What a plug-in module's default export is called with. */
 export interface PluginApi {
@@ -62,7 +63,7 @@ export interface PluginApi {
 /** The default export of a plug-in module. */
 export type PluginModule = (ccsim: PluginApi) => void | Promise<void>;
 
-function apiFor(file: string): PluginApi {
+function apiFor(file: string, figures: { register(a: FigureAnalysis, source: string): void }): PluginApi {
   return {
     file,
     registerCc: (def) => registerCc(def, file),
@@ -71,7 +72,7 @@ function apiFor(file: string): PluginApi {
     registerAdmissionPolicy: (def) => registerAdmissionPolicy(def, file),
     registerDequeuePolicy: (def) => registerDequeuePolicy(def, file),
     registerFigure: (...analyses) => {
-      for (const a of analyses) figureRegistry.register(a, file);
+      for (const a of analyses) figures.register(a, file);
     },
     z,
     fields: specFields,
@@ -96,8 +97,10 @@ async function loadOne(file: string): Promise<void> {
   if (typeof mod.default !== 'function') {
     throw new UsageError(`plugin ${file}: its default export must be a function that registers plug-ins (export default function (ccsim) { ccsim.registerCc(...) }; docs/extending.md)`);
   }
+  // (the figure registry's module reaches the result reader and the simulator: loaded only with a plug-in)
+  const { figureRegistry } = await import('./analysis.js');
   try {
-    await (mod.default as PluginModule)(apiFor(file));
+    await (mod.default as PluginModule)(apiFor(file, figureRegistry));
   } catch (e) {
     throw new UsageError(`plugin ${file}: ${errorMessage(e)}`);
   }
@@ -145,10 +148,8 @@ export async function loadSpecPlugins(specPath: string, extra: readonly string[]
   if (extra.length > 0) await loadPlugins(extra);
   let raw: unknown;
   try {
-    // (most specs name no plug-ins: those are not parsed twice)
-    if (!readFileSync(specPath, 'utf8').includes('plugins')) return;
-    // (imported here: a worker thread loads plug-ins without the spec reader)
-    const { readSpecFile } = await import('./resolve.js');
+    // (not a regular file, e.g. a FIFO: the spec loader refuses it; most specs name no plug-ins: those are not parsed twice)
+    if (!statSync(specPath).isFile() || !readFileSync(specPath, 'utf8').includes('plugins')) return;
     raw = readSpecFile(specPath);
   } catch {
     return;
