@@ -74,6 +74,7 @@ export {
 // typed reader of result folders they use
 export {
   registerFigure,
+  figureRegistry,
   findFigure,
   figureNames,
   sweptCcName,
@@ -124,7 +125,7 @@ export {
 } from './metrics/summary.js';
 
 // congestion control
-export { CC_REGISTRY, findCc, ccNames } from './cc/registry.js';
+export { ccRegistry, registerCc, findCc, ccNames, ccDefinitions } from './cc/registry.js';
 export type * from './cc/types.js';
 export { TCD_NO, TCD_UE, TCD_CE, INT_MAX_HOPS } from './cc/types.js';
 
@@ -135,7 +136,29 @@ export * from './net/topology/index.js';
 // workloads
 export * from './workload/index.js';
 
-export { registerWorkload, findWorkload, workloadDefinitions } from './workload/registry.js';
+export { workloadRegistry, registerWorkload, findWorkload, workloadDefinitions } from './workload/registry.js';
+
+// switch plug-ins: queue disciplines (DRR built in), admission and dequeue policies
+export {
+  disciplineRegistry,
+  admissionPolicyRegistry,
+  dequeuePolicyRegistry,
+  registerQueueDiscipline,
+  registerAdmissionPolicy,
+  registerDequeuePolicy,
+  findDiscipline,
+  findAdmissionPolicy,
+  findDequeuePolicy,
+} from './net/switch-registry.js';
+export { DISC_CUSTOM, type QueueDiscipline, type QueueDisciplineDefinition } from './net/queue-discipline.js';
+export { drrDiscipline, type DrrParams } from './net/drr.js';
+export { ADMIT, DROP, TRIM, MARK, HOLD, RETURN, type AdmissionPolicy, type AdmissionPolicyDefinition, type AdmissionContext } from './net/admission.js';
+export type { DequeuePolicy, DequeuePolicyDefinition, DequeuePolicyContext } from './net/dequeue-policies.js';
+export type { Port } from './net/port.js';
+
+// one registry type for every plug-in kind, and plug-ins from a user's own files (docs/extending.md)
+export { Registry, BUILT_IN, type Capabilities, type RegistryOptions } from './engine/registry.js';
+export { loadPlugins, loadSpecPlugins, loadedPluginFiles, type PluginApi, type PluginModule } from './experiment/plugins.js';
 export type * from './workload/plugin.js';
 export type * from './workload/driver.js';
 

@@ -25,6 +25,6 @@ test('registry: the same analysis again is a no-op, another one under a taken id
   registerFigure(a);
   assert.equal(findFigure('test-registry-a'), a);
   assert.equal(figureNames().filter((n) => n === 'test-registry-a').length, 1);
-  assert.throws(() => registerFigure({ ...a, paper: 'other' }), /test-registry-a is registered twice \(papers test and other\)/);
-  assert.throws(() => registerFigure({ ...findFigure('oscar-fig9')! }), /oscar-fig9 is registered twice/);
+  assert.throws(() => registerFigure({ ...a, paper: 'other' }), /figure analysis \"test-registry-a\" from paper other clashes with the one already registered from paper test/);
+  assert.throws(() => registerFigure({ ...findFigure('oscar-fig9')! }), /\"oscar-fig9\" from paper oscar clashes/);
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CC_REGISTRY } from '../src/cc/registry.js';
+import { registerCc } from '../src/cc/registry.js';
 import { unmetNeeds, type AckInfo, type CcDefinition, type CcNeeds, type SendInfo } from '../src/cc/types.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { loadAndResolve } from '../src/experiment/resolve.js';
@@ -59,14 +59,10 @@ function probe(name: string, needs: CcNeeds, seen: Seen): CcDefinition {
 
 const newSeen = (): Seen => ({ sendTs: [], rxTs: [], infl: [], sumInfl: [], cnt: [], stamps: new Map() });
 
+/** Registers the probe CC (each probe has its own name, so it stays registered) and runs `fn`. */
 function withProbe<T>(def: CcDefinition, fn: () => T): T {
-  const reg = CC_REGISTRY as CcDefinition[];
-  reg.push(def);
-  try {
-    return fn();
-  } finally {
-    reg.splice(reg.indexOf(def), 1);
-  }
+  registerCc(def);
+  return fn();
 }
 
 function oneFlow(cc: string, ackEvery = 1) {
@@ -107,9 +103,10 @@ test('ACK coalescing timer: a window below ackEvery packets is acknowledged afte
   const run = (timeoutPs: number) => {
     const s = newSeen();
     // a 2-packet window: each pair of packets gets no ACK of its own under ackEvery 4
-    const def = { ...probe('probe-win', { ts: true, inflight: true }, s), initialCwnd: () => 2000 };
+    const name = `probe-win-${timeoutPs}`;
+    const def = { ...probe(name, { ts: true, inflight: true }, s), initialCwnd: () => 2000 };
     const out = withProbe(def, () =>
-      simulate(input(topo, [{ src: 0, dst: 1, bytes: 10_000, startPs: 0 }], { cc: 'probe-win', net: net('oscar', { transport: { ackEvery: 4, ackCoalesceTimeoutPs: timeoutPs } }) })),
+      simulate(input(topo, [{ src: 0, dst: 1, bytes: 10_000, startPs: 0 }], { cc: name, net: net('oscar', { transport: { ackEvery: 4, ackCoalesceTimeoutPs: timeoutPs } }) })),
     );
     return { s, out };
   };

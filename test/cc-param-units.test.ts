@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CC_REGISTRY } from '../src/cc/registry.js';
+import { ccDefinitions } from '../src/cc/registry.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { SpecError } from '../src/experiment/errors.js';
 import { tempDir } from './helpers/tmp.js';
@@ -67,7 +67,7 @@ test('out of range: a rate above any link, a size above any buffer, a time above
 test('every CC parameter whose key ends in a unit takes a unit string', () => {
   const probe: Record<string, string> = { Bps: '1Gbps', Bytes: '1000B', Ps: '10us', Ns: '10us', Us: '10us' };
   let checked = 0;
-  for (const cc of CC_REGISTRY) {
+  for (const cc of ccDefinitions()) {
     const shape = (cc.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
     for (const key of Object.keys(shape)) {
       const unit = /(Bps|Bytes|Ps|Ns|Us)$/.exec(key)?.[1];

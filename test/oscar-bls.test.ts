@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { oscarCc, type OscarInstance } from '../src/cc/oscar.js';
-import { CC_REGISTRY } from '../src/cc/registry.js';
+import { registerCc } from '../src/cc/registry.js';
 import type { AckInfo, CcDefinition, CcFlow } from '../src/cc/types.js';
 import { simulate } from '../src/sim/simulate.js';
 import { US } from '../src/engine/units.js';
@@ -28,7 +28,11 @@ export interface BlsScore {
 }
 
 /** Runs the scenario with `noiseNs` of Gaussian noise on every delay sample (standard deviation). */
+/** Each call's probe CC gets its own name (its hooks close over that call's counters). */
+let probes = 0;
+
 export function blsAccuracy(noiseNs = 0): BlsScore {
+  const name = `probe-bls-${++probes}`;
   const rng = new Rng(6);
   // Gaussian delay-measurement noise (Box-Muller), ps
   const noise = (): number => (noiseNs === 0 ? 0 : noiseNs * 1000 * Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next()));
@@ -65,7 +69,7 @@ export function blsAccuracy(noiseNs = 0): BlsScore {
     return x < t0 + phase ? 0.5 : x < t0 + 2 * phase ? 0 : -0.5;
   };
   const probe: CcDefinition = {
-    name: 'probe-bls',
+    name,
     description: 'fixed rate, runs the estimators on its ACKs',
     reference: 'test',
     params: z.object({}).strict(),
@@ -99,25 +103,20 @@ export function blsAccuracy(noiseNs = 0): BlsScore {
       };
     },
   };
-  const reg = CC_REGISTRY as CcDefinition[];
-  reg.push(probe);
-  try {
-    const out = simulate(
-      input(
-        topo,
-        [
-          { src: 0, dst: 3, bytes: 1e12, startPs: 0 },
-          // B's two flows sized in payload so that their wire time (1054-B packets) is exactly 500 us
-          { src: 1, dst: 3, bytes: wirePhase(40e9), startPs: t0 },
-          { src: 2, dst: 3, bytes: wirePhase(20e9), startPs: t0 + phase },
-        ],
-        { cc: 'probe-bls', net: net('oscar'), stopAtPs: t0 + 3 * phase + 50 * US },
-      ),
-    );
-    assert.equal(out.totals.pausesSent, 0);
-  } finally {
-    reg.splice(reg.indexOf(probe), 1);
-  }
+  registerCc(probe);
+  const out = simulate(
+    input(
+      topo,
+      [
+        { src: 0, dst: 3, bytes: 1e12, startPs: 0 },
+        // B's two flows sized in payload so that their wire time (1054-B packets) is exactly 500 us
+        { src: 1, dst: 3, bytes: wirePhase(40e9), startPs: t0 },
+        { src: 2, dst: 3, bytes: wirePhase(20e9), startPs: t0 + phase },
+      ],
+      { cc: name, net: net('oscar'), stopAtPs: t0 + 3 * phase + 50 * US },
+    ),
+  );
+  assert.equal(out.totals.pausesSent, 0);
   const b = bls as OscarInstance | null;
   return { blsMse: blsSq / acks, ewmaMse: ewmaSq / acks, batches: b === null ? 0 : b.updates, acks };
 }

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CC_REGISTRY } from '../src/cc/registry.js';
+import { ccDefinitions } from '../src/cc/registry.js';
 import { specJsonSchema } from '../src/experiment/json-schema.js';
 import { parseSpec } from '../src/experiment/resolve.js';
 import { paramRange } from '../src/experiment/spec.js';
@@ -41,7 +41,7 @@ test('a CC parameter outside its range is an error naming cc.params.<key>, the r
 test('every fraction-like CC parameter has both ends of its range declared', () => {
   // names that are fractions, weights or gains in (0, 1] by definition in their papers
   const fractional = /^(alpha|beta|gamma|g|alphaInit|eta|ceFraction|maxMdf|scalingMin|aiBdpFraction|maxRateRatio|uAi|uHai|uInit|uMin|uMax|mdWeight|rateOnFirstCnp|targetUtil|lambdaFloorRatio)$|Fraction$/;
-  for (const c of CC_REGISTRY) {
+  for (const c of ccDefinitions()) {
     const shape = (c.params as unknown as { shape?: Record<string, unknown> }).shape ?? {};
     for (const [k, v] of Object.entries(shape)) {
       if (!fractional.test(k) || c.name === 'retcp' || k.endsWith('RttFraction')) continue;
@@ -59,7 +59,7 @@ test('spec.schema.json gives each CC its parameters with their ranges', () => {
   const params = s.$defs[ref.replace('#/$defs/', '')]!;
   assert.deepEqual({ ex: params.properties['eta']!['exclusiveMinimum'], max: params.properties['eta']!['maximum'], def: params.properties['eta']!['default'] }, { ex: 0, max: 2, def: 0.95 });
   assert.equal(params.additionalProperties, false);
-  assert.equal(s.properties.cc.anyOf.length, CC_REGISTRY.length + 1);
+  assert.equal(s.properties.cc.anyOf.length, ccDefinitions().length + 1);
 });
 
 test('a time, rate or size written as a bare number is an error naming the field and suggesting units', () => {

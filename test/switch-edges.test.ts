@@ -13,7 +13,7 @@ import type { AdmissionChoice, NetworkConfig, ProfileName } from '../src/net/con
 import { FLAG_CE, FLAG_TRIM, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
 import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../src/net/queue-discipline.js';
 import { SWITCH_FEATURES, switchPolicyNames, unmetSwitchNeeds } from '../src/net/switch-features.js';
-import { registerAdmissionPolicy, registerDiscipline } from '../src/net/switch-registry.js';
+import { registerAdmissionPolicy, registerQueueDiscipline } from '../src/net/switch-registry.js';
 import { star } from '../src/net/topology/index.js';
 import { findCc } from '../src/cc/registry.js';
 import { unmetNeeds } from '../src/cc/types.js';
@@ -64,7 +64,7 @@ const lowestFirst: QueueDisciplineDefinition = {
 registerAdmissionPolicy(dropEvery);
 registerAdmissionPolicy(trimAbove);
 registerAdmissionPolicy(fixedVerdict);
-registerDiscipline(lowestFirst);
+registerQueueDiscipline(lowestFirst);
 
 // ------------------------------------------------------------------ a switch by hand
 

@@ -329,6 +329,7 @@ class Acc implements CcInstance {
 function definition(name: string, description: string, halt: boolean): CcDefinition<typeof params> {
   return {
     name,
+    parallel: true, // checked against one thread (test/threads.test.ts)
     description,
     reference: 'ACC NSDI\'24 §4 Alg. 1 (halt), §4.3 (increase), §4.4 (victims); docs/algorithms.md §5; TCD marks docs/algorithms.md §5',
     params,

@@ -246,6 +246,7 @@ class Ccc implements CcInstance {
 
 export const cccCc: CcDefinition<typeof params> = {
   name: 'ccc',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'CCC: delay-based, analytical sliding-mode rule where the delay signal is trustworthy, adaptive probing elsewhere',
   reference: 'CCC (NSDI\'26) §4.3, Alg. 1, Eq. 1-9; docs/algorithms.md §6 (reconstructed regions [AMB-C1], Eq. 8 with capped smoothing [AMB-C2])',
   params,

@@ -26,6 +26,7 @@ class DcqcnTcd implements CcInstance {
 
 export const dcqcnTcdCc: CcDefinition<typeof dcqcnParams> = {
   name: 'dcqcn-tcd',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'DCQCN+TCD (ACC baseline): DCQCN (HPCC-simulator RP) reacting to TCD CE marks, UE treated as no congestion',
   reference: 'ACC NSDI\'24 §6.1; docs/algorithms.md §9.7 (minimal spec), §9.1',
   params: dcqcnParams,

@@ -299,6 +299,7 @@ class DcqcnPaper implements CcInstance {
 
 export const dcqcnCc: CcDefinition<typeof params> = {
   name: 'dcqcn',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'DCQCN: ECN/CNP-driven rate control (Mellanox-style or paper-style reaction point)',
   reference: 'Zhu et al. SIGCOMM\'15; docs/algorithms.md §9.1 (OSCAR artifact and HPCC simulator variants)',
   params,

@@ -116,6 +116,7 @@ class Dctcp implements CcInstance {
 
 export const dctcpCc: CcDefinition<typeof params> = {
   name: 'dctcp',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'DCTCP over RDMA (rate-based): ECN-fraction alpha, one cut per window, additive increase; step marking kmin = kmax',
   reference: 'Alizadeh et al. SIGCOMM\'10; docs/algorithms.md §9.2 (HPCC simulator CC_MODE 8), docs/network-model.md §11.4 (DCTCP marking); docs/baselines.md',
   params,

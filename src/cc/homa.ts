@@ -143,6 +143,7 @@ const instance: CcInstance = { onAck() {} };
 
 export const homaCc: CcDefinition<typeof params> = {
   name: 'homa',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'Homa: receiver grants by SRPT, RTTbytes unscheduled, 8 priority levels, overcommitment (receiver-driven)',
   reference: 'Montazeri et al., SIGCOMM 2018, §3.2-§3.5; PowerTCP §4.1 and App. C',
   params,

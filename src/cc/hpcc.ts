@@ -189,6 +189,7 @@ class Hpcc implements CcInstance {
 
 export const hpccCc: CcDefinition<typeof params> = {
   name: 'hpcc',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'HPCC: INT-based rate and window control toward eta utilisation (HPCC* with eta = 1.5)',
   reference: 'Li et al. SIGCOMM\'19; docs/algorithms.md §9.4 (HPCC simulator and OSCAR artifact variants, HPCC*)',
   params,
@@ -211,6 +212,7 @@ const starParams = params.extend({
  */
 export const hpccStarCc: CcDefinition<typeof starParams> = {
   name: 'hpcc-star',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'HPCC* (alias): HPCC with eta = 1.5, the same 0.5-BDP target queue as OSCAR',
   reference: 'OSCAR §6.1 (HPCC*); docs/algorithms.md §9.4 (= hpcc with eta 1.5); docs/baselines.md',
   params: starParams,

@@ -41,6 +41,7 @@ const instance: CcInstance = { onAck() {} };
 
 export const ndpCc: CcDefinition<typeof params> = {
   name: 'ndp',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'NDP: receiver-pulled, trimming switches, per-packet spraying, no PFC (turns those on)',
   reference: 'Handley et al. SIGCOMM\'17 §3 (NDP); OSCAR App. C.6',
   params,

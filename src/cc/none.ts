@@ -17,6 +17,7 @@ const instance: CcInstance = { onAck() {} };
 
 export const noneCc: CcDefinition<typeof params> = {
   name: 'none',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'Line rate, window of one BDP or unlimited (no congestion control)',
   reference: 'docs/network-model.md §10.1 (flows start at line rate)',
   params,

@@ -305,6 +305,7 @@ class Oscar implements CcInstance {
 
 export const oscarCc: CcDefinition<typeof params> = {
   name: 'oscar',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'OSCAR: delay (window) and delay-gradient (rate) MIMD from batched least squares, O(1)-step convergence',
   reference: 'OSCAR NSDI\'26 Alg. 1-2, §4; docs/algorithms.md §2 (artifact deviations ART-1..15 as options)',
   params,

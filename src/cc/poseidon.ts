@@ -88,6 +88,7 @@ class Poseidon implements CcInstance {
 
 export const poseidonCc: CcDefinition<typeof params> = {
   name: 'poseidon',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'Poseidon: window control from the max per-hop queueing delay (short INT, 12-B header)',
   reference: 'Wang et al. SIGCOMM\'23; docs/algorithms.md §9.6 (OSCAR artifact RoCEv2Poseidon), docs/network-model.md §11.5 (short INT); docs/baselines.md',
   params,

@@ -321,6 +321,7 @@ class PowerTcp implements CcInstance {
 
 export const powertcpCc: CcDefinition<typeof params> = {
   name: 'powertcp',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'PowerTCP: INT power-based window control (profiles paper | oscarArtifact | inetTub)',
   reference: 'Addanki et al. NSDI\'22 §3.3 Alg. 1, App. A; docs/algorithms.md §3 (profiles)',
   params,

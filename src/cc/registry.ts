@@ -1,6 +1,9 @@
 /**
- * The CC registry. Adding a CC = one new file in this folder + one line here.
+ * The CC registry (a `Registry`, engine/registry.ts). Adding a built-in CC = one new file in
+ * this folder + one line in `BUILT_IN` here; a user's CC in their own file registers itself
+ * with `registerCc` from a plug-in module (docs/extending.md, "Plug-ins in your own files").
  */
+import { Registry } from '../engine/registry.js';
 import type { CcDefinition } from './types.js';
 import { noneCc } from './none.js';
 import { dcqcnCc } from './dcqcn.js';
@@ -23,7 +26,7 @@ import { homaCc } from './homa.js';
 import { ndpCc } from './ndp.js';
 import { retcpCc } from './retcp.js';
 
-export const CC_REGISTRY: readonly CcDefinition[] = [
+const BUILT_IN: readonly CcDefinition[] = [
   noneCc,
   dcqcnCc,
   hpccCc,
@@ -48,10 +51,27 @@ export const CC_REGISTRY: readonly CcDefinition[] = [
   retcpCc,
 ] as readonly CcDefinition[];
 
+/** Every CC a spec may name (`cc: <name>`), built-ins first in the order above. */
+export const ccRegistry = new Registry<CcDefinition>({ kind: 'congestion control', key: (c) => c.name });
+for (const c of BUILT_IN) ccRegistry.register(c);
+
+/**
+ * Adds a CC; its name must be free. `source` names where it comes from for messages (a
+ * plug-in module's file; default `built-in`).
+ */
+export function registerCc<S extends CcDefinition['params']>(def: CcDefinition<S>, source?: string): void {
+  ccRegistry.register(def as unknown as CcDefinition, source);
+}
+
 export function findCc(name: string): CcDefinition | undefined {
-  return CC_REGISTRY.find((c) => c.name === name);
+  return ccRegistry.find(name);
 }
 
 export function ccNames(): string[] {
-  return CC_REGISTRY.map((c) => c.name);
+  return ccRegistry.names();
+}
+
+/** Every registered CC, in registration order. */
+export function ccDefinitions(): CcDefinition[] {
+  return ccRegistry.values();
 }

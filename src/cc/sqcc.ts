@@ -72,6 +72,7 @@ class Sqcc extends SegmentedTimely {
 
 export const sqccCc: CcDefinition<typeof params> = {
   name: 'sqcc',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'SQCC: patched TIMELY with an unbounded error function and T_low, delta adapted to the receiver-reported flow count',
   reference: 'SQCC Alg. 3, Eq. 16, 25, §IV; docs/algorithms.md §8 ([AMB-S1..S8])',
   params,

@@ -122,6 +122,7 @@ class Swift implements CcInstance {
 
 export const swiftCc: CcDefinition<typeof params> = {
   name: 'swift',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'Swift: delay-target window control with flow scaling (OSCAR artifact form, swift-25.json defaults)',
   reference: 'Kumar et al. SIGCOMM\'20; docs/algorithms.md §9.5 (OSCAR artifact RoCEv2Swift, swift-25.json); docs/baselines.md',
   params,

@@ -256,6 +256,7 @@ class ThetaPowerTcp implements CcInstance {
 
 export const thetaPowertcpCc: CcDefinition<typeof params> = {
   name: 'theta-powertcp',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'θ-PowerTCP: delay-only PowerTCP from RTT and its gradient (profiles paper | oscarArtifact | inetTub)',
   reference: 'Addanki et al. NSDI\'22 §3.5, App. D Alg. 2; docs/algorithms.md §3-4 (profiles)',
   params,

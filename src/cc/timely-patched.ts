@@ -180,6 +180,7 @@ export const tsHeaderBytes = (net: NetworkConfig): number => (net.profile === 'h
 
 export const timelyPatchedCc: CcDefinition<typeof timelyPatchedParams> = {
   name: 'timely-patched',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'Patched TIMELY: RTT-error decrease blended with an additive step by a clipped gradient weight, 64 KB segments',
   reference: 'Zhu et al. CoNEXT\'16 as SQCC Alg. 2; docs/algorithms.md §7',
   params: timelyPatchedParams,

@@ -31,6 +31,7 @@ class TimelyTcd extends Timely {
 
 export const timelyTcdCc: CcDefinition<typeof timelyParams> = {
   name: 'timely-tcd',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'TIMELY+TCD (ACC baseline): TIMELY whose decreases are suppressed for victim (UE-only) flows',
   reference: 'ACC NSDI\'24 §6.1; docs/algorithms.md §9.7 (minimal spec), §9.3',
   params: timelyParams,

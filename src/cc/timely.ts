@@ -158,6 +158,7 @@ export class Timely implements CcInstance {
 
 export const timelyCc: CcDefinition<typeof params> = {
   name: 'timely',
+  parallel: true, // checked against one thread (test/threads.test.ts)
   description: 'TIMELY: RTT-gradient rate control, once per RTT (HPCC-simulator or OSCAR-artifact form)',
   reference: 'Mittal et al. SIGCOMM\'15; docs/algorithms.md §9.3 (HPCC simulator and OSCAR artifact variants); docs/baselines.md',
   params,

@@ -10,6 +10,7 @@
  * what you need, never keep a reference.
  */
 import type { z } from 'zod';
+import type { Capabilities } from '../engine/registry.js';
 import type { CcEcnMarking, NetworkConfig } from '../net/config.js';
 import { unmetSwitchNeeds } from '../net/switch-features.js';
 
@@ -273,7 +274,7 @@ export interface CcInstance {
   traceState?(out: Float64Array): void;
 }
 
-export interface CcDefinition<S extends z.ZodType = z.ZodType> {
+export interface CcDefinition<S extends z.ZodType = z.ZodType> extends Capabilities {
   name: string;
   /** one line for `ccsim list` */
   description: string;

@@ -4,6 +4,7 @@
  * ./run.ts, which loads less).
  */
 import { UsageError } from '../experiment/errors.js';
+import { loadSpecPlugins } from '../experiment/plugins.js';
 import { runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
 import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
@@ -184,6 +185,7 @@ export async function sweepCommand(spec: string | undefined, o: SweepCommandOpti
   if (o.slurm !== true && slurmOnly.length > 0) throw new UsageError(`--${slurmOnly[0]} needs --slurm`);
   if (o.slurm === true) {
     if (o.point !== undefined) throw new UsageError('--slurm and --point do not go together');
+    await loadSpecPlugins(spec); // the job array's `ccsim sweep --point` runs load them again
     const r = submitSlurm(spec, {
       quick: o.quick === true,
       ...(o.out !== undefined ? { out: o.out } : {}),

@@ -1,13 +1,18 @@
 /** `ccsim list`: topologies, workloads and CCs with their parameters (from the zod schemas). */
 import { z } from 'zod';
-import { CC_REGISTRY } from '../cc/registry.js';
+import { ccDefinitions } from '../cc/registry.js';
+import type { CcDefinition } from '../cc/types.js';
 import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
 import { UsageError } from '../experiment/errors.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
+import { disciplineRegistry } from '../net/switch-registry.js';
 import { fmtInt, out, pad } from './format.js';
+
+/** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
+export { loadPlugins } from '../experiment/plugins.js';
 
 // ---------------------------------------------------------------------------------------------
 // `list`: CC parameter descriptions from the zod schemas
@@ -82,7 +87,7 @@ function listWorkloadCdfs(): void {
 
 function listCcs(): void {
   out('congestion control (spec `cc`):');
-  for (const cc of CC_REGISTRY) {
+  for (const cc of ccDefinitions()) {
     out(`  ${cc.name}: ${cc.description}`);
     out(`    reference: ${cc.reference}`);
     // what choosing the CC turns on (cc/network-settings.ts), with default params under profile hpcc
@@ -115,7 +120,7 @@ function showValue(name: string, v: unknown): string {
  * For a CC whose optional parameters take their values from a preset or the
  * profile: the value each takes, per preset (or per profile), at 100 Gbps.
  */
-function listResolved(cc: (typeof CC_REGISTRY)[number], params: readonly ParamInfo[]): void {
+function listResolved(cc: CcDefinition, params: readonly ParamInfo[]): void {
   if (cc.resolvedParams === undefined) return;
   const rows = params.filter((p) => p.optional && !p.hasDefault).map((p) => p.name);
   if (rows.length === 0) return;
@@ -137,13 +142,27 @@ function listResolved(cc: (typeof CC_REGISTRY)[number], params: readonly ParamIn
 }
 
 
+/** The queue disciplines (net/switch-registry.ts) with their parameters. */
+function listDisciplines(): void {
+  out('queue disciplines (spec `network.switch.discipline`, parameters in `disciplineParams`):');
+  const defs = disciplineRegistry.values();
+  const w = Math.max(...defs.map((d) => d.name.length));
+  for (const d of defs) {
+    out(`  ${pad(d.name, w, true)}  ${d.description ?? ''}`);
+    const shape = d.params instanceof z.ZodObject ? (d.params.shape as Record<string, z.ZodType>) : {};
+    for (const [key, field] of Object.entries(shape)) out(`  ${pad('', w, true)}    ${key}: ${field.description ?? ''}`);
+  }
+}
+
 export function listCommand(what: string | undefined): void {
   const all = what === undefined;
-  const known = ['topologies', 'workloads', 'ccs'];
+  const known = ['topologies', 'workloads', 'ccs', 'disciplines'];
   if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
   if (all || what === 'topologies') listTopologies();
   if (all) out();
   if (all || what === 'workloads') listWorkloadCdfs();
   if (all) out();
   if (all || what === 'ccs') listCcs();
+  if (all) out();
+  if (all || what === 'disciplines') listDisciplines();
 }

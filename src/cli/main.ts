@@ -137,8 +137,10 @@ function buildProgram(): Command {
     .command('schema')
     .description('write the JSON Schema of a spec file (for editors: first line `# yaml-language-server: $schema=<file>`)')
     .option('-o, --out <file>', 'write to this file (default: standard output)')
-    .action(async (o: { out?: string }) => {
-      const { specJsonSchema } = await import('../experiment/json-schema.js');
+    .option('--plugins <files...>', 'plug-in modules to load first: their CCs and workload types are in the schema')
+    .action(async (o: { out?: string; plugins?: string[] }) => {
+      const { specJsonSchema, loadPlugins } = await import('../experiment/json-schema.js');
+      if (o.plugins !== undefined) await loadPlugins(o.plugins);
       const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
       if (o.out === undefined) process.stdout.write(text);
       else {
@@ -149,9 +151,14 @@ function buildProgram(): Command {
 
   program
     .command('list')
-    .description('list topologies, workloads and congestion-control algorithms')
-    .argument('[what]', 'topologies | workloads | ccs (default: all)')
-    .action(async (what: string | undefined) => (await import('./list.js')).listCommand(what));
+    .description('list topologies, workloads, congestion-control algorithms and queue disciplines')
+    .argument('[what]', 'topologies | workloads | ccs | disciplines (default: all)')
+    .option('--plugins <files...>', 'plug-in modules to load first: their CCs, workload types and disciplines are listed')
+    .action(async (what: string | undefined, o: { plugins?: string[] }) => {
+      const { listCommand, loadPlugins } = await import('./list.js');
+      if (o.plugins !== undefined) await loadPlugins(o.plugins);
+      listCommand(what);
+    });
 
   addCompareCommands(program);
   return program;

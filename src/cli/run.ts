@@ -1,4 +1,5 @@
 /** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
+import { loadSpecPlugins } from '../experiment/plugins.js';
 import { closedLoopOf, loadAndResolve, readSpecFile } from '../experiment/resolve.js';
 import { runWork } from '../experiment/estimate-work.js';
 import { calibration, cutShortWarning, endFieldOf, printRunCost, printRunEstimate, printSweepCost } from './estimate.js';
@@ -24,6 +25,7 @@ export async function runCommand(
 ): Promise<void> {
   const quiet = o.quiet === true;
   if (o.explainPartition === true) {
+    await loadSpecPlugins(spec);
     const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
     const { planThreads, partitionTable } = await import('../experiment/threads.js');
     const requested = o.threads ?? loaded.spec.threads;
@@ -55,6 +57,7 @@ export async function validateCommand(
   spec: string,
   o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number; recalibrate?: boolean },
 ): Promise<void> {
+  await loadSpecPlugins(spec); // the spec's own CCs, workloads, ... before it is checked (experiment/plugins.ts)
   const read = readRaw(spec);
   if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');

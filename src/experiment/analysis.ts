@@ -15,6 +15,7 @@
  * and register themselves when experiments/index.ts is imported (the CLI
  * does). Only the paper-independent `slowdown-table` is built in.
  */
+import { Registry } from '../engine/registry.js';
 import { slowdownTable } from './slowdown-table.js';
 
 /** One finished point of an experiment. */
@@ -74,29 +75,25 @@ export interface FigureAnalysis {
   analyze(points: readonly PointResult[]): FigureResult;
 }
 
-/** The registered analyses by id, in registration order (the built-in one first). */
-const REGISTRY = new Map<string, FigureAnalysis>([[slowdownTable.id, slowdownTable]]);
-
 /**
- * Makes analyses findable by the `figure:` id of an experiment spec.
- * Registering the same analysis object again is a no-op; another analysis
- * under an id already taken is an error (two papers must not share an id).
+ * The registered analyses by id (a `Registry`, engine/registry.ts), in registration order (the
+ * built-in one first). Registering the same analysis object again is a no-op; another analysis
+ * under an id already taken is an error naming both sources (two papers must not share an id).
  */
+export const figureRegistry = new Registry<FigureAnalysis>({ kind: 'figure analysis', key: (a) => a.id, sameObjectAgain: true });
+figureRegistry.register(slowdownTable);
+
+/** Makes analyses findable by the `figure:` id of an experiment spec (source: `paper <paper>`). */
 export function registerFigure(...analyses: readonly FigureAnalysis[]): void {
-  for (const a of analyses) {
-    const known = REGISTRY.get(a.id);
-    if (known === a) continue;
-    if (known !== undefined) throw new Error(`figure analysis ${a.id} is registered twice (papers ${known.paper} and ${a.paper})`);
-    REGISTRY.set(a.id, a);
-  }
+  for (const a of analyses) figureRegistry.register(a, `paper ${a.paper}`);
 }
 
 /** The analysis registered under `id`, if any. */
 export function findFigure(id: string): FigureAnalysis | undefined {
-  return REGISTRY.get(id);
+  return figureRegistry.find(id);
 }
 
 /** Ids of every registered analysis, in registration order. */
 export function figureNames(): string[] {
-  return [...REGISTRY.keys()];
+  return figureRegistry.names();
 }

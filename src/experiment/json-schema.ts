@@ -11,8 +11,11 @@
  */
 import { sealSchema } from './ownership.js';
 import { z } from 'zod';
-import { CC_REGISTRY } from '../cc/registry.js';
+import { ccDefinitions } from '../cc/registry.js';
 import { experimentMetaSchema, specSchema } from './spec.js';
+
+/** (for `ccsim schema --plugins`: their CCs and workload types are in the schema) */
+export { loadPlugins } from './plugins.js';
 
 export const SCHEMA_ID = 'https://ccsim.invalid/spec.schema.json';
 
@@ -23,8 +26,9 @@ export const SCHEMA_ID = 'https://ccsim.invalid/spec.schema.json';
  * against the CC once the name is known.
  */
 function ccJsonSchema(defs: Record<string, unknown>): Record<string, unknown> {
-  const names = CC_REGISTRY.map((c) => c.name);
-  const perCc = CC_REGISTRY.map((c) => {
+  const ccs = ccDefinitions();
+  const names = ccs.map((c) => c.name);
+  const perCc = ccs.map((c) => {
     const { $schema: _drop, ...params } = z.toJSONSchema(c.params, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
     const strict = params['type'] === 'object' ? { ...params, additionalProperties: false } : params;
     const { required, ...override } = strict;

@@ -12,20 +12,17 @@
  * needs the whole network) makes the run go again on one thread, with a note.
  */
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { ccDefinitions, findCc } from '../cc/registry.js';
 import { CROSS_WORDS } from '../net/crossing.js';
+import { findDiscipline } from '../net/switch-registry.js';
 import { FctRecorder } from '../metrics/collect.js';
 import { topAutoQueues, type AutoQueues } from '../metrics/samplers.js';
 import type { Partitioning } from '../net/topology/partition.js';
 import { WindowBarrier, WindowRing } from '../engine/window-sync.js';
+import { loadedPluginFiles } from './plugins.js';
 import { runPartition, type PartitionJob, type PartitionReport, type PartitionStats } from './partition-loop.js';
 import { entryUrl } from '../workload/package-root.js';
 import type { SimInput, SimOutput } from '../sim/types.js';
-
-/** The CCs the engine runs: no global view; each checked against one thread on 2 and 4 partitions (test/threads.test.ts). */
-const PARALLEL_CCS = new Set([
-  'dcqcn', 'dcqcn-tcd', 'hpcc', 'hpcc-star', 'dctcp', 'timely', 'timely-tcd', 'timely-patched', 'swift', 'powertcp', 'theta-powertcp',
-  'oscar', 'poseidon', 'acc', 'acc-nohalt', 'ccc', 'sqcc', 'homa', 'ndp', 'none',
-]);
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
@@ -34,7 +31,13 @@ export function parallelUnsupported(input: SimInput): string | null {
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
   if (input.circuitSchedule !== undefined) return 'circuit schedules';
   if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
-  if (!PARALLEL_CCS.has(input.cc.name)) return `cc ${input.cc.name} (the engine runs ${[...PARALLEL_CCS].join(', ')})`;
+  // plug-ins run on threads when their definition says so (`parallel`, engine/registry.ts): no global view,
+  // each built-in one checked against one thread on 2 and 4 partitions (test/threads.test.ts)
+  if (findCc(input.cc.name)?.parallel !== true) {
+    return `cc ${input.cc.name} (the engine runs ${ccDefinitions().filter((c) => c.parallel === true).map((c) => c.name).join(', ')})`;
+  }
+  const disc = input.net.switch.discipline;
+  if (disc !== undefined && findDiscipline(disc).parallel !== true) return `queue discipline ${disc} (its definition does not declare parallel: true)`;
   const t = input.net.transport;
   if (t.sendDriver === 'receiverGrant' || t.retxMode === 'selective') return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine does not run receiverGrant or selective yet)`;
   const lb = input.net.switch.loadBalancing;
@@ -127,7 +130,7 @@ export function runParallel(input: SimInput, part: Partitioning, stats?: Partiti
   for (let me = 1; me < P; me++) {
     const ch = new MessageChannel();
     ports.push(ch.port1);
-    workers.push(new Worker(WORKER_BOOT, { eval: true, workerData: { ...job(me), entry: url.href, done: done.buffer, report: ch.port2 }, transferList: [ch.port2] }));
+    workers.push(new Worker(WORKER_BOOT, { eval: true, workerData: { ...job(me), entry: url.href, done: done.buffer, report: ch.port2, plugins: loadedPluginFiles() }, transferList: [ch.port2] }));
   }
   // partition 0 waits at window barriers for every other partition: start it only once they all run
   awaitWorkerStart(done, P, ports, workers, opts.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);

@@ -13,10 +13,11 @@ import { unmetNeeds } from '../cc/types.js';
 import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../cc/network-settings.js';
 import { MAX_NESTING_DEPTH, jsonTooDeepAt, readTextFileCapped } from '../engine/io.js';
 import { losslessBufferProblem } from '../engine/plausibility.js';
-import { admissionPolicyNames, disciplineNames, findAdmissionPolicy } from '../net/switch-registry.js';
+import { admissionPolicyNames, findAdmissionPolicy } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
 import type { SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
+import { checkDiscipline } from './check-discipline.js';
 import { Issues } from './issues.js';
 import { splitExperiment } from './meta.js';
 import { checkFlowIds, resolveMetrics } from './resolve-metrics.js';
@@ -284,9 +285,7 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
   }
   // switch edges by registry name (net/switch-registry.ts): an unknown name is a spec error, not a run-time one
   const sw = net.switch;
-  if (sw.discipline !== undefined && !disciplineNames().includes(sw.discipline)) {
-    issues.add(['network', 'switch', 'discipline'], `unknown queue discipline (known: ${disciplineNames().join(', ')})`, sw.discipline);
-  }
+  checkDiscipline(sw, issues);
   (sw.admission ?? []).forEach((a, i) => {
     if (!admissionPolicyNames().includes(a.name)) {
       const known = admissionPolicyNames();

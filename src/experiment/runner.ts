@@ -11,6 +11,7 @@ import { throughputNotes } from '../sim/notes.js';
 import { UsageError, errorMessage } from './errors.js';
 import { ensureOutDir, prepareOutDir, removeCreatedDirs, type OutDirPlan } from './outdir.js';
 import { FctStream, resultFileNames, writeResults } from './output.js';
+import { loadSpecPlugins } from './plugins.js';
 import { loadAndResolve } from './resolve.js';
 import { simulate } from '../sim/simulate.js';
 import { parallelUnsupported, runParallel } from './parallel.js';
@@ -19,6 +20,8 @@ import type { SimInput, SimOutput } from '../sim/types.js';
 import { planThreads, threadRecord, type ThreadPlan } from './threads.js';
 
 export interface RunOptions {
+  /** plug-in modules to load before the spec is checked, relative to the working folder (besides the spec's own `plugins:`) */
+  plugins?: readonly string[];
   /** result folder; default results/<spec name> (results/<name>-seed<n> with another seed) */
   out?: string;
   /** overrides the spec's seed */
@@ -189,6 +192,8 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   if (opts.threads !== undefined && !(Number.isInteger(opts.threads) && opts.threads >= 1 && opts.threads <= MAX_THREADS)) {
     throw new UsageError(`--threads: must be an integer from 1 to ${MAX_THREADS}, got ${opts.threads}`);
   }
+  // plug-in modules before the spec's names are checked (experiment/plugins.ts)
+  await loadSpecPlugins(specPath, opts.plugins);
   const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
   const spec = loaded.spec;
   const outDir = opts.out ?? defaultOutDir(spec, input.seed);

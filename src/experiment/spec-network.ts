@@ -136,6 +136,7 @@ const switchShape = {
   // switch edges (net/admission.ts, net/queue-discipline.ts): names from net/switch-registry.ts, checked when the network is built
   admission: z.array(z.object({ name: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).strict()),
   discipline: z.string().min(1),
+  disciplineParams: z.record(z.string(), z.unknown()),
   trimQueue: int(0, 7),
   // BFC (net/bfc.ts): a queue count the port cannot hold is an error naming the field and value
   bfc: z

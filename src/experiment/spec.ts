@@ -353,6 +353,15 @@ export const specSchema = z
      * into that many partitions at most. Results do not depend on it.
      */
     threads: z.number().int().min(1).max(MAX_THREADS).default(1),
+    /**
+     * plug-in modules to load before the rest of the spec is checked (experiment/plugins.ts;
+     * docs/extending.md, "Plug-ins in your own files"): ES module files, relative to the spec's
+     * folder, each registering CCs, workload types, queue disciplines, ... that the spec then names
+     */
+    plugins: z
+      .array(z.string().min(1, 'expected the path of a plug-in module (.mjs or .js)'))
+      .optional()
+      .describe('ES modules (paths relative to this file) that register CCs, workload types or queue disciplines the spec names'),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { entryUrl } from '../workload/package-root.js';
+import { loadSpecPlugins, loadedPluginFiles } from './plugins.js';
 import { findFigure } from './analysis.js';
 import { writeSweepParquet } from './sweep-parquet.js';
 import type { FigureResult, PointResult } from './analysis.js';
@@ -37,6 +38,8 @@ export interface SweepOptions {
   only?: readonly number[];
   /** called with the points about to run and the workers, before any runs (the CLI prints their cost estimate) */
   beforeRun?: (points: readonly SweepPoint[], jobs: number) => void | Promise<void>;
+  /** plug-in modules to load before the spec is checked, relative to the working folder (besides the spec's own `plugins:`) */
+  plugins?: readonly string[];
 }
 
 export interface FailedPoint {
@@ -368,6 +371,8 @@ export function jobsFor(todo: number, requested?: number): number {
  */
 export async function runSweep(specPath: string, opts: SweepOptions = {}): Promise<SweepOutcome> {
   const t0 = performance.now();
+  // plug-in modules before the points are checked; the workers load the same files (experiment/plugins.ts)
+  await loadSpecPlugins(specPath, opts.plugins);
   const plan = planSweep(specPath, { quick: opts.quick === true });
   const target = prepareSweep(plan, opts.out ?? defaultSweepDir(plan), opts.only);
   const jobs = jobsFor(target.todo.length, opts.jobs);
@@ -474,7 +479,7 @@ function runOnWorkers(
         return;
       }
       active++;
-      const w = new Worker(entryUrl(import.meta.url, './sweep-worker.js', './sweep-worker.mjs'));
+      const w = new Worker(entryUrl(import.meta.url, './sweep-worker.js', './sweep-worker.mjs'), { workerData: { plugins: loadedPluginFiles() } });
       let current: PointJob | undefined = job;
       const next = (): void => {
         current = pending.shift();

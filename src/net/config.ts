@@ -145,6 +145,8 @@ export interface SwitchConfig {
   admission?: AdmissionChoice[];
   /** queue-service discipline of every port, by registry name, in place of `service` (queue-discipline.ts) */
   discipline?: string;
+  /** the parameters of `discipline` (its definition's `params` schema; DRR's `quantumBytes`, drr.ts) */
+  disciplineParams?: Record<string, unknown>;
   /** the data queue trimmed headers go to, urgent at every port of a switch with admission policies (default 7) */
   trimQueue?: number;
   /** BFC's per-flow backpressure over physical queues at every switch port (bfc.ts); absent: none (every profile) */

@@ -135,6 +135,21 @@ export class NetContext {
     (this.arenaFree[c] ??= []).push(at);
   }
 
+  /**
+   * Copies a ring's `n` entries of `1 << shift` words from `head` on (capacity `oldCap`, 0: none) to a new
+   * region of `cap` entries, freeing the old; returns the new region (a port's queue and in-flight rings).
+   */
+  regrowRing(old: number, head: number, n: number, oldCap: number, cap: number, shift: number): number {
+    const r = this.alloc(cap << shift);
+    const a = this.arena;
+    for (let k = 0; k < n; k++) {
+      const from = old + (((head + k) & (oldCap - 1)) << shift);
+      a.copyWithin(r + (k << shift), from, from + (1 << shift));
+    }
+    if (oldCap > 0) this.freeRegion(old, oldCap << shift);
+    return r;
+  }
+
   /** Serialization (or pacing) time in ps for `bytes` at `rateBps`, per the profile's quantization. */
   txTime(bytes: number, rateBps: number): number {
     return txTimePs(bytes, rateBps, this.quantization);

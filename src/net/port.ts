@@ -52,18 +52,6 @@ const T_OFF = 3;
 /** entries of a queue's first ring, and of the in-flight ring */
 const RING0 = 16;
 
-/** Copies a ring's `n` entries from `head` on (capacity `oldCap`, 0: none) to a new region of `cap` entries, freeing the old. */
-function regrow(ctx: NetContext, old: number, head: number, n: number, oldCap: number, cap: number): number {
-  const r = ctx.alloc(cap << E_SHIFT);
-  const a = ctx.arena;
-  for (let k = 0; k < n; k++) {
-    const from = old + (((head + k) & (oldCap - 1)) << E_SHIFT);
-    a.copyWithin(r + (k << E_SHIFT), from, from + (1 << E_SHIFT));
-  }
-  if (oldCap > 0) ctx.freeRegion(old, oldCap << E_SHIFT);
-  return r;
-}
-
 export class Port {
   // Field order and initializers are part of the hot path's speed (docs/performance.md, "Field layout
   // of Port"): hop fields first, initializers of their own kind, booleans tested as `=== true` / `=== false`.
@@ -229,6 +217,13 @@ export class Port {
     return this.ctx.arena[this.qb + q * Q_STRIDE + Q_PKTS]!;
   }
 
+  /** Wire size of the packet at the head of data queue q, 0 when it is empty (what a discipline such as DRR reads; queue-discipline.ts). */
+  headSize(q: number): number {
+    const a = this.ctx.arena;
+    const b = this.qb + q * Q_STRIDE;
+    return a[b + Q_PKTS] === 0 ? 0 : a[a[b + Q_RING]! + (a[b + Q_HEAD]! << E_SHIFT) + E_SIZE]!;
+  }
+
   /** Changes the link's rate; 0 stops it like `setDown`. A down link takes the rate and keeps it for when it is up. */
   setRate(rateBps: number): void {
     this.rateBps = rateBps;
@@ -333,7 +328,7 @@ export class Port {
     const a = ctx.arena;
     const oldCap = a[b + Q_MASK]! + 1;
     const cap = oldCap === 0 ? RING0 : oldCap * 2;
-    const r = regrow(ctx, a[b + Q_RING]!, a[b + Q_HEAD]!, a[b + Q_PKTS]!, oldCap, cap); // (may grow the arena)
+    const r = ctx.regrowRing(a[b + Q_RING]!, a[b + Q_HEAD]!, a[b + Q_PKTS]!, oldCap, cap, E_SHIFT); // (may grow the arena)
     ctx.arena[b + Q_RING] = r;
     ctx.arena[b + Q_HEAD] = 0;
     ctx.arena[b + Q_MASK] = cap - 1;
@@ -572,7 +567,7 @@ export class Port {
 
   private growLink(): void {
     const cap = this.lCap;
-    this.lBase = regrow(this.ctx, this.lBase, this.lHead, this.lCount + this.lHeld, cap, cap * 2);
+    this.lBase = this.ctx.regrowRing(this.lBase, this.lHead, this.lCount + this.lHeld, cap, cap * 2, E_SHIFT);
     this.lCap = cap * 2;
     this.lHead = 0;
   }

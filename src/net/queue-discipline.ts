@@ -9,7 +9,12 @@
  * - `DISC_RR`: per-packet round robin over the non-empty unpaused queues,
  *   starting after the last one served (D-HPCC).
  * Any other discipline is a `QueueDiscipline` object (`DISC_CUSTOM`): the
- * port calls its `pick` with the candidate set as a bitmask.
+ * port calls its `pick` with the candidate set as a bitmask. It is made for
+ * one port (`create(port, params)`), so it may read that port's queues:
+ * `port.headSize(q)` (the wire size of queue q's head packet),
+ * `port.queueBytes(q)`, `port.queuePkts(q)`; its parameters are a zod schema
+ * (`params`), checked when a spec is resolved (`network.switch.disciplineParams`).
+ * Deficit round robin (./drr.ts) is one.
  *
  * Ahead of every discipline, the port serves its control FIFO (PFC frames)
  * and then its *urgent* queues (`Port.urgentMask`): strict among themselves,
@@ -26,6 +31,8 @@
  * strict or rr).
  */
 
+import type { z } from 'zod';
+import type { Capabilities } from '../engine/registry.js';
 import type { Port } from './port.js';
 
 /** strict priority: `31 - clz32(ready)` */
@@ -54,17 +61,42 @@ export interface QueueDiscipline {
   served(q: number): void;
 }
 
-/** How a discipline is chosen by name (`SwitchConfig.discipline`, switch-registry.ts). */
-export interface QueueDisciplineDefinition {
+/**
+ * How a discipline is chosen by name (`SwitchConfig.discipline`, switch-registry.ts). `parallel`
+ * (engine/registry.ts): its objects read nothing but their own port, so a run with it may use
+ * several threads; absent, such a run stays on one.
+ */
+export interface QueueDisciplineDefinition<P = Record<string, unknown>> extends Capabilities {
   readonly name: string;
+  /** one line for `ccsim list` */
+  readonly description?: string;
   /** one of the built-in ids, or DISC_CUSTOM with `create` */
   readonly id: number;
-  /** a fresh discipline for one port (DISC_CUSTOM only) */
-  create?(): QueueDiscipline;
+  /**
+   * Its parameters (`network.switch.disciplineParams`): a strict zod object with defaults, units
+   * in the keys (`quantumBytes`) or parsed by engine/spec-fields.ts. Absent: it takes none.
+   */
+  readonly params?: z.ZodType<P>;
+  /** a fresh discipline for `port` (DISC_CUSTOM only); `params` parsed by `params` */
+  create?(port: Port, params: P): QueueDiscipline;
 }
 
-export const strictDiscipline: QueueDisciplineDefinition = { name: 'strict', id: DISC_STRICT };
-export const rrDiscipline: QueueDisciplineDefinition = { name: 'rr', id: DISC_RR };
+/**
+ * The object of a DISC_CUSTOM discipline for `port`, with its parameters parsed (defaults
+ * filled); null for a built-in id. Parameters were checked when the spec was resolved; a
+ * program that builds a network itself gets the first problem as an error here.
+ */
+export function makeDiscipline(def: QueueDisciplineDefinition, port: Port, params: Readonly<Record<string, unknown>> | undefined): QueueDiscipline | null {
+  if (def.id !== DISC_CUSTOM) return null;
+  if (def.create === undefined) throw new Error(`queue discipline ${def.name}: DISC_CUSTOM needs create(port, params)`);
+  if (def.params === undefined) return def.create(port, params ?? {});
+  const r = def.params.safeParse(params ?? {});
+  if (!r.success) throw new Error(`network.switch.disciplineParams of ${def.name}: ${r.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`);
+  return def.create(port, r.data);
+}
+
+export const strictDiscipline: QueueDisciplineDefinition = { name: 'strict', id: DISC_STRICT, parallel: true, description: 'strict priority, highest non-empty queue first' };
+export const rrDiscipline: QueueDisciplineDefinition = { name: 'rr', id: DISC_RR, parallel: true, description: 'per-packet round robin over the non-empty queues' };
 
 /**
  * Storage for a data class split into several physical queues (BFC's per-port

@@ -1,60 +1,54 @@
 /**
- * The switch's plug-in registries: dequeue policies (dequeue-policies.ts),
- * admission policies (admission.ts) and queue-service disciplines
- * (queue-discipline.ts), by name. Adding one = one new file in src/net + one
- * line in its list here; a test or an embedding program registers its own at
- * run time with `registerAdmissionPolicy` / `registerDequeuePolicy` /
- * `registerDiscipline` (the same one line). Which dequeue and admission
- * policies a network runs because of its CC is the needs table
- * (switch-features.ts); a spec adds admission policies and chooses a
- * discipline with `network.switch.admission` / `network.switch.discipline`.
+ * The switch's plug-in registries (`Registry`, engine/registry.ts): dequeue policies
+ * (dequeue-policies.ts), admission policies (admission.ts) and queue-service disciplines
+ * (queue-discipline.ts, drr.ts), by name. A built-in one = one new file in src/net + one line
+ * in its list here; a user's own, in their own file, registers itself from a plug-in module
+ * with `registerAdmissionPolicy` / `registerDequeuePolicy` / `registerQueueDiscipline`
+ * (docs/extending.md), as a test or an embedding program may. Which dequeue and admission
+ * policies a network runs because of its CC is the needs table (switch-features.ts); a spec
+ * adds admission policies and chooses a discipline with `network.switch.admission` /
+ * `network.switch.discipline` (and `disciplineParams`).
  */
+import { Registry } from '../engine/registry.js';
 import type { AdmissionPolicyDefinition } from './admission.js';
 import { intDequeue, mpdDequeue, redDequeue, tcdDequeue, type DequeuePolicyDefinition } from './dequeue-policies.js';
+import { drrDiscipline } from './drr.js';
 import { rrDiscipline, strictDiscipline, type QueueDisciplineDefinition } from './queue-discipline.js';
 import { trimAdmission } from './trim.js';
 
-const DEQUEUE_POLICIES: DequeuePolicyDefinition[] = [redDequeue, tcdDequeue, intDequeue, mpdDequeue];
+export const dequeuePolicyRegistry = new Registry<DequeuePolicyDefinition>({ kind: 'dequeue policy', key: (d) => d.name });
+export const admissionPolicyRegistry = new Registry<AdmissionPolicyDefinition>({ kind: 'admission policy', key: (d) => d.name });
+export const disciplineRegistry = new Registry<QueueDisciplineDefinition>({ kind: 'queue discipline', key: (d) => d.name });
 
-const ADMISSION_POLICIES: AdmissionPolicyDefinition[] = [trimAdmission];
+for (const d of [redDequeue, tcdDequeue, intDequeue, mpdDequeue]) dequeuePolicyRegistry.register(d);
+admissionPolicyRegistry.register(trimAdmission);
+for (const d of [strictDiscipline, rrDiscipline, drrDiscipline as unknown as QueueDisciplineDefinition]) disciplineRegistry.register(d);
 
-const DISCIPLINES: QueueDisciplineDefinition[] = [strictDiscipline, rrDiscipline];
-
-function add<T extends { readonly name: string }>(list: T[], kind: string, def: T): void {
-  if (list.some((d) => d.name === def.name)) throw new Error(`${kind} "${def.name}" is already registered`);
-  list.push(def);
+/** `source` names where a definition comes from, for messages (a plug-in module's file; default `built-in`). */
+export function registerDequeuePolicy(def: DequeuePolicyDefinition, source?: string): void {
+  dequeuePolicyRegistry.register(def, source);
 }
-
-function find<T extends { readonly name: string }>(list: readonly T[], kind: string, name: string): T {
-  const d = list.find((x) => x.name === name);
-  if (d === undefined) throw new Error(`unknown ${kind} "${name}" (known: ${list.map((x) => x.name).join(', ') || 'none'})`);
-  return d;
+export function registerAdmissionPolicy(def: AdmissionPolicyDefinition, source?: string): void {
+  admissionPolicyRegistry.register(def, source);
 }
-
-export function registerDequeuePolicy(def: DequeuePolicyDefinition): void {
-  add(DEQUEUE_POLICIES, 'dequeue policy', def);
-}
-export function registerAdmissionPolicy(def: AdmissionPolicyDefinition): void {
-  add(ADMISSION_POLICIES, 'admission policy', def);
-}
-export function registerDiscipline(def: QueueDisciplineDefinition): void {
-  add(DISCIPLINES, 'queue discipline', def);
+export function registerQueueDiscipline<P>(def: QueueDisciplineDefinition<P>, source?: string): void {
+  disciplineRegistry.register(def as unknown as QueueDisciplineDefinition, source);
 }
 
 export function findDequeuePolicy(name: string): DequeuePolicyDefinition {
-  return find(DEQUEUE_POLICIES, 'dequeue policy', name);
+  return dequeuePolicyRegistry.get(name);
 }
 export function findAdmissionPolicy(name: string): AdmissionPolicyDefinition {
-  return find(ADMISSION_POLICIES, 'admission policy', name);
+  return admissionPolicyRegistry.get(name);
 }
 export function findDiscipline(name: string): QueueDisciplineDefinition {
-  return find(DISCIPLINES, 'queue discipline', name);
+  return disciplineRegistry.get(name);
 }
 
 /** Registered names (diagnostics, spec errors). */
 export function admissionPolicyNames(): string[] {
-  return ADMISSION_POLICIES.map((d) => d.name);
+  return admissionPolicyRegistry.names();
 }
 export function disciplineNames(): string[] {
-  return DISCIPLINES.map((d) => d.name);
+  return disciplineRegistry.names();
 }

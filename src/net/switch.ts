@@ -20,7 +20,7 @@ import type { DequeuePolicy, DequeuePolicyContext } from './dequeue-policies.js'
 import * as admissionModule from './admission.js';
 import type { AdmissionContext, AdmissionPolicy } from './admission.js';
 import { Bfc, bfcConfig } from './bfc.js';
-import { DISC_CUSTOM, DISC_RR, DISC_STRICT } from './queue-discipline.js';
+import { DISC_RR, DISC_STRICT, makeDiscipline } from './queue-discipline.js';
 import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
 import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
 import { mix32 } from './hash.js';
@@ -191,9 +191,9 @@ export class Switch implements PortOwner {
   }
 
   /** Sets the service discipline of port `index` by registry name (queue-discipline.ts, switch-registry.ts). */
-  setDiscipline(index: number, name: string): void {
+  setDiscipline(index: number, name: string, params: Readonly<Record<string, unknown>> | undefined = this.cfg.disciplineParams): void {
     const d = findDiscipline(name);
-    this.ports[index]!.setDiscipline(d.id, d.id === DISC_CUSTOM ? d.create!() : null);
+    this.ports[index]!.setDiscipline(d.id, makeDiscipline(d, this.ports[index]!, params));
   }
 
   /** Names of the dequeue policies in run order (diagnostics and tests; allocates). */

@@ -1,10 +1,12 @@
 /**
  * Every workload type a spec may name (`workload[i].type`), in the order
- * `ccsim list` shows them. A new type is one file with its
- * `WorkloadDefinition` plus one line here, or, from outside src/ (a test, a
- * script), one `registerWorkload(def)` call before the spec is parsed
- * (docs/extending.md, "Adding a workload").
+ * `ccsim list` shows them: a `Registry` (engine/registry.ts) keyed by `type`.
+ * A new built-in type is one file with its `WorkloadDefinition` plus one line
+ * here; a user's type in their own file registers itself with
+ * `registerWorkload` from a plug-in module, and a test or script may call it
+ * before the spec is parsed (docs/extending.md, "Adding a workload").
  */
+import { Registry } from '../engine/registry.js';
 import { collectiveWorkload } from './collective.js';
 import { flowsWorkload } from './flows.js';
 import { incastWorkload } from './incast.js';
@@ -13,14 +15,11 @@ import type { WorkloadDefinition } from './plugin.js';
 import { poissonWorkload } from './poisson.js';
 import { queryWorkload } from './powertcp.js';
 
-const WORKLOADS = new Map<string, WorkloadDefinition<never>>();
-let version = 0;
+export const workloadRegistry = new Registry<WorkloadDefinition<{ type: string }>>({ kind: 'workload type', key: (d) => d.type });
 
-/** Adds a workload type; a type name may be registered once. */
-export function registerWorkload<E extends { type: string }>(def: WorkloadDefinition<E>): void {
-  if (WORKLOADS.has(def.type)) throw new Error(`workload type "${def.type}" is already registered`);
-  WORKLOADS.set(def.type, def as unknown as WorkloadDefinition<never>);
-  version++;
+/** Adds a workload type; a type name may be registered once. `source` names where it comes from (default `built-in`). */
+export function registerWorkload<E extends { type: string }>(def: WorkloadDefinition<E>, source?: string): void {
+  workloadRegistry.register(def as unknown as WorkloadDefinition<{ type: string }>, source);
 }
 
 registerWorkload(poissonWorkload);
@@ -32,15 +31,15 @@ registerWorkload(parameterServerWorkload);
 
 /** The definition of workload type `type`, if registered. */
 export function findWorkload(type: string): WorkloadDefinition<{ type: string }> | undefined {
-  return WORKLOADS.get(type) as WorkloadDefinition<{ type: string }> | undefined;
+  return workloadRegistry.find(type);
 }
 
 /** Every registered definition, in registration order. */
 export function workloadDefinitions(): WorkloadDefinition<{ type: string }>[] {
-  return [...WORKLOADS.values()] as WorkloadDefinition<{ type: string }>[];
+  return workloadRegistry.values();
 }
 
 /** Changes whenever a type is registered (schemas built from the registry cache on it). */
 export function workloadRegistryVersion(): number {
-  return version;
+  return workloadRegistry.version;
 }
