@@ -26,6 +26,11 @@ const { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
  * hinted slot another port holds (several paths) takes the first free slot.
  */
 export const FLOW_PORT_SLOTS = 16;
+/** a slot's words in `QueueAccount.sl`: gid, queueing, end of the last wait counted, when taken */
+const SLOT_W = 4;
+const S_Q = 1;
+const S_END = 2;
+const S_SEQ = 3;
 
 /** The transport's per-flow hooks (transport/breakdown-sender.ts): the NIC builds a flow's packet, or looks at the flow again. */
 export interface FlowAccount {
@@ -66,9 +71,11 @@ class PauseHistory {
 }
 
 export class QueueAccount {
-  /** per packet id: when it reached the node it is at, and its queueing on the hops so far (ps) */
-  private arrAt = new Float64Array(4096);
-  private qsum = new Float64Array(4096);
+  /**
+   * per packet id, side by side (one cache line per hop): at 2 id when it reached the node it is
+   * at, at 2 id + 1 its queueing on the hops so far (ps)
+   */
+  private pt = new Float64Array(2 * 4096);
   /** by port gid: 1 for a host's NIC */
   readonly isHost: Uint8Array;
   /**
@@ -86,11 +93,12 @@ export class QueueAccount {
   private blockOfFlow = new Int32Array(1024).fill(-1);
   private readonly freeBlocks: number[] = [];
   private blocks = 0;
-  private slotGid = new Int32Array(0);
-  private slotQ = new Float64Array(0);
-  private slotEnd = new Float64Array(0);
-  /** when the slot was taken (a count): the worst port of equal queueing is the one met first */
-  private slotSeq = new Float64Array(0);
+  /**
+   * slot k at 4 k, its words side by side (one cache line per access): the port's gid (-1: free),
+   * the flow's queueing there, the end of the last wait counted there, and when the slot was taken
+   * (a count: the worst port of equal queueing is the one met first)
+   */
+  private sl = new Float64Array(0);
   private seq = 0;
   /** by port gid: the slot it takes in a flow's block when free (0 .. FLOW_PORT_SLOTS - 1) */
   private readonly slotOf: Uint8Array;
@@ -127,14 +135,11 @@ export class QueueAccount {
   }
 
   private growPackets(pkt: number): void {
-    let n = this.arrAt.length;
-    while (n <= pkt) n *= 2;
+    let n = this.pt.length;
+    while (n <= 2 * pkt + 1) n *= 2;
     const a = new Float64Array(n);
-    a.set(this.arrAt);
-    this.arrAt = a;
-    const q = new Float64Array(n);
-    q.set(this.qsum);
-    this.qsum = q;
+    a.set(this.pt);
+    this.pt = a;
   }
 
   /**
@@ -143,22 +148,23 @@ export class QueueAccount {
    * passed to a call V8 does not inline is boxed (an allocation per packet and hop).
    */
   hop(gid: number, pkt: number, meta: number, ser: number, delay: number): void {
-    if (pkt >= this.arrAt.length) this.growPackets(pkt);
+    const i = 2 * pkt;
+    if (i >= this.pt.length) this.growPackets(pkt);
     const type = metaType(meta);
     if (type === PKT_PFC) return;
     const now = this.sched.now;
-    const arr = this.arrAt;
-    const a = arr[pkt]!;
+    const pt = this.pt;
+    const a = pt[i]!;
     // the same sums as the port's: (now + ser) + delay
-    arr[pkt] = now + ser + delay;
+    pt[i] = now + ser + delay;
     if (this.isHost[gid] === 1) {
       // a data packet starts here (its waits are the sender's); a control packet waited since it was made
-      if (type === PKT_DATA) this.qsum[pkt] = 0;
-      else if (now > a) this.qsum[pkt] = this.qsum[pkt]! + (now - a);
+      if (type === PKT_DATA) pt[i + 1] = 0;
+      else if (now > a) pt[i + 1] = pt[i + 1]! + (now - a);
       return;
     }
     if (now <= a) return;
-    this.qsum[pkt] = this.qsum[pkt]! + (now - a);
+    pt[i + 1] = pt[i + 1]! + (now - a);
     if (type !== PKT_DATA) return;
     const b = this.blockOf(this.pool.flow(pkt));
     if (b < 0) return;
@@ -175,66 +181,71 @@ export class QueueAccount {
   private addFlowWait(b: number, gid: number): void {
     const a = this.waitFrom;
     const s = this.waitTo;
-    let k = b * FLOW_PORT_SLOTS + this.slotOf[gid]!;
-    if (this.slotGid[k] !== gid) {
-      k = this.slotFor(b, gid);
-      if (k < 0) {
+    const sl = this.sl;
+    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    if (sl[x] !== gid) {
+      x = this.slotFor(b, gid);
+      if (x < 0) {
         // more ports than slots (spraying over many paths): the port's total still counts it
         this.queuePs[gid] = this.queuePs[gid]! + (s - a);
         this.otherQ[b] = this.otherQ[b]! + (s - a);
         return;
       }
     }
-    const end = this.slotEnd[k]!;
+    const end = sl[x + S_END]!;
     const add = s - (a > end ? a : end);
     if (add > 0) {
-      this.slotQ[k] = this.slotQ[k]! + add;
+      sl[x + S_Q] = sl[x + S_Q]! + add;
       this.queuePs[gid] = this.queuePs[gid]! + add;
     }
-    if (s > end) this.slotEnd[k] = s;
+    if (s > end) sl[x + S_END] = s;
   }
 
-  /** Port gid's slot in block b, taken now if the port has none: its hinted slot if free, else the first free one; -1: all taken. */
+  /**
+   * Port gid's slot in block b (its index in `sl`), taken now if the port has none: its hinted
+   * slot if free, else the first free one; -1: all taken.
+   */
   private slotFor(b: number, gid: number): number {
-    const o = b * FLOW_PORT_SLOTS;
-    const g = this.slotGid;
-    let k = o + this.slotOf[gid]!;
-    if (g[k] !== -1) {
+    const o = b * FLOW_PORT_SLOTS * SLOT_W;
+    const last = o + FLOW_PORT_SLOTS * SLOT_W;
+    const sl = this.sl;
+    let x = o + this.slotOf[gid]! * SLOT_W;
+    if (sl[x] !== -1) {
       // the hinted slot is another port's: the port is elsewhere in the block, or takes the first free slot
       let free = -1;
-      for (k = o; k < o + FLOW_PORT_SLOTS; k++) {
-        if (g[k] === gid) return k;
-        if (free < 0 && g[k] === -1) free = k;
+      for (x = o; x < last; x += SLOT_W) {
+        if (sl[x] === gid) return x;
+        if (free < 0 && sl[x] === -1) free = x;
       }
       if (free < 0) return -1;
-      k = free;
+      x = free;
     }
-    g[k] = gid;
-    this.slotQ[k] = 0;
-    this.slotEnd[k] = 0;
-    this.slotSeq[k] = this.seq++;
-    return k;
+    sl[x] = gid;
+    sl[x + S_Q] = 0;
+    sl[x + S_END] = 0;
+    sl[x + S_SEQ] = this.seq++;
+    return x;
   }
 
   /** A host made control packet `pkt` (ACK, NACK, CNP) now; an ACK carries its data packet's queueing. */
   created(pkt: number): void {
-    if (pkt >= this.arrAt.length) this.growPackets(pkt);
-    this.arrAt[pkt] = this.sched.now;
+    if (2 * pkt >= this.pt.length) this.growPackets(pkt);
+    this.pt[2 * pkt] = this.sched.now;
     const b = metaType(this.pool.meta(pkt)) === PKT_CNP ? -1 : this.blockOf(this.pool.flow(pkt));
-    this.qsum[pkt] = b >= 0 ? this.lastQ[b]! : 0;
+    this.pt[2 * pkt + 1] = b >= 0 ? this.lastQ[b]! : 0;
   }
 
   /** A host received `pkt` now. */
   rx(pkt: number, meta: number): void {
-    if (pkt >= this.arrAt.length) return;
+    if (2 * pkt >= this.pt.length) return;
     const type = metaType(meta);
     if (type === PKT_DATA) {
       const b = this.blockOf(this.pool.flow(pkt));
-      if (b >= 0) this.lastQ[b] = this.qsum[pkt]!;
+      if (b >= 0) this.lastQ[b] = this.pt[2 * pkt + 1]!;
     } else if (type === PKT_ACK || type === PKT_NACK) {
       this.ackFlow = this.pool.flow(pkt);
       this.ackAt = this.sched.now;
-      this.ackQ = this.qsum[pkt]!;
+      this.ackQ = this.pt[2 * pkt + 1]!;
     }
   }
 
@@ -304,7 +315,7 @@ export class QueueAccount {
       if (b >= this.lastQ.length) this.growBlocks(Math.max(64, b * 2));
     }
     this.blockOfFlow[id] = b;
-    this.slotGid.fill(-1, b * FLOW_PORT_SLOTS, (b + 1) * FLOW_PORT_SLOTS);
+    for (let x = b * FLOW_PORT_SLOTS * SLOT_W; x < (b + 1) * FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) this.sl[x] = -1;
     this.otherQ[b] = 0;
     this.lastQ[b] = 0;
     return b;
@@ -316,18 +327,9 @@ export class QueueAccount {
   }
 
   private growBlocks(cap: number): void {
-    const g = new Int32Array(cap * FLOW_PORT_SLOTS).fill(-1);
-    g.set(this.slotGid);
-    this.slotGid = g;
-    const q = new Float64Array(cap * FLOW_PORT_SLOTS);
-    q.set(this.slotQ);
-    this.slotQ = q;
-    const e = new Float64Array(cap * FLOW_PORT_SLOTS);
-    e.set(this.slotEnd);
-    this.slotEnd = e;
-    const n = new Float64Array(cap * FLOW_PORT_SLOTS);
-    n.set(this.slotSeq);
-    this.slotSeq = n;
+    const sl = new Float64Array(cap * FLOW_PORT_SLOTS * SLOT_W);
+    sl.set(this.sl);
+    this.sl = sl;
     const o = new Float64Array(cap);
     o.set(this.otherQ);
     this.otherQ = o;
@@ -339,10 +341,10 @@ export class QueueAccount {
   /** Adds `w` ps of queueing of the flow of block b at port gid (and to the port's total when `port`). */
   addFlowQueue(b: number, gid: number, w: number, port = false): void {
     if (port) this.queuePs[gid] = this.queuePs[gid]! + w;
-    let k = b * FLOW_PORT_SLOTS + this.slotOf[gid]!;
-    if (this.slotGid[k] !== gid) k = this.slotFor(b, gid);
-    if (k < 0) this.otherQ[b] = this.otherQ[b]! + w;
-    else this.slotQ[k] = this.slotQ[k]! + w;
+    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    if (this.sl[x] !== gid) x = this.slotFor(b, gid);
+    if (x < 0) this.otherQ[b] = this.otherQ[b]! + w;
+    else this.sl[x + S_Q] = this.sl[x + S_Q]! + w;
   }
 
   /** Flow `id` is done: sets `worstGid` / `worstQ` (the first port of the most queueing) and frees its block. */
@@ -351,17 +353,18 @@ export class QueueAccount {
     this.worstQ = 0;
     const b = this.blockOf(id);
     if (b < 0) return;
-    const o = b * FLOW_PORT_SLOTS;
+    const sl = this.sl;
+    const o = b * FLOW_PORT_SLOTS * SLOT_W;
     let seq = 0;
-    for (let k = o; k < o + FLOW_PORT_SLOTS; k++) {
-      const g = this.slotGid[k]!;
+    for (let x = o; x < o + FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) {
+      const g = sl[x]!;
       if (g === -1) continue;
-      const q = this.slotQ[k]!;
+      const q = sl[x + S_Q]!;
       // of equal queueing, the port the flow met first (slots are by role, not in the order met)
-      if (q > this.worstQ || (q === this.worstQ && q > 0 && this.slotSeq[k]! < seq)) {
+      if (q > this.worstQ || (q === this.worstQ && q > 0 && sl[x + S_SEQ]! < seq)) {
         this.worstQ = q;
         this.worstGid = g;
-        seq = this.slotSeq[k]!;
+        seq = sl[x + S_SEQ]!;
       }
     }
     this.blockOfFlow[id] = -1;
