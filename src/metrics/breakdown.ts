@@ -75,9 +75,16 @@ export class Breakdown {
     topo: Topology,
   ) {
     const hostPorts = network.hosts.map((h) => h.port.gid);
-    this.qa = new QueueAccount(ctx.pool, hostPorts, ctx.ports.length);
-    this.sender = new SenderAccount(transport, this.qa, network.hosts);
     this.roles = portRoles(topo, ctx);
+    // a flow's port slots by role: one port per role on a path (net/queue-account.ts, FLOW_PORT_SLOTS)
+    const roleIds = new Map<string, number>();
+    const hints = this.roles.map((r) => {
+      let k = roleIds.get(r);
+      if (k === undefined) roleIds.set(r, (k = roleIds.size));
+      return k;
+    });
+    this.qa = new QueueAccount(ctx.pool, ctx.sched, hostPorts, ctx.ports.length, hints);
+    this.sender = new SenderAccount(transport, this.qa, network.hosts);
     ctx.acct = this.qa;
     ctx.flowAcct = this.sender;
   }

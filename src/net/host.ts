@@ -342,7 +342,7 @@ export class Host implements PortOwner {
 
   /** Sends a receiver-generated packet (ACK, NACK, CNP) through NIC queue `queue`. */
   sendControl(pkt: number, queue: number): void {
-    if (this.ctx.acct !== null) this.ctx.acct.created(pkt, this.ctx.sched.now);
+    if (this.ctx.acct !== null) this.ctx.acct.created(pkt);
     this.port.enqueue(pkt, queue, this.ctx.pool.size(pkt));
   }
 
@@ -353,7 +353,7 @@ export class Host implements PortOwner {
   receive(pkt: number, _port: number): void {
     const tr = this.endpoint;
     const meta = this.ctx.pool.meta(pkt);
-    if (this.ctx.acct !== null) this.ctx.acct.rx(pkt, meta, this.ctx.sched.now);
+    if (this.ctx.acct !== null) this.ctx.acct.rx(pkt, meta);
     switch (metaType(meta)) {
       case PKT_DATA:
         if ((meta & FLAG_TRIM) !== 0) {

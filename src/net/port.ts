@@ -485,7 +485,7 @@ export class Port {
     const n = this.lCount + this.lHeld;
     if (n === this.lCap) this.growLink();
     const ctx = this.ctx;
-    if (ctx.acct !== null) ctx.acct.hop(this.gid, pkt, meta, sched.now, done + this.delayPs);
+    if (ctx.acct !== null) ctx.acct.hop(this.gid, pkt, meta, ser, this.delayPs);
     const lW = ctx.arena;
     const w = this.lBase + (((this.lHead + n) & (this.lCap - 1)) << E_SHIFT);
     lW[w + E_PKT] = pkt;

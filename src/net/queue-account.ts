@@ -10,14 +10,27 @@
  * sender NIC's data packet is built when it starts transmitting: the sender's waits are the
  * transport's (transport/breakdown-sender.ts), which adds them to the NIC's port here.
  */
+import type { Scheduler } from '../engine/scheduler.js';
 import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { NicFlow } from './host.js';
 
 const { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
 
-/** Ports remembered per flow (the ones beyond go to one "other" sum: spraying over many paths). */
+/**
+ * Ports remembered per flow (the ones beyond go to one "other" sum: spraying over many paths).
+ * A flow's block of slots is laid out by the ports' slot hints (`slotOf`, by gid: the port's
+ * role in the fabric, metrics/breakdown.ts): a flow on one path meets one port per role (its NIC,
+ * the ToR's uplink, ..., the ToR's downlink), so its packet at a port finds the port's slot at
+ * the hinted place with one comparison instead of scanning the ports it met before. A port whose
+ * hinted slot another port holds (several paths) takes the first free slot.
+ */
 export const FLOW_PORT_SLOTS = 16;
+/** a slot's words in `QueueAccount.sl`: gid, queueing, end of the last wait counted, when taken */
+const SLOT_W = 4;
+const S_Q = 1;
+const S_END = 2;
+const S_SEQ = 3;
 
 /** The transport's per-flow hooks (transport/breakdown-sender.ts): the NIC builds a flow's packet, or looks at the flow again. */
 export interface FlowAccount {
@@ -58,9 +71,11 @@ class PauseHistory {
 }
 
 export class QueueAccount {
-  /** per packet id: when it reached the node it is at, and its queueing on the hops so far (ps) */
-  private arrAt = new Float64Array(4096);
-  private qsum = new Float64Array(4096);
+  /**
+   * per packet id, side by side (one cache line per hop): at 2 id when it reached the node it is
+   * at, at 2 id + 1 its queueing on the hops so far (ps)
+   */
+  private pt = new Float64Array(2 * 4096);
   /** by port gid: 1 for a host's NIC */
   readonly isHost: Uint8Array;
   /**
@@ -72,13 +87,21 @@ export class QueueAccount {
   readonly pausedPs: Float64Array;
   private readonly pauseSince: Float64Array;
   private readonly hist = new Map<number, PauseHistory>();
+  /** by gid * 8 + class: 1 once a NIC class was paused (`everPaused`, asked per data packet: no Map lookup) */
+  private readonly histSeen: Uint8Array;
   // per flow: a block of port slots while it runs
   private blockOfFlow = new Int32Array(1024).fill(-1);
   private readonly freeBlocks: number[] = [];
   private blocks = 0;
-  private slotGid = new Int32Array(0);
-  private slotQ = new Float64Array(0);
-  private slotEnd = new Float64Array(0);
+  /**
+   * slot k at 4 k, its words side by side (one cache line per access): the port's gid (-1: free),
+   * the flow's queueing there, the end of the last wait counted there, and when the slot was taken
+   * (a count: the worst port of equal queueing is the one met first)
+   */
+  private sl = new Float64Array(0);
+  private seq = 0;
+  /** by port gid: the slot it takes in a flow's block when free (0 .. FLOW_PORT_SLOTS - 1) */
+  private readonly slotOf: Uint8Array;
   private otherQ = new Float64Array(0);
   /** per block: the queueing of the flow's last data packet received (its ACK carries it back) */
   private lastQ = new Float64Array(0);
@@ -90,103 +113,139 @@ export class QueueAccount {
   worstGid = -1;
   worstQ = 0;
 
+  /** a waiting data packet's arrival and transmission start (`hop` to `addFlowWait`: fields, not double arguments V8 would box) */
+  private waitFrom = 0;
+  private waitTo = 0;
+
   constructor(
     private readonly pool: PacketStore,
+    private readonly sched: Scheduler,
     hostPorts: readonly number[],
     portCount: number,
+    slotHints?: ArrayLike<number>,
   ) {
+    this.slotOf = new Uint8Array(portCount);
+    if (slotHints !== undefined) for (let g = 0; g < portCount; g++) this.slotOf[g] = slotHints[g]! % FLOW_PORT_SLOTS;
     this.isHost = new Uint8Array(portCount);
     for (const g of hostPorts) this.isHost[g] = 1;
     this.queuePs = new Float64Array(portCount);
     this.pausedPs = new Float64Array(portCount);
     this.pauseSince = new Float64Array(portCount * 8).fill(-1);
+    this.histSeen = new Uint8Array(portCount * 8);
   }
 
   private growPackets(pkt: number): void {
-    let n = this.arrAt.length;
-    while (n <= pkt) n *= 2;
+    let n = this.pt.length;
+    while (n <= 2 * pkt + 1) n *= 2;
     const a = new Float64Array(n);
-    a.set(this.arrAt);
-    this.arrAt = a;
-    const q = new Float64Array(n);
-    q.set(this.qsum);
-    this.qsum = q;
-  }
-
-  /** Port gid starts transmitting packet `pkt` now; it reaches the next node at `nextArr`. */
-  hop(gid: number, pkt: number, meta: number, now: number, nextArr: number): void {
-    if (pkt >= this.arrAt.length) this.growPackets(pkt);
-    const type = metaType(meta);
-    if (type === PKT_PFC) return;
-    const arr = this.arrAt;
-    if (this.isHost[gid] === 1) {
-      // a data packet starts here (its waits are the sender's); a control packet waited since it was made
-      if (type === PKT_DATA) this.qsum[pkt] = 0;
-      else if (now > arr[pkt]!) this.qsum[pkt] = this.qsum[pkt]! + (now - arr[pkt]!);
-      arr[pkt] = nextArr;
-      return;
-    }
-    const a = arr[pkt]!;
-    arr[pkt] = nextArr;
-    if (now <= a) return;
-    this.qsum[pkt] = this.qsum[pkt]! + (now - a);
-    if (type !== PKT_DATA) return;
-    const b = this.blockOf(this.pool.flow(pkt));
-    if (b >= 0) this.addFlowWait(b, gid, a, now);
+    a.set(this.pt);
+    this.pt = a;
   }
 
   /**
-   * The flow of block b had a data packet waiting at port gid from `a` to `s`: its time queued there
-   * grows by the part of [a, s] not already counted (the union of its packets' waits, so at most
-   * the time it was running; a port serves one flow's packets of a class in order).
+   * Port gid starts transmitting packet `pkt` now; it reaches the next node after `ser` + `delay`
+   * ps. The hooks take the time from the scheduler and only small integers as arguments: a double
+   * passed to a call V8 does not inline is boxed (an allocation per packet and hop).
    */
-  private addFlowWait(b: number, gid: number, a: number, s: number): void {
-    const o = b * FLOW_PORT_SLOTS;
-    const g = this.slotGid;
-    let k = o;
-    for (; k < o + FLOW_PORT_SLOTS; k++) {
-      if (g[k] === gid) break;
-      if (g[k] === -1) {
-        g[k] = gid;
-        this.slotQ[k] = 0;
-        this.slotEnd[k] = 0;
-        break;
-      }
-    }
-    if (k === o + FLOW_PORT_SLOTS) {
-      // more ports than slots (spraying over many paths): the port's total still counts it
-      this.queuePs[gid] = this.queuePs[gid]! + (s - a);
-      this.otherQ[b] = this.otherQ[b]! + (s - a);
+  hop(gid: number, pkt: number, meta: number, ser: number, delay: number): void {
+    const i = 2 * pkt;
+    if (i >= this.pt.length) this.growPackets(pkt);
+    const type = metaType(meta);
+    if (type === PKT_PFC) return;
+    const now = this.sched.now;
+    const pt = this.pt;
+    const a = pt[i]!;
+    // the same sums as the port's: (now + ser) + delay
+    pt[i] = now + ser + delay;
+    if (this.isHost[gid] === 1) {
+      // a data packet starts here (its waits are the sender's); a control packet waited since it was made
+      if (type === PKT_DATA) pt[i + 1] = 0;
+      else if (now > a) pt[i + 1] = pt[i + 1]! + (now - a);
       return;
     }
-    const end = this.slotEnd[k]!;
+    if (now <= a) return;
+    pt[i + 1] = pt[i + 1]! + (now - a);
+    if (type !== PKT_DATA) return;
+    const b = this.blockOf(this.pool.flow(pkt));
+    if (b < 0) return;
+    this.waitFrom = a;
+    this.waitTo = now;
+    this.addFlowWait(b, gid);
+  }
+
+  /**
+   * The flow of block b had a data packet waiting at port gid from `waitFrom` to `waitTo`: its time
+   * queued there grows by the part of that interval not already counted (the union of its packets'
+   * waits, so at most the time it was running; a port serves one flow's packets of a class in order).
+   */
+  private addFlowWait(b: number, gid: number): void {
+    const a = this.waitFrom;
+    const s = this.waitTo;
+    const sl = this.sl;
+    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    if (sl[x] !== gid) {
+      x = this.slotFor(b, gid);
+      if (x < 0) {
+        // more ports than slots (spraying over many paths): the port's total still counts it
+        this.queuePs[gid] = this.queuePs[gid]! + (s - a);
+        this.otherQ[b] = this.otherQ[b]! + (s - a);
+        return;
+      }
+    }
+    const end = sl[x + S_END]!;
     const add = s - (a > end ? a : end);
     if (add > 0) {
-      this.slotQ[k] = this.slotQ[k]! + add;
+      sl[x + S_Q] = sl[x + S_Q]! + add;
       this.queuePs[gid] = this.queuePs[gid]! + add;
     }
-    if (s > end) this.slotEnd[k] = s;
+    if (s > end) sl[x + S_END] = s;
+  }
+
+  /**
+   * Port gid's slot in block b (its index in `sl`), taken now if the port has none: its hinted
+   * slot if free, else the first free one; -1: all taken.
+   */
+  private slotFor(b: number, gid: number): number {
+    const o = b * FLOW_PORT_SLOTS * SLOT_W;
+    const last = o + FLOW_PORT_SLOTS * SLOT_W;
+    const sl = this.sl;
+    let x = o + this.slotOf[gid]! * SLOT_W;
+    if (sl[x] !== -1) {
+      // the hinted slot is another port's: the port is elsewhere in the block, or takes the first free slot
+      let free = -1;
+      for (x = o; x < last; x += SLOT_W) {
+        if (sl[x] === gid) return x;
+        if (free < 0 && sl[x] === -1) free = x;
+      }
+      if (free < 0) return -1;
+      x = free;
+    }
+    sl[x] = gid;
+    sl[x + S_Q] = 0;
+    sl[x + S_END] = 0;
+    sl[x + S_SEQ] = this.seq++;
+    return x;
   }
 
   /** A host made control packet `pkt` (ACK, NACK, CNP) now; an ACK carries its data packet's queueing. */
-  created(pkt: number, now: number): void {
-    if (pkt >= this.arrAt.length) this.growPackets(pkt);
-    this.arrAt[pkt] = now;
+  created(pkt: number): void {
+    if (2 * pkt >= this.pt.length) this.growPackets(pkt);
+    this.pt[2 * pkt] = this.sched.now;
     const b = metaType(this.pool.meta(pkt)) === PKT_CNP ? -1 : this.blockOf(this.pool.flow(pkt));
-    this.qsum[pkt] = b >= 0 ? this.lastQ[b]! : 0;
+    this.pt[2 * pkt + 1] = b >= 0 ? this.lastQ[b]! : 0;
   }
 
   /** A host received `pkt` now. */
-  rx(pkt: number, meta: number, now: number): void {
-    if (pkt >= this.arrAt.length) return;
+  rx(pkt: number, meta: number): void {
+    if (2 * pkt >= this.pt.length) return;
     const type = metaType(meta);
     if (type === PKT_DATA) {
       const b = this.blockOf(this.pool.flow(pkt));
-      if (b >= 0) this.lastQ[b] = this.qsum[pkt]!;
+      if (b >= 0) this.lastQ[b] = this.pt[2 * pkt + 1]!;
     } else if (type === PKT_ACK || type === PKT_NACK) {
       this.ackFlow = this.pool.flow(pkt);
-      this.ackAt = now;
-      this.ackQ = this.qsum[pkt]!;
+      this.ackAt = this.sched.now;
+      this.ackQ = this.pt[2 * pkt + 1]!;
     }
   }
 
@@ -209,6 +268,7 @@ export class QueueAccount {
       if (!pause) return;
       h = new PauseHistory();
       this.hist.set(k, h);
+      this.histSeen[k] = 1;
     }
     h.push(now);
   }
@@ -221,7 +281,7 @@ export class QueueAccount {
 
   /** Whether class `cls` of NIC port gid was ever paused. */
   everPaused(gid: number, cls: number): boolean {
-    return this.hist.has(gid * 8 + cls);
+    return this.histSeen[gid * 8 + cls] === 1;
   }
 
   /** The end of the run: pauses still in force count up to `now`. */
@@ -255,7 +315,7 @@ export class QueueAccount {
       if (b >= this.lastQ.length) this.growBlocks(Math.max(64, b * 2));
     }
     this.blockOfFlow[id] = b;
-    this.slotGid.fill(-1, b * FLOW_PORT_SLOTS, (b + 1) * FLOW_PORT_SLOTS);
+    for (let x = b * FLOW_PORT_SLOTS * SLOT_W; x < (b + 1) * FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) this.sl[x] = -1;
     this.otherQ[b] = 0;
     this.lastQ[b] = 0;
     return b;
@@ -267,15 +327,9 @@ export class QueueAccount {
   }
 
   private growBlocks(cap: number): void {
-    const g = new Int32Array(cap * FLOW_PORT_SLOTS).fill(-1);
-    g.set(this.slotGid);
-    this.slotGid = g;
-    const q = new Float64Array(cap * FLOW_PORT_SLOTS);
-    q.set(this.slotQ);
-    this.slotQ = q;
-    const e = new Float64Array(cap * FLOW_PORT_SLOTS);
-    e.set(this.slotEnd);
-    this.slotEnd = e;
+    const sl = new Float64Array(cap * FLOW_PORT_SLOTS * SLOT_W);
+    sl.set(this.sl);
+    this.sl = sl;
     const o = new Float64Array(cap);
     o.set(this.otherQ);
     this.otherQ = o;
@@ -287,21 +341,10 @@ export class QueueAccount {
   /** Adds `w` ps of queueing of the flow of block b at port gid (and to the port's total when `port`). */
   addFlowQueue(b: number, gid: number, w: number, port = false): void {
     if (port) this.queuePs[gid] = this.queuePs[gid]! + w;
-    const o = b * FLOW_PORT_SLOTS;
-    const g = this.slotGid;
-    for (let k = o; k < o + FLOW_PORT_SLOTS; k++) {
-      const s = g[k]!;
-      if (s === gid) {
-        this.slotQ[k] = this.slotQ[k]! + w;
-        return;
-      }
-      if (s === -1) {
-        g[k] = gid;
-        this.slotQ[k] = w;
-        return;
-      }
-    }
-    this.otherQ[b] = this.otherQ[b]! + w;
+    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    if (this.sl[x] !== gid) x = this.slotFor(b, gid);
+    if (x < 0) this.otherQ[b] = this.otherQ[b]! + w;
+    else this.sl[x + S_Q] = this.sl[x + S_Q]! + w;
   }
 
   /** Flow `id` is done: sets `worstGid` / `worstQ` (the first port of the most queueing) and frees its block. */
@@ -310,13 +353,18 @@ export class QueueAccount {
     this.worstQ = 0;
     const b = this.blockOf(id);
     if (b < 0) return;
-    const o = b * FLOW_PORT_SLOTS;
-    for (let k = o; k < o + FLOW_PORT_SLOTS; k++) {
-      const g = this.slotGid[k]!;
-      if (g === -1) break;
-      if (this.slotQ[k]! > this.worstQ) {
-        this.worstQ = this.slotQ[k]!;
+    const sl = this.sl;
+    const o = b * FLOW_PORT_SLOTS * SLOT_W;
+    let seq = 0;
+    for (let x = o; x < o + FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) {
+      const g = sl[x]!;
+      if (g === -1) continue;
+      const q = sl[x + S_Q]!;
+      // of equal queueing, the port the flow met first (slots are by role, not in the order met)
+      if (q > this.worstQ || (q === this.worstQ && q > 0 && sl[x + S_SEQ]! < seq)) {
+        this.worstQ = q;
         this.worstGid = g;
+        seq = sl[x + S_SEQ]!;
       }
     }
     this.blockOfFlow[id] = -1;

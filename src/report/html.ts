@@ -22,6 +22,7 @@ import { legendNames } from './labels.js';
 import { findFigure } from '../experiment/analysis.js';
 import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
 import { jobCharts, jobTable } from './charts-jobs.js';
+import { breakdownCharts, breakdownPortTable } from './charts-breakdown.js';
 import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
 import { formatCell } from './text.js';
 
@@ -160,6 +161,19 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
   if (lines.length > 0) sections.push({ id: `${idPrefix}vs`, title: 'Metrics against the swept values', html: drawn(lines) });
   sections.push({ id: `${idPrefix}slowdown`, title: 'FCT slowdown by flow size', html: drawn(slowdownBarCharts(runs, names, styles)) });
   sections.push({ id: `${idPrefix}cdf`, title: 'Slowdown distribution', html: drawn([slowdownCdf(runs, names, styles)]) });
+  const bd = breakdownCharts(runs, names);
+  if (bd.length > 0) {
+    const ports = breakdownPortTable(runs, names);
+    sections.push({
+      id: `${idPrefix}breakdown`,
+      title: 'Where the time went',
+      html:
+        '<p class="note wide">each bar is a group of finished flows, cut into the parts of their FCT (metrics.breakdown; docs/guide.md, "Why a flow was slow"): ' +
+        "each part's share of the group's summed FCT; the tooltip gives the mean per flow. <code>ccsim why</code> prints a flow's parts and its worst port.</p>" +
+        drawn(bd) +
+        (ports !== undefined ? tableHtml(ports) : ''),
+    });
+  }
   const q = portSeries(runs, names, 'queues', 6, styles);
   if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: drawn(q) });
   const th = portSeries(runs, names, 'throughput', 6, styles);
@@ -197,6 +211,7 @@ export function standardCharts(set: ResultSet): Chart[] {
     ...sweepLines(runs, set.fields),
     ...slowdownBarCharts(runs, names, styles),
     slowdownCdf(runs, names, styles),
+    ...breakdownCharts(runs, names),
     ...portSeries(runs, names, 'queues', 6, styles),
     ...portSeries(runs, names, 'throughput', 6, styles),
     ...flowRates(runs, names),
@@ -217,7 +232,7 @@ figure.empty .nodata{color:#888;font-size:14px;text-align:center;padding:24px 0;
 figcaption{font-size:12px;color:#666;text-align:right;max-width:760px} button{font-size:11px;margin-left:8px;cursor:pointer;font-weight:normal}
 table{border-collapse:collapse;margin:12px 0;font-size:13px} caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px} th{background:#f5f5f5} td.num{text-align:right;font-variant-numeric:tabular-nums}
-.note{color:#666;font-size:12px} .error{color:#b00}
+.note{color:#666;font-size:12px} p.wide{flex-basis:100%;margin:4px 0} .error{color:#b00}
 .verdict-holds{background:#e6f4ea} .verdict-deviates{background:#fce8e6} .verdict-not-run{background:#f1f3f4} .verdict-undecided{background:#fef7e0} .verdict-inconclusive{background:#fef7e0} .sensitivity td{color:#555;font-style:italic}
 `;
 
@@ -232,6 +247,14 @@ const SCRIPT = `
       return '<br>' + p.marker + p.seriesName + ': ' + fmt(d.value) + ' (' + (d.n || 0).toLocaleString('en-US') + ' flows)';
     }).join('');
   }
+  function partsTip(params) {
+    var ps = Array.isArray(params) ? params : [params];
+    var head = ps.length ? String(ps[0].axisValueLabel || ps[0].name).split('\\n').join(', ') : '';
+    return head + ps.filter(function (p) { return p.data && p.data.value > 0; }).map(function (p) {
+      var d = p.data;
+      return '<br>' + p.marker + p.seriesName + ': ' + d.value.toFixed(1) + ' %' + (d.us === null ? '' : ' (' + d.us.toLocaleString('en-US') + ' us per flow)');
+    }).join('');
+  }
   var charts = [];
   document.querySelectorAll('figure.chart').forEach(function (fig) {
     var el = fig.querySelector('.plot');
@@ -239,6 +262,7 @@ const SCRIPT = `
     if (!el || !src) return;
     var opt = JSON.parse(src.textContent);
     if (opt.tooltip && opt.tooltip.ccsimFormat === 'flows') opt.tooltip.formatter = flowsTip;
+    if (opt.tooltip && opt.tooltip.ccsimFormat === 'parts') opt.tooltip.formatter = partsTip;
     var chart = echarts.init(el, null, { renderer: 'svg' });
     chart.setOption(Object.assign({ animation: false, backgroundColor: '#fff' }, opt));
     fig.ccsimChart = chart;
