@@ -15,7 +15,7 @@ import { CANARIES, canaryDiff, canaryKey, loadModelFile, runCanaries } from '../
 import { loadClaimRecord, packageRoot } from '../src/report/published.js';
 import { currentModel } from '../src/report/provenance.js';
 
-test('canary: the cheapest claim-bearing experiments give the values of data/measured/model.json, and current records agree', async () => {
+test('canary: the cheapest claim-bearing experiments give the values of data/measured/model.json, and current records agree', async (t) => {
   const model = loadModelFile();
   assert.ok(model !== undefined, 'data/measured/model.json is missing: run `ccsim canary --update`');
   const run = await runCanaries({ jobs: 2 });
@@ -38,5 +38,6 @@ test('canary: the cheapest claim-bearing experiments give the values of data/mea
       checked++;
     }
   }
-  assert.ok(checked >= 0);
+  t.diagnostic(`${checked} current records of canary claims agree`);
+  assert.ok(checked >= 50, `only ${checked} current records of canary claims were checked`);
 });

@@ -378,7 +378,7 @@ export function writeClaimsReadme(view: ClaimsView, opts: ReproduceOptions = {})
   return file;
 }
 
-const ROWS_BEGIN = '<!-- ccsim:papers:begin -->';
+const ROWS_BEGIN = '<!-- ccsim:papers:begin';
 const ROWS_END = '<!-- ccsim:papers:end -->';
 
 /**
