@@ -28,13 +28,15 @@ test('shorten, wrap and fitTable keep to the width', () => {
   assert.deepEqual(fitTable({ title: 'a', columns: ['b', 'c'], rows: [['d', 1]] }, [{ col: 0, min: 1 }], 80), ['a', 'b  c', '-  -', 'd  1']);
 });
 
-test('claims: every line within 120 columns, causes under their rows, the sensitivity marker explained', () => {
+test('claims: every line within 120 columns, provenance and causes under their rows, the sensitivity marker explained', () => {
   const r = spawnSync(process.execPath, [CLI, 'claims', 'oscar'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.split('\n');
   const wide = lines.filter((l) => [...l].length > 120);
   assert.deepEqual(wide, []);
-  assert.ok(lines.some((l) => /^ {6}cause: /.test(l)), 'a cause line');
+  // under a measured row: its provenance, then its cause (or why it is stale)
+  assert.ok(lines.some((l) => /^ {6}build [0-9a-f]{12}; .*; cause: /.test(l)), 'a provenance and cause line');
+  assert.ok(lines.some((l) => /^ {6}build none recorded; .*; stale: /.test(l)), 'a stale row says why');
   assert.match(r.stdout, /^\d+ claims: \d+ hold, \d+ deviate/m);
   assert.match(r.stdout, /\(shortened to 120 columns; the full table: ccsim reproduce oscar writes it to claims\.csv\)/);
 });
