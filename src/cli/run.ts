@@ -21,7 +21,7 @@ function isSweep(raw: unknown): boolean {
 
 export async function runCommand(
   spec: string,
-  o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean; threads?: number; explainPartition?: boolean },
+  o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean; threads?: number; explainPartition?: boolean; breakdown?: boolean },
 ): Promise<void> {
   const quiet = o.quiet === true;
   if (o.explainPartition === true) {
@@ -37,6 +37,7 @@ export async function runCommand(
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.threads !== undefined ? { threads: o.threads } : {}),
+    ...(o.breakdown === true ? { breakdown: true } : {}),
     quick: o.quick === true,
     quiet,
     progress: !quiet && process.stderr.isTTY === true && !process.env['CI'],

@@ -265,6 +265,8 @@ export function loadSpec(path: string, opts: LoadOptions = {}): LoadedSpec {
 
 export interface ResolveOverrides {
   seed?: number;
+  /** turn on the per-flow FCT breakdown (`ccsim run --breakdown`), as `metrics: { breakdown: true }` does */
+  breakdown?: boolean;
 }
 
 function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
@@ -361,6 +363,7 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
   const circuitSchedule = resolveSchedule(spec, ti, issues);
   const events = resolveLinkEvents(spec, ti, issues, circuitSchedule);
   const metrics = resolveMetrics(spec, ti, issues, net.transport.mtuBytes);
+  if (overrides.breakdown === true) metrics.breakdown = true;
   checkOfferedLoad(entries, ti, issues);
   issues.throwIfAny();
 

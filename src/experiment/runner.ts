@@ -38,6 +38,8 @@ export interface RunOptions {
   quick?: boolean;
   /** worker threads for this run; overrides the spec's `threads` (experiment/threads.ts) */
   threads?: number;
+  /** turn on the per-flow FCT breakdown, as `metrics: { breakdown: true }` does */
+  breakdown?: boolean;
   /** called with the resolved input before it runs (the CLI prints its cost estimate) */
   beforeRun?: (input: SimInput) => void | Promise<void>;
 }
@@ -194,7 +196,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   }
   // plug-in modules before the spec's names are checked (experiment/plugins.ts)
   await loadSpecPlugins(specPath, opts.plugins);
-  const { loaded, input } = loadAndResolve(specPath, opts.seed !== undefined ? { seed: opts.seed } : {}, { quick: opts.quick === true });
+  const { loaded, input } = loadAndResolve(specPath, { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.breakdown === true ? { breakdown: true } : {}) }, { quick: opts.quick === true });
   const spec = loaded.spec;
   const outDir = opts.out ?? defaultOutDir(spec, input.seed);
   // before simulating: the folder can be created and written, and nothing there is someone else's
