@@ -126,6 +126,15 @@ export function periodicCosts(input: SimInput, closedLoopBytes = 0): PeriodicCos
     const firings = Math.floor(span.busyPs / m.ccTraceIntervalPs);
     out.push({ field: ['metrics', 'ccTrace', 'interval'], what: 'CC trace samples', periodPs: m.ccTraceIntervalPs, firings, rows, events: firings + rows });
   }
+  const cs = input.circuitSchedule;
+  if (cs !== undefined && cs.periodPs > 0) {
+    // each slot: the night's start (every circuit link down) and its end (the slot's matching up),
+    // each link change an event of its own (net/link-changes.ts), while the schedule runs
+    const spanPs = Math.max(0, Math.min(span.busyPs, cs.untilPs) - cs.startPs);
+    const firings = Math.floor(spanPs / cs.periodPs);
+    const links = cs.matchings.length === 0 ? 0 : cs.matchings.reduce((a, mt) => a + mt.length, 0) / cs.matchings.length;
+    out.push({ field: ['schedule', 'period'], what: 'circuit reconfigurations', periodPs: cs.periodPs, firings, rows: 0, events: firings * (2 + 2 * links) });
+  }
   if (m.switchBuffer !== undefined) {
     const sb = m.switchBuffer;
     add(['metrics', 'switchBuffer', 'interval'], 'switch buffer samples', sb.intervalPs, span.busyPs, { rows: sb.nodes.length / sb.block, visits: sb.nodes.length * 8 });
