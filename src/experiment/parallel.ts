@@ -195,22 +195,56 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   // the events of no node (the flow-start chain, the samplers, link events) run in every partition
   const globalEvents = reports[0]!.globalEvents!;
   const events = outs.reduce((a, o) => a + o.events, 0) - (reports.length - 1) * globalEvents;
-  return {
-    ...first,
+  // a rule for every output field and every total, checked by the type system (issue 45): a field added to
+  // SimOutput does not compile here until it says how the partitions' values combine. The merged object
+  // keeps partition 0's key order, as the one-thread output has it.
+  const totals: Rules<SimOutput['totals']> = {
+    flows: first.totals.flows, // every partition makes every flow
+    finished: sum('finished'),
+    drops,
+    pausesSent,
+    retransmittedPackets: sum('retransmittedPackets'),
+    timeouts: sum('timeouts'),
+    dataPacketsSent: sum('dataPacketsSent'),
+    // trimming switches' totals (NDP): each switch counts in its own partition only
+    trimmedPackets: trims.trimmedPackets,
+    headerDrops: trims.headerDrops,
+    returnedHeaders: trims.returnedHeaders,
+  };
+  const rules: Rules<SimOutput> = {
     fct: recorder.rows,
-    ...(recorder.hasSink() ? { fctColumns: recorder.columns() } : {}),
+    fctColumns: recorder.hasSink() ? recorder.columns() : undefined,
     unfinished,
     nodes,
     ports,
     queues,
     throughput,
     flowThroughput,
-    ...(ccTrace !== undefined ? { ccTrace } : {}),
-    ...(switchBuffer !== undefined ? { switchBuffer } : {}),
+    ccTrace,
+    switchBuffer,
     heldFlows: reports.reduce((a, r) => a + r.heldLocal!, 0),
-    totals: { ...first.totals, flows: first.totals.flows, finished: sum('finished'), drops, pausesSent, retransmittedPackets: sum('retransmittedPackets'), timeouts: sum('timeouts'), dataPacketsSent: sum('dataPacketsSent'), ...trims },
+    totals: inOrderOf(first.totals, totals),
     endPs,
     events,
     wallMs: Math.max(...outs.map((o) => o.wallMs)),
+    // a deadlock stops every partition at the same window end; partition 0's report is the run's
+    deadlock: first.deadlock,
+    // closed-loop workloads and the breakdown run on one thread only (parallelUnsupported)
+    jobs: undefined,
+    breakdown: undefined,
   };
+  return inOrderOf(first, rules);
+}
+
+/** One value per field of T, optional fields included (undefined: absent, or partition 0's value where it has the field). */
+type Rules<T> = { [K in keyof Required<T>]: T[K] | undefined };
+
+/** The merged object: `first`'s keys in its order with the rules' values (partition 0's where a rule gives none), then the rules' other defined values. */
+function inOrderOf<T extends object>(first: T, rules: Rules<T>): T {
+  const r = rules as Record<string, unknown>;
+  const f = first as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(f)) out[k] = r[k] !== undefined ? r[k] : f[k];
+  for (const k of Object.keys(r)) if (!(k in out) && r[k] !== undefined) out[k] = r[k];
+  return out as T;
 }
