@@ -64,7 +64,19 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
-export type PointState = { status: 'done'; events: number | null; wallMs: number | null } | { status: 'failed'; error: string } | { status: 'pending' };
+/** What a finished point's manifest says of the build it ran on (issue 40: claims carry it). */
+export interface PointProvenance {
+  build?: string;
+  model?: string;
+  /** wall time of the run x threads used, seconds */
+  cpuSeconds: number;
+}
+
+export type PointState =
+  // a state read from the folder has its provenance; one set in memory right after a run may not
+  | ({ status: 'done'; events: number | null; wallMs: number | null } & Partial<PointProvenance>)
+  | { status: 'failed'; error: string }
+  | { status: 'pending' };
 
 /** The state of a point in a sweep folder, from its files. */
 export function pointState(sweepDir: string, id: string, hash: string): PointState {
@@ -73,7 +85,10 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
     try {
       const m = JSON.parse(readFileSync(manifest, 'utf8')) as {
         sweep?: { hash?: unknown };
-        run?: { events?: unknown; wallMs?: unknown };
+        run?: { events?: unknown; wallMs?: unknown; totalWallMs?: unknown };
+        threads?: { used?: unknown };
+        build?: unknown;
+        model?: unknown;
         incomplete?: unknown;
       };
       // an `incomplete` manifest is the one outdir.ts writes before moving the files in: not finished; nor is a
@@ -81,7 +96,16 @@ export function pointState(sweepDir: string, id: string, hash: string): PointSta
       if (m.sweep?.hash === hash && m.incomplete !== true && isCompleteResultDir(pointDir(sweepDir, id))) {
         const events = typeof m.run?.events === 'number' ? m.run.events : null;
         const wallMs = typeof m.run?.wallMs === 'number' ? m.run.wallMs : null;
-        return { status: 'done', events, wallMs };
+        const totalMs = typeof m.run?.totalWallMs === 'number' ? m.run.totalWallMs : 0;
+        const used = typeof m.threads?.used === 'number' ? m.threads.used : 1;
+        return {
+          status: 'done',
+          events,
+          wallMs,
+          ...(typeof m.build === 'string' ? { build: m.build } : {}),
+          ...(typeof m.model === 'string' ? { model: m.model } : {}),
+          cpuSeconds: (totalMs * used) / 1000,
+        };
       }
     } catch {
       // unreadable manifest: not finished
@@ -149,34 +173,5 @@ export function runPoint(job: PointJob, onProgress?: (events: number, finishedFl
       // the error is still returned
     }
     return { type: 'failed', key: job.key, error };
-  }
-}
-
-/** What a finished point's manifest says of the build it ran on (issue 40: claims carry it). */
-export interface PointProvenance {
-  build?: string;
-  model?: string;
-  /** wall time of the run x threads used, seconds */
-  cpuSeconds: number;
-}
-
-/** A finished point's build, model fingerprint and CPU seconds, from its manifest (none when unreadable). */
-export function pointProvenance(sweepDir: string, id: string): PointProvenance {
-  try {
-    const m = JSON.parse(readFileSync(join(pointDir(sweepDir, id), 'manifest.json'), 'utf8')) as {
-      build?: unknown;
-      model?: unknown;
-      run?: { totalWallMs?: unknown };
-      threads?: { used?: unknown };
-    };
-    const ms = typeof m.run?.totalWallMs === 'number' ? m.run.totalWallMs : 0;
-    const used = typeof m.threads?.used === 'number' ? m.threads.used : 1;
-    return {
-      ...(typeof m.build === 'string' ? { build: m.build } : {}),
-      ...(typeof m.model === 'string' ? { model: m.model } : {}),
-      cpuSeconds: (ms * used) / 1000,
-    };
-  } catch {
-    return { cpuSeconds: 0 };
   }
 }

@@ -26,14 +26,28 @@ export function verdictCounts(all: readonly ClaimRow[]): string {
   );
 }
 
+/** Measured published claims (not sensitivity rows) per replica count, most replicas first. */
+function replicaCounts(all: readonly ClaimRow[]): [n: number, claims: number][] {
+  const byN = new Map<number, number>();
+  for (const r of all) if (r.variantOf === undefined && r.measured !== null) byN.set(r.n ?? 1, (byN.get(r.n ?? 1) ?? 0) + 1);
+  return [...byN.entries()].sort((a, b) => b[0] - a[0]);
+}
+
+/** Counted deviating and inconclusive claims per cause category ("no cause yet" last, when any). */
+function causeCounts(all: readonly ClaimRow[]): [cause: string, claims: number][] {
+  const dev = all.filter((r) => r.variantOf === undefined && (r.verdict === 'deviates' || r.verdict === 'inconclusive'));
+  const out: [string, number][] = CAUSE_CATEGORIES.map((c): [string, number] => [c, dev.filter((r) => r.cause?.category === c).length]).filter(([, n]) => n > 0);
+  const none = dev.filter((r) => r.cause === undefined).length;
+  if (none > 0) out.push(['no cause yet', none]);
+  return out;
+}
+
 /** Lines under the counts: replicas, builds, why rows are stale, deviations by cause category. */
 export function claimsSummaryLines(all: readonly ClaimRow[]): string[] {
   const rows = all.filter((r) => r.variantOf === undefined && r.measured !== null);
   const lines: string[] = [];
   if (rows.length === 0) return lines;
-  const byN = new Map<number, number>();
-  for (const r of rows) byN.set(r.n ?? 1, (byN.get(r.n ?? 1) ?? 0) + 1);
-  lines.push(`replicas per measured claim: ${[...byN.entries()].sort((a, b) => b[0] - a[0]).map(([n, c]) => `${c} with n=${n}`).join(', ')}`);
+  lines.push(`replicas per measured claim: ${replicaCounts(all).map(([n, c]) => `${c} with n=${n}`).join(', ')}`);
   const builds = new Map<string, number>();
   for (const r of rows) {
     const b = r.provenance?.build ?? 'none recorded';
@@ -41,14 +55,14 @@ export function claimsSummaryLines(all: readonly ClaimRow[]): string[] {
   }
   lines.push(`builds: ${[...builds.entries()].sort((a, b) => b[1] - a[1]).map(([b, c]) => `${b} (${c})`).join(', ')}`);
   const why = new Map<string, number>();
-  for (const r of rows) if (r.verdict === 'stale' && r.why !== undefined) why.set(r.why.replace(/ \(recorded on .*$/, ''), (why.get(r.why.replace(/ \(recorded on .*$/, '')) ?? 0) + 1);
-  if (why.size > 0) lines.push(`stale: ${[...why.entries()].map(([w, c]) => `${c} ${w}`).join('; ')}`);
-  const dev = all.filter((r) => r.variantOf === undefined && (r.verdict === 'deviates' || r.verdict === 'inconclusive'));
-  if (dev.length > 0) {
-    const cats = CAUSE_CATEGORIES.map((c) => [c, dev.filter((r) => r.cause?.category === c).length] as const).filter(([, n]) => n > 0);
-    const none = dev.filter((r) => r.cause === undefined).length;
-    lines.push(`deviating / inconclusive by cause: ${[...cats.map(([c, n]) => `${c} ${n}`), ...(none > 0 ? [`no cause ${none}`] : [])].join(', ')}`);
+  for (const r of rows) {
+    if (r.verdict !== 'stale' || r.why === undefined) continue;
+    const w = r.why.replace(/ \(recorded on .*$/, '');
+    why.set(w, (why.get(w) ?? 0) + 1);
   }
+  if (why.size > 0) lines.push(`stale: ${[...why.entries()].map(([w, c]) => `${c} ${w}`).join('; ')}`);
+  const causes = causeCounts(all);
+  if (causes.length > 0) lines.push(`deviating / inconclusive by cause: ${causes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
   const spread = rows.filter((r) => r.spreadExceedsTolerance === true).length;
   if (spread > 0) lines.push(`${spread} claim${spread === 1 ? '' : 's'} whose replicas spread by more than the tolerance (the verdict rests on the interval)`);
   return lines;
@@ -56,18 +70,14 @@ export function claimsSummaryLines(all: readonly ClaimRow[]): string[] {
 
 /** Measured claims (not sensitivity rows) per replica count, e.g. "26 × n=3, 46 × n=1"; "-" when none. */
 export function replicasCell(all: readonly ClaimRow[]): string {
-  const byN = new Map<number, number>();
-  for (const r of all) if (r.variantOf === undefined && r.measured !== null) byN.set(r.n ?? 1, (byN.get(r.n ?? 1) ?? 0) + 1);
-  return byN.size === 0 ? '-' : [...byN.entries()].sort((a, b) => b[0] - a[0]).map(([n, c]) => `${c} × n=${n}`).join(', ');
+  const c = replicaCounts(all);
+  return c.length === 0 ? '-' : c.map(([n, k]) => `${k} × n=${n}`).join(', ');
 }
 
 /** Counted deviations and inconclusive claims per cause category, e.g. "unexplained 6, model gap 2"; "-" when none. */
 export function causesCell(all: readonly ClaimRow[]): string {
-  const dev = all.filter((r) => r.variantOf === undefined && (r.verdict === 'deviates' || r.verdict === 'inconclusive'));
-  const parts = CAUSE_CATEGORIES.map((c) => [c, dev.filter((r) => r.cause?.category === c).length] as const).filter(([, n]) => n > 0).map(([c, n]) => `${c} ${n}`);
-  const none = dev.filter((r) => r.cause === undefined).length;
-  if (none > 0) parts.push(`no cause yet ${none}`);
-  return parts.length === 0 ? '-' : parts.join(', ');
+  const c = causeCounts(all);
+  return c.length === 0 ? '-' : c.map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
 /** The paper's row of the README's "How close to the papers" table. */

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { SweepPlan } from '../experiment/sweep.js';
 import { analyzeSweep, type FailedPoint, type SweepAnalysis } from '../experiment/sweep-run.js';
-import { pointProvenance, pointState, type PointState } from '../experiment/sweep-point.js';
+import { pointState, type PointState } from '../experiment/sweep-point.js';
 import type { MeasuredClaim } from '../experiment/analysis.js';
 import { experimentName, rowOf, type ClaimRecord, type ClaimRow, type Paper, type PublishedData, type RecordedClaim, type ReplicaClaims } from './published.js';
 import { currentModel, isPartial, specHashOf, staleReason, type Provenance } from './provenance.js';
@@ -58,8 +58,9 @@ export function experimentState(file: string, plan: SweepPlan, dir: string, fail
   const there = existsSync(dir);
   const states = new Map<number, PointState>(plan.points.map((p) => [p.index, there ? pointState(dir, p.id, p.hash) : ({ status: 'pending' } as const)]));
   const points: PointInfo[] = plan.points.map((p) => {
-    const done = states.get(p.index)?.status === 'done';
-    return { label: p.label, hash: p.hash, done, ...(done ? pointProvenance(dir, p.id) : { cpuSeconds: 0 }) };
+    const st = states.get(p.index);
+    if (st?.status !== 'done') return { label: p.label, hash: p.hash, done: false, cpuSeconds: 0 };
+    return { label: p.label, hash: p.hash, done: true, ...(st.build !== undefined ? { build: st.build } : {}), ...(st.model !== undefined ? { model: st.model } : {}), cpuSeconds: st.cpuSeconds ?? 0 };
   });
   const finished = points.filter((p) => p.done).length;
   const st: ExperimentState = { name: experimentName(file), file, plan, dir, finished, total: plan.points.length, failed, points };
@@ -77,11 +78,10 @@ export function perReplicaMap(exps: readonly ExperimentState[]): Map<string, Rep
   for (const e of exps) {
     const per = e.figure?.perReplica;
     if (per === undefined) continue;
-    const base = e.plan.points[0];
-    m.set(
-      e.name,
-      per.map((x) => ({ replica: [x.seed !== base?.seed || e.plan.meta.seeds !== undefined ? `seed=${x.seed}` : '', e.plan.meta.perturbations !== undefined ? `perturb=${x.perturb}` : ''].filter((s) => s !== '').join(' '), claims: x.claims })),
-    );
+    // a replica's name: the keys the experiment varies (`seed=2 perturb=1`)
+    const name = (x: { seed: number; perturb: number }): string =>
+      [e.plan.meta.seeds !== undefined ? `seed=${x.seed}` : '', e.plan.meta.perturbations !== undefined ? `perturb=${x.perturb}` : ''].filter((s) => s !== '').join(' ');
+    m.set(e.name, per.map((x) => ({ replica: name(x), claims: x.claims })));
   }
   return m;
 }
@@ -189,7 +189,7 @@ export function recordOf(view: ClaimsView): ClaimRecord {
       ...(p.cpuSeconds !== undefined ? { cpuSeconds: p.cpuSeconds } : {}),
     };
   }
-  return { paper: view.paper as ClaimRecord['paper'], claims };
+  return { paper: view.paper, claims };
 }
 
 /** The current model's fingerprint, for the summary line. */

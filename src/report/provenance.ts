@@ -37,7 +37,7 @@ export interface Provenance {
  * live outside the repository, so a table regenerated on a machine that holds only some of
  * them keeps the others' last measurement, marked as recorded.
  */
-const recordedClaimSchema = z
+export const recordedClaimSchema = z
   .object({
     value: z.number().finite(),
     bound: z.literal('lower').optional(),
@@ -61,16 +61,7 @@ const recordedClaimSchema = z
   })
   .strict();
 
-export const claimRecordSchema = z
-  .object({
-    paper: z.enum(['oscar', 'powertcp', 'acc', 'ccc', 'sqcc']),
-    /** keyed by `<experiment>/<claim id>` */
-    claims: z.record(z.string(), recordedClaimSchema),
-  })
-  .strict();
-
 export type RecordedClaim = z.output<typeof recordedClaimSchema>;
-export type ClaimRecord = z.output<typeof claimRecordSchema>;
 
 /** data/measured/model.json: the canary outputs of the current model and their fingerprint. */
 export const modelFileSchema = z

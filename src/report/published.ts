@@ -42,7 +42,7 @@ import { specErrorMap } from '../experiment/spec.js';
 import { zodToSpecError } from '../experiment/errors.js';
 import type { MeasuredClaim } from '../experiment/analysis.js';
 import { meanCi95 } from '../metrics/stats.js';
-import { claimRecordSchema, type ClaimRecord, type Provenance } from './provenance.js';
+import { recordedClaimSchema, type Provenance } from './provenance.js';
 
 /** Papers ccsim reproduces (experiments/<paper>/, data/published/<paper>.yaml). */
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
@@ -166,7 +166,16 @@ function loadChecked<S extends z.ZodType>(schema: S, file: string): z.output<S> 
 export function loadClaimRecord(file: string): ClaimRecord | undefined {
   return loadChecked(claimRecordSchema, file);
 }
-export { claimRecordSchema, type ClaimRecord, type RecordedClaim } from './provenance.js';
+/** A paper's record data/measured/<paper>.json: its claims' last measurements with their provenance (./provenance.ts). */
+export const claimRecordSchema = z
+  .object({
+    paper: z.enum(PAPERS as unknown as [string, ...string[]]),
+    /** keyed by `<experiment>/<claim id>` */
+    claims: z.record(z.string(), recordedClaimSchema),
+  })
+  .strict();
+export type ClaimRecord = z.output<typeof claimRecordSchema>;
+export type { RecordedClaim } from './provenance.js';
 
 /** The published-numbers file of a paper, or undefined when the paper has none yet. */
 export function loadPublished(file: string): PublishedData | undefined {
