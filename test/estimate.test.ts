@@ -102,10 +102,10 @@ sweep:
   assert.equal(eight.wallSecs, eight.longestSecs);
   // the CLI prints it with the -j given and warns above 10 minutes
   const big = join(dir, 'big-sweep.yaml');
-  writeFileSync(big, readFileSync(spec, 'utf8').replace('[64KB, 10MB]', '[64KB, 50GB]') + 'stop: { maxTime: 1000s }\n');
+  writeFileSync(big, readFileSync(spec, 'utf8').replace('[64KB, 10MB]', '[64KB, 500GB]') + 'stop: { maxTime: 1000s }\nlimits: { packets: 100000000000 }\n');
   const r = spawnSync(process.execPath, [CLI, 'validate', big, '-j', '3'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^ok: sw: sweep of 4 points over cc, workload\[0\]\.size \(60 flows in all\)\n {2}cost: 4 points, 60 flows, 1,500,001,920 data packets, ~[\d.]+G events; ~[\d.]+ (min|h) of wall time here on 3 workers \(longest point ~[\d.]+ (min|h)\), ~\d+ MB of memory/);
+  assert.match(r.stdout, /^ok: sw: sweep of 4 points over cc, workload\[0\]\.size \(60 flows in all\)\n {2}cost: 4 points, 60 flows, 15,000,001,920 data packets, ~[\d.]+G events; ~[\d.]+ (min|h) of wall time here on 3 workers \(longest point ~[\d.]+ (min|h)\), ~\d+ MB of memory/);
   assert.match(r.stdout, /warning: this sweep would take more than 10 minutes/);
   assert.doesNotMatch(spawnSync(process.execPath, [CLI, 'validate', big, '--no-estimate'], { encoding: 'utf8' }).stdout, /cost:/);
 });
