@@ -8,8 +8,14 @@
  *
  * Only the spec's own replica of each experiment runs (its `seed` and `perturb`); replicas are
  * for intervals, the canary is for change.
+ *
+ * Mechanisms that no canary experiment exercises (BFC, NDP's trimming, INT CCs and DCQCN under
+ * packet spraying, Homa, closed-loop collectives, reTCP on a circuit schedule) have a scenario
+ * each in data/canary/*.yaml, whose summary numbers (mean and p99 slowdown, finished flows,
+ * drops, pauses, retransmissions, data packets, trims, job iterations) join the fingerprint, so
+ * a change to any of them also marks the records of the old model stale.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planSweep } from '../experiment/sweep.js';
@@ -17,6 +23,7 @@ import { executeSweeps, prepareSweep } from '../experiment/sweep-run.js';
 import { experimentState } from './claims-view.js';
 import { buildId, modelFilePath, resetModelCache } from '../experiment/build-id.js';
 import { readSpecFile } from '../experiment/resolve.js';
+import { pointDir } from '../experiment/sweep-point.js';
 import { packageRoot } from '../workload/package-root.js';
 import { fingerprintOf, modelFileSchema, type ModelFile } from './provenance.js';
 import type { Paper } from './published.js';
@@ -43,6 +50,33 @@ export const CANARIES: readonly { paper: Paper; experiment: string; perturb?: nu
   { paper: 'sqcc', experiment: 'fig1' },
   { paper: 'acc', experiment: 'fig10-convergence' },
 ];
+
+/** The mechanism scenarios: data/canary/<name>.yaml (sorted by name). */
+export function canaryScenarios(): string[] {
+  return readdirSync(join(packageRoot(), 'data', 'canary'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+/** The summary numbers of a scenario that enter the fingerprint. */
+function scenarioValues(summaryFile: string): Record<string, number> {
+  const s = JSON.parse(readFileSync(summaryFile, 'utf8')) as {
+    fct: { overall: { meanSlowdown: number; p99Slowdown: number } };
+    totals: Record<string, number>;
+    jobs?: { iterations: number; meanPs: number };
+  };
+  const out: Record<string, number> = { meanSlowdown: s.fct.overall.meanSlowdown, p99Slowdown: s.fct.overall.p99Slowdown };
+  for (const k of ['flows', 'finished', 'drops', 'pausesSent', 'retransmittedPackets', 'timeouts', 'dataPacketsSent', 'trimmedPackets'] as const) {
+    const v = s.totals[k];
+    if (typeof v === 'number') out[k] = v;
+  }
+  if (s.jobs !== undefined) {
+    out['jobIterations'] = s.jobs.iterations;
+    out['jobMeanPs'] = s.jobs.meanPs;
+  }
+  return out;
+}
 
 export interface CanaryRun {
   /** `<paper>/<experiment>/<claim id>` -> value */
@@ -74,8 +108,10 @@ export async function runCanaries(opts: { jobs?: number; only?: readonly string[
       if (plan.points.length === 0) throw new Error(`canary ${tag(c)}: the spec has no replica with perturb ${perturb} (add it to its perturbations:)`);
       return prepareSweep(plan, join(root, tag(c)));
     });
+    const scenarios = opts.only === undefined ? canaryScenarios() : canaryScenarios().filter((n) => opts.only!.includes(`scenario/${n}`));
+    const scenarioTargets = scenarios.map((n) => prepareSweep(planSweep(join(packageRoot(), 'data', 'canary', `${n}.yaml`)), join(root, `scenario-${n}`)));
     const jobs = Math.max(1, opts.jobs ?? 2);
-    const outcomes = await executeSweeps(targets, { jobs, quiet: true, progress: false });
+    const outcomes = await executeSweeps([...targets, ...scenarioTargets], { jobs, quiet: true, progress: false });
     const values: Record<string, number> = {};
     let cpu = 0;
     targets.forEach((t, i) => {
@@ -87,6 +123,12 @@ export async function runCanaries(opts: { jobs?: number; only?: readonly string[
       const claims = st.figure?.result?.claims;
       if (claims === undefined) throw new Error(`canary ${c.paper}/${c.experiment}: no analysis result (${st.figure?.error ?? 'no figure'})`);
       for (const m of claims) if (Number.isFinite(m.value)) values[canaryKey(c.paper, c.experiment, m.id, c.perturb)] = m.value;
+    });
+    scenarioTargets.forEach((t, i) => {
+      const o = outcomes[targets.length + i]!;
+      if (o.failed.length > 0) throw new Error(`canary scenario ${scenarios[i]}: ${o.failed[0]!.error}`);
+      const p = t.plan.points[0]!;
+      for (const [k, v] of Object.entries(scenarioValues(join(pointDir(t.dir, p.id), 'summary.json')))) values[`scenario/${scenarios[i]}/${k}`] = v;
     });
     return { values, fingerprint: fingerprintOf(values), build: buildId(), cpuSeconds: Math.round(cpu * 10) / 10 };
   } finally {
