@@ -14,6 +14,9 @@
 import { firstTime, loadRun, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/series.js';
 import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
 import { mean } from '../../src/metrics/stats.js';
+import { readColumns } from '../../src/experiment/results.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 const PS = 1e-12;
 const US_PS = 1e6;
@@ -93,11 +96,33 @@ export function utilization(run: RunSeries, rateBps: number, baseRttPs: number):
   return u;
 }
 
-export function measureBurst(run: RunSeries, rateBps = 100e9, baseRttPs = 12 * US_PS): BurstMeasure {
+/**
+ * HPCC's U for the long flow (flow 0) as it obtains it from INT (OSCAR §3.1, Fig. 2's lower
+ * panels): the `u_int` column of cc_trace.csv, each ACK's U (max over hops of txRate/B +
+ * q/(B·T)) before HPCC's EWMA, or undefined when the point did not trace it.
+ */
+export function hpccU(dir: string): Series | undefined {
+  if (!existsSync(join(dir, 'cc_trace.csv'))) return undefined;
+  const c = readColumns(dir, 'cc_trace');
+  if (!c.has('u_int')) return undefined;
+  const flows = c.numbers('flow');
+  const ts = c.numbers('t_ps');
+  const us = c.numbers('u_int');
+  const out: Series = { t: [], v: [] };
+  for (let i = 0; i < c.length; i++) if (flows[i] === 0 && Number.isFinite(us[i]!)) (out.t.push(ts[i]!), out.v.push(us[i]!));
+  return out.t.length > 1 ? out : undefined;
+}
+
+/**
+ * `uSeries`: HPCC's own U (hpccU); without it U is rebuilt from 1-us samples of the bottleneck
+ * (txRate/C + q/(C·T)), which at a rate of about one packet per microsecond reads 0 in a sample
+ * that happens to hold no departure.
+ */
+export function measureBurst(run: RunSeries, rateBps = 100e9, baseRttPs = 12 * US_PS, uSeries?: Series): BurstMeasure {
   const b = tagged(run, 'short');
   const long = run.flows.get(0);
   const T = baseRttPs;
-  const u = utilization(run, rateBps, T);
+  const u = uSeries ?? utilization(run, rateBps, T);
   const uPeak = Math.max(...window(u, b.start, b.start + 3 * T));
   const uAfter = Math.min(...window(u, b.end - 5 * T, b.end + 5 * T));
   const mid = (b.start + b.end) / 2;
@@ -157,7 +182,7 @@ function burstFigure(id: string, title: string, claimPrefix: string): FigureAnal
       const rows: Cell[][] = [];
       const claims: MeasuredClaim[] = [];
       for (const p of points) {
-        const m = measureBurst(loadRun(p.dir));
+        const m = measureBurst(loadRun(p.dir), 100e9, 12 * US_PS, hpccU(p.dir));
         const name = label(p);
         rows.push([
           name,
@@ -190,7 +215,7 @@ function burstFigure(id: string, title: string, claimPrefix: string): FigureAnal
         columns: ['cc', 'burst from us', 'burst to us', 'U peak', 'U after', 'MI after RTTs', 'alone/C', 'long/fair', 'all/C', 'decel us', 'accel 50% us', 'accel 90% us', 'accel 90% RTTs'],
         rows,
         notes: [
-          'U = txRate/C + q/(C·T) from 1-us samples of the bottleneck (what HPCC INT reports), T = 12 us; MI after: underutilisation onset (U < 0.9) to the multiplicative increase',
+          'U: the long flow\'s U from INT as HPCC computes it per ACK before its EWMA (cc_trace.csv `u_int`) where traced, else txRate/C + q/(C·T) from 1-us samples of the bottleneck, T = 12 us; MI after: underutilisation onset (U < 0.9) to the multiplicative increase',
           'long/fair: the long flow in the second half of the burst vs C/10; all/C: every flow, i.e. the link goodput (footnote 2: 86%)',
           'decel: burst start until the long flow is within 1.2x of its in-burst goodput; accel: burst end until it is back at 50% / 90% of its pre-burst goodput (10-us goodput samples); a linear (O(delta)) ramp takes ~0.5x as long to 50% as to 90%, a multiplicative one much less',
         ],

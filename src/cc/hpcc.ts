@@ -65,7 +65,8 @@ export function hpccRates(p: { preset: 'auto' | 'powertcp'; rateAiBps?: number |
 }
 
 /** sampled state (metrics ccTrace): rate, reference rate Rc, EWMA utilisation u, AI stage */
-const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage'] as const;
+/** `u`: the EWMA HPCC acts on; `u_int`: the last ACK's U from INT (max over hops, before the EWMA) */
+const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage', 'u_int'] as const;
 
 /** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (docs/network-model.md §8, §11.5). */
 const INT_HEADER_BYTES = 42;
@@ -74,6 +75,7 @@ class Hpcc implements CcInstance {
   private rc: number;
   private incStage = 0;
   private u = 1;
+  private uInt = 0;
   private lastUpdateSeq = 0;
   private initialized = false;
   private prevHops = 0;
@@ -145,6 +147,7 @@ class Hpcc implements CcInstance {
       }
     }
     this.copyHops(ack, n);
+    this.uInt = U;
     const tau = tauMax < T ? tauMax : T;
     this.u = this.p.smoothU ? (this.u * (T - tau) + U * tau) / T : U;
     // synchronised reference: the rate this packet was sent at (stamped in onSend, echoed)
@@ -175,6 +178,7 @@ class Hpcc implements CcInstance {
     out[1] = this.rc;
     out[2] = this.u;
     out[3] = this.incStage;
+    out[4] = this.uInt;
   }
 
   private copyHops(ack: AckInfo, n: number): void {
