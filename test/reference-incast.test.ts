@@ -31,7 +31,7 @@ function incast(
   for (let i = 1; i <= 10; i++) flows.push({ src: i, dst: DST, bytes: 1e12, startPs: T0 });
   return simulate(
     input(fatTreePreset('powertcp256'), flows, {
-      // ns339: the ns-3.39 burst program's pools (ingress pool = buffer - headroom, egress DT off)
+      // ns339: the ns-3.39 burst program's pools before its March 2025 update (ingress pool = buffer - headroom, egress DT off); since then ptBurst's
       net: net('hpcc', {
         switch: { dtMode: 'alpha', bufferBytes: 4 * MIB, ...(pools === 'ptBurst' ? { ptPools: 'ptBurst' } : { ptPools: 'ptWorkload', alphaEgress: 65535 }) },
         // fixedWindow: the window is not scaled by rate / line rate (the reference with VAR_WIN 0)
@@ -89,7 +89,7 @@ test('6a: θ-PowerTCP on the 10:1 incast peaks below PowerTCP and within 12 us o
   assert.ok(th.indexOf(thPeak) <= 12, `θ peaks ${th.indexOf(thPeak)} us after the incast (before the fix: 23 us)`);
 });
 
-test("6b: TIMELY's incast peak is set by PFC (the pool layout), not by its law: same with either rate floor, 3x lower with the ns-3.39 burst program's pools", () => {
+test("6b: TIMELY's incast peak is set by PFC (the pool layout), not by its law: same with either rate floor, 3x lower with the ns-3.39 burst program's pre-2025 pools", () => {
   const peak = (o: SimOutput): number => afterIncast(o).reduce((a, b) => (a > b ? a : b), 0);
   const ccsim = peak(incast('timely', { preset: 'powertcp' }, 120));
   const floor100 = peak(incast('timely', { preset: 'powertcp', minRateBps: 100e6 }, 120));
