@@ -47,6 +47,12 @@ const params = z
       .enum(['compare', 'restart'])
       .default('compare')
       .describe('an ACK with another hop count than the last: compare hop by hop anyway (the references) or only remember its INT stack (a path that changes, PowerTCP §5)'),
+    intDeltas: z
+      .enum(['exact', 'wrapped'])
+      .default('exact')
+      .describe(
+        "per-hop time and tx-byte deltas: exact (ccsim's INT) or wrapped, the HPCC simulator's IntHop fields (24-bit ns time, 20-bit count of 128 B) and its modular differences, which never go negative (a sensitivity for spraying, where successive ACKs carry different ports at a hop; issue 42 item 4)",
+      ),
   })
   .strict();
 type Params = z.infer<typeof params>;
@@ -67,6 +73,17 @@ export function hpccRates(p: { preset: 'auto' | 'powertcp'; rateAiBps?: number |
 /** sampled state (metrics ccTrace): rate, reference rate Rc, EWMA utilisation u, AI stage */
 /** `u`: the EWMA HPCC acts on; `u_int`: the last ACK's U from INT (max over hops, before the EWMA) */
 const HPCC_TRACE_FIELDS = ['rate_bps', 'rc_bps', 'u', 'inc_stage', 'u_int'] as const;
+
+/** The HPCC simulator's IntHop field widths (`intDeltas: wrapped`): time in ns mod 2^24, tx bytes in 128-B units mod 2^20. */
+const TIME_MOD = 2 ** 24;
+const BYTES_MOD = 2 ** 20;
+const BYTE_UNIT = 128;
+
+/** (a - b) of two counters truncated to whole units and stored mod m, as the reference's unsigned fields: in [0, m). */
+function modDelta(a: number, b: number, m: number): number {
+  const d = (Math.floor(a) % m) - (Math.floor(b) % m);
+  return d >= 0 ? d : d + m;
+}
 
 /** HPCC INT block (5 hops × 8 B + 2 B), on data and on ACKs (docs/network-model.md §8, §11.5). */
 const INT_HEADER_BYTES = 42;
@@ -135,12 +152,14 @@ class Hpcc implements CcInstance {
     const T = this.T;
     let U = 0;
     let tauMax = 0;
+    const wrapped = this.p.intDeltas === 'wrapped';
     for (let i = 0; i < n; i++) {
       const B = ack.intRateBps[i]!;
-      const tau = ack.intTsPs[i]! - this.ts[i]!;
+      const tau = wrapped ? modDelta(ack.intTsPs[i]! / 1000, this.ts[i]! / 1000, TIME_MOD) * 1000 : ack.intTsPs[i]! - this.ts[i]!;
+      const bytes = wrapped ? modDelta(ack.intTxBytes[i]! / BYTE_UNIT, this.tx[i]! / BYTE_UNIT, BYTES_MOD) * BYTE_UNIT : ack.intTxBytes[i]! - this.tx[i]!;
       const q = Math.min(ack.intQlenBytes[i]!, this.qlen[i]!);
       let ui = (q * 8 * 1e12) / (B * T);
-      if (tau > 0) ui += ((ack.intTxBytes[i]! - this.tx[i]!) * 8 * 1e12) / tau / B;
+      if (tau > 0) ui += (bytes * 8 * 1e12) / tau / B;
       if (ui > U) {
         U = ui;
         tauMax = tau;

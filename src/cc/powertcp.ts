@@ -71,6 +71,10 @@ const params = z
   .object({
     profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
     gamma: z.number().gt(0).max(1).default(0.9).describe('EWMA weight of the new window, in (0, 1] (PowerTCP §3.3: 0.9)'),
+    gammaOld: z
+      .boolean()
+      .optional()
+      .describe('window forms: the (1 - γ) term takes w_old, the window remembered once per RTT (oscarArtifact: on, the artifact\'s GammaOld), or the current window (paper: off; the OSCAR artifact\'s Fig 10b config powertcp-new.json sets no GammaOld)'),
     betaRatio: z.number().nonnegative().optional().describe('additive increase β as a fraction of HostBw·τ/8 bytes (paper, oscarArtifact: 0.006, docs/algorithms.md §3)'),
     betaRateBps: bpsParam({ allowZero: true }).optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
     targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, docs/algorithms.md §3 [AMB-P4])'),
@@ -195,7 +199,7 @@ class PowerTcp implements CcInstance {
     this.form = p.profile === 'paper' ? FORM_PAPER : p.profile === 'oscarArtifact' ? FORM_OSCAR : FORM_RATE;
     this.tau = tauOf(f, p);
     this.gamma = p.gamma;
-    this.gammaOld = p.profile === 'oscarArtifact';
+    this.gammaOld = p.gammaOld ?? p.profile === 'oscarArtifact';
     this.skipFirst = p.profile !== 'inetTub';
     this.perRtt = p.updates === 'perRtt';
     this.rx = k.rxBytes;
