@@ -115,6 +115,13 @@ test('list prints CC names with parameters, workloads and topologies', () => {
   assert.doesNotMatch(c.stdout, /cachefollower/);
   const w = ccsim('list', 'workloads');
   assert.match(w.stdout, /cachefollower/);
+  // every topology type's fields from its schema (issue 44): the fat tree's without reading examples/reference.yaml
+  const t = ccsim('list', 'topologies');
+  assert.equal(t.code, 0, t.stderr);
+  for (const f of ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate', 'aggCoreRate', 'edgeAggDelay', 'coreWiring']) assert.match(t.stdout, new RegExp(`\\b${f}\\??( \\(|$)`, 'm'), f);
+  assert.match(t.stdout, /hostsPerLeaf \(int\)/);
+  assert.match(t.stdout, /burstHosts \(int\)/);
+  for (const l of t.stdout.split('\n')) assert.ok(l.length <= 120, `over 120 columns: ${l}`);
 });
 
 test('help and version exit 0', () => {

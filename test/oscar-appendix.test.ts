@@ -57,7 +57,7 @@ test('appendix specs plan at full and quick size, with their figure analysis and
       assert.equal(ownReplica(plan.points).length, e.points, `${f} points`);
       assert.deepEqual([...new Set(plan.points.map(ccName))].sort(), [...e.ccs].sort(), `${f} CCs`);
     }
-    // the quick block really reduces every point (1/20 of the arrivals)
+    // the quick block really reduces every point (1/40 of the arrivals)
     ownReplica(full.points).forEach((p, i) => {
       const q = quick.points[i]!;
       assert.equal(ccName(q), ccName(p));

@@ -225,7 +225,7 @@ export async function reproduceCommand(paper: string, o: { quick?: boolean; jobs
     ...(o.out !== undefined ? { out: o.out } : {}),
     quiet: o.quiet === true,
     progress: process.stdout.isTTY === true && !process.env['CI'],
-    ...(o.quiet === true ? {} : { beforeRun: printSweepEstimate }),
+    ...(o.quiet === true ? {} : { beforeRun: printSweepEstimate, quickScope: (lines: readonly string[]) => lines.forEach((x) => wrap(x).forEach((l) => out(l))) }),
   });
   if (r.message !== undefined) out(r.message);
   printClaims(r.view, r.report !== undefined ? join(dirname(r.report), 'claims.csv') : undefined);

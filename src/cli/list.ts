@@ -10,6 +10,8 @@ import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
 import { disciplineRegistry } from '../net/switch-registry.js';
 import { fmtInt, out, pad } from './format.js';
+import { TERMINAL_COLUMNS, wrap } from './fit.js';
+import { FAT_TREE_REQUIRED, SPINE_LEAF_REQUIRED, topologySchema } from '../experiment/spec-topology.js';
 
 /** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
 export { loadPlugins } from '../experiment/plugins.js';
@@ -62,11 +64,47 @@ function describeParams(schema: z.ZodType): ParamInfo[] {
   return out;
 }
 
+/** What a topology field takes, from its schema: rate, time, size, int, number, a list of names ... */
+function fieldKind(s: z.ZodType): string {
+  let inner: z.ZodType = s;
+  while (inner instanceof z.ZodDefault || inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap() as z.ZodType;
+  if (inner instanceof z.ZodPipe) {
+    if (inner.safeParse('100Gbps').success) return 'rate';
+    if (inner.safeParse('1us').success) return 'time';
+    if (inner.safeParse('1KB').success) return 'size';
+  }
+  if (inner instanceof z.ZodNumber) return inner.format === 'safeint' || inner.isInt === true ? 'int' : 'number';
+  if (inner instanceof z.ZodEnum) return inner.options.map(String).join(' | ');
+  if (inner instanceof z.ZodObject) return `{ ${Object.keys(inner.shape).join(', ')} }`;
+  return typeName(inner);
+}
+
+/** A topology type's fields from its spec schema: `name (kind)`, optional ones with `?`, defaults with `=`. */
+function topologyFields(type: string): string[] {
+  const schema = topologySchema.options.find((o) => o.shape.type.value === type);
+  if (schema === undefined) return [];
+  const requiredUnlessPreset: readonly string[] = type === 'fatTree' ? FAT_TREE_REQUIRED : type === 'spineLeaf' ? SPINE_LEAF_REQUIRED : [];
+  const parts: string[] = [];
+  for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (name === 'type') continue;
+    const info = describeParams(z.object({ [name]: field }))[0]!;
+    const optional = (info.optional || info.hasDefault) && !requiredUnlessPreset.includes(name);
+    const dflt = info.hasDefault ? ` = ${JSON.stringify(info.default)}` : '';
+    parts.push(`${name}${optional ? '?' : ''} (${fieldKind(field)}${dflt})`);
+  }
+  const text = `fields: ${parts.join(', ')}${requiredUnlessPreset.length > 0 ? '; the fields without ? are required unless a preset is given' : ''}`;
+  return wrap(text, TERMINAL_COLUMNS - 17, '').map((l) => `${' '.repeat(17)}${l}`);
+}
+
 function listTopologies(): void {
-  out('topology types (spec `topology.type`):');
-  for (const t of TOPOLOGY_TYPES) out(`  ${pad(t.name, 12, true)} ${t.description}`);
+  out('topology types (spec `topology.type`; fields: ? marks an optional one; rate as 100Gbps, time as 1us, size as 1KB):');
+  for (const t of TOPOLOGY_TYPES) {
+    for (const l of wrap(`  ${pad(t.name, 12, true)} ${t.description}`, TERMINAL_COLUMNS, ' '.repeat(15))) out(l);
+    for (const l of topologyFields(t.name)) out(l);
+  }
   out(`  ${pad('preset', 12, true)} a named topology: topology: { type: preset, preset: <name> }`);
   out(`  ${pad('file', 12, true)} a topology file: path, format (${TOPOLOGY_FILE_FORMATS.join(', ')}), linkConfig for oscar`);
+  for (const l of topologyFields('file')) out(l);
   out('topology presets:');
   const w = Math.max(...TOPOLOGY_PRESETS.map((p) => p.name.length));
   for (const p of TOPOLOGY_PRESETS) out(`  ${pad(p.name, w, true)}  ${p.description}`);

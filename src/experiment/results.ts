@@ -305,6 +305,8 @@ export interface ResultSet {
   figure: string | undefined;
   /** varied fields of a sweep */
   fields: string[];
+  /** a sweep run with --quick (its spec's `quick:` sizes; sweep.json) */
+  quick?: boolean;
 }
 
 /** A summary.json whose counts and statistics are not numbers (null = a non-finite one) is corrupt: a report of NaN helps nobody. */
@@ -370,7 +372,7 @@ export function loadResults(dir: string): ResultSet {
       }
     }
     if (runs.length === 0) throw new UsageError(`no finished points in sweep folder ${dir} (run \`ccsim sweep\` first)`);
-    return { kind: 'sweep', dir, name: index.name ?? 'sweep', runs, missing, figure: index.figure ?? undefined, fields: index.fields ?? [] };
+    return { kind: 'sweep', dir, name: index.name ?? 'sweep', runs, missing, figure: index.figure ?? undefined, fields: index.fields ?? [], ...(index.quick === true ? { quick: true } : {}) };
   }
   if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'summary.json'))) {
     const run = loadRun(dir, undefined, {});

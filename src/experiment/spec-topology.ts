@@ -47,7 +47,7 @@ const parkingLotTopo = z
   })
   .strict();
 
-const FAT_TREE_REQUIRED = ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate'] as const;
+export const FAT_TREE_REQUIRED = ['pods', 'edgesPerPod', 'aggsPerPod', 'hostsPerEdge', 'cores', 'hostRate', 'fabricRate'] as const;
 
 const fatTreeTopo = z
   .object({
@@ -86,7 +86,7 @@ const fatTreeTopo = z
     }
   });
 
-const SPINE_LEAF_REQUIRED = ['spines', 'leaves', 'hostsPerLeaf', 'hostRate', 'fabricRate', 'delay'] as const;
+export const SPINE_LEAF_REQUIRED = ['spines', 'leaves', 'hostsPerLeaf', 'hostRate', 'fabricRate', 'delay'] as const;
 
 const spineLeafTopo = z
   .object({

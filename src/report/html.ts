@@ -19,6 +19,8 @@ import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-serie
 import { seriesStyles } from './encoding.js';
 import { tagTable } from './tags.js';
 import { legendNames } from './labels.js';
+import { labelChart, labelTable, sampleLabel } from './sample-label.js';
+import { portPeakHeatMap, portPeakTable } from './port-peaks.js';
 import { findFigure } from '../experiment/analysis.js';
 import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
 import { jobCharts, jobTable } from './charts-jobs.js';
@@ -65,10 +67,10 @@ function fileSafe(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'table';
 }
 
-export function tableHtml(t: FigureTable, cls = 'figure-table'): string {
+export function tableHtml(t: FigureTable, cls = 'figure-table', csvName = fileSafe(t.title)): string {
   const cell = (c: Cell): string => `<td${typeof c === 'number' ? ' class="num"' : ''}>${esc(formatCell(c))}</td>`;
   return (
-    `<div class="table"><table class="${cls}"><caption>${esc(t.title)} <button type="button" data-csv="${esc(fileSafe(t.title))}.csv">download CSV</button></caption>` +
+    `<div class="table"><table class="${cls}"><caption>${esc(t.title)} <button type="button" data-csv="${esc(csvName)}.csv">download CSV</button></caption>` +
     `<thead><tr>${t.columns.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>` +
     `<tbody>${t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('')}</tbody></table>` +
     (t.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join('') +
@@ -128,7 +130,11 @@ export function figureResult(set: ResultSet): { id: string; result?: FigureResul
 export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[] {
   const runs = set.runs;
   const { names, notes: legendNotes } = legendNames(runs, set.fields);
-  const chartHtml = (c: Chart): string => chartHtmlOf({ ...c, id: idPrefix + c.id });
+  // quick / one-seed results say so on every table and chart that shows them
+  const label = sampleLabel(set);
+  const chartHtml = (c: Chart): string => chartHtmlOf({ ...labelChart(c, label), id: idPrefix + c.id });
+  // (its CSV file keeps the table's own name)
+  const resultTable = (t: FigureTable, cls?: string): string => tableHtml(labelTable(t, label), cls, fileSafe(t.title));
   // no empty charts: a chart without data is one line of a note under its section's drawn charts
   const drawn = (charts: readonly Chart[]): string => {
     const none = charts.filter((c) => c.option === undefined);
@@ -141,9 +147,9 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
     const body =
       fig.error !== undefined
         ? `<p class="error">not analyzed: ${esc(fig.error)}</p>`
-        : (fig.result?.tables ?? []).map((t) => tableHtml(t)).join('') +
+        : (fig.result?.tables ?? []).map((t) => resultTable(t)).join('') +
           ((fig.result?.claims.length ?? 0) > 0
-            ? tableHtml({
+            ? resultTable({
                 title: 'Measured claims',
                 columns: ['claim', 'value', 'unit'],
                 rows: fig.result!.claims.map((c) => [c.id, c.value, c.unit ?? '']),
@@ -153,9 +159,9 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
   }
   const summary = summaryTable(runs, names);
   if (legendNotes.length > 0) summary.notes = [...(summary.notes ?? []), ...legendNotes];
-  sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: tableHtml(summary, 'summary-table') });
+  sections.push({ id: `${idPrefix}summary`, title: 'Summary', html: resultTable(summary, 'summary-table') });
   const tags = tagTable(runs, names);
-  if (tags !== undefined) sections.push({ id: `${idPrefix}tags`, title: 'Per workload tag', html: tableHtml(tags) });
+  if (tags !== undefined) sections.push({ id: `${idPrefix}tags`, title: 'Per workload tag', html: resultTable(tags) });
   const styles = seriesStyles(runs, set.fields);
   const lines = sweepLines(runs, set.fields);
   if (lines.length > 0) sections.push({ id: `${idPrefix}vs`, title: 'Metrics against the swept values', html: drawn(lines) });
@@ -171,11 +177,16 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
         '<p class="note wide">each bar is a group of finished flows, cut into the parts of their FCT (metrics.breakdown; docs/guide.md, "Why a flow was slow"): ' +
         "each part's share of the group's summed FCT; the tooltip gives the mean per flow. <code>ccsim why</code> prints a flow's parts and its worst port.</p>" +
         drawn(bd) +
-        (ports !== undefined ? tableHtml(ports) : ''),
+        (ports !== undefined ? resultTable(ports) : ''),
     });
   }
   const q = portSeries(runs, names, 'queues', 6, styles);
-  if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: drawn(q) });
+  // every port's peak, not only the sampled ones: per role for every run, and a heat map of a single run's fabric
+  const peaks = portPeakTable(runs, names);
+  const allPorts = peaks !== undefined ? `<p class="note wide">the ports metrics.queues sampled over time; the peak of every port: <a href="#${idPrefix}port-peaks">Peak queue per port</a></p>` : '';
+  if (q.length > 0) sections.push({ id: `${idPrefix}queues`, title: 'Queue length', html: allPorts + drawn(q) });
+  const heat = runs.length === 1 ? portPeakHeatMap(runs[0], label) : undefined;
+  if (peaks !== undefined) sections.push({ id: `${idPrefix}port-peaks`, title: 'Peak queue per port (whole fabric)', html: resultTable(peaks) + (heat ?? '') });
   const th = portSeries(runs, names, 'throughput', 6, styles);
   if (th.length > 0) sections.push({ id: `${idPrefix}throughput`, title: 'Throughput', html: drawn(th) });
   const fr = flowRates(runs, names);
@@ -187,7 +198,7 @@ export function standardSections(set: ResultSet, idPrefix = ''): ReportSection[]
     });
   }
   const jt = jobTable(runs, names);
-  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: drawn(jobCharts(runs, names)) + tableHtml(jt) });
+  if (jt) sections.push({ id: `${idPrefix}jobs`, title: 'Job iterations', html: drawn(jobCharts(runs, names)) + resultTable(jt) });
   const pfc = pfcByLayer(runs, names);
   if (pfc) sections.push({ id: `${idPrefix}pfc`, title: 'PFC pauses', html: chartHtml(pfc) });
   const topo = topologyTable(runs[0]);
@@ -207,6 +218,7 @@ export function standardCharts(set: ResultSet): Chart[] {
   const runs = set.runs;
   const { names } = legendNames(runs, set.fields);
   const styles = seriesStyles(runs, set.fields);
+  const label = sampleLabel(set);
   return [
     ...sweepLines(runs, set.fields),
     ...slowdownBarCharts(runs, names, styles),
@@ -217,7 +229,7 @@ export function standardCharts(set: ResultSet): Chart[] {
     ...flowRates(runs, names),
     ...jobCharts(runs, names),
     ...[pfcByLayer(runs, names)].filter((c): c is Chart => c !== undefined),
-  ];
+  ].map((c) => labelChart(c, label));
 }
 
 const STYLE = `
@@ -232,7 +244,7 @@ figure.empty .nodata{color:#888;font-size:14px;text-align:center;padding:24px 0;
 figcaption{font-size:12px;color:#666;text-align:right;max-width:760px} button{font-size:11px;margin-left:8px;cursor:pointer;font-weight:normal}
 table{border-collapse:collapse;margin:12px 0;font-size:13px} caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #ddd;padding:3px 8px} th{background:#f5f5f5} td.num{text-align:right;font-variant-numeric:tabular-nums}
-.note{color:#666;font-size:12px} p.wide{flex-basis:100%;margin:4px 0} .error{color:#b00}
+.note{color:#666;font-size:12px} table.heatmap td,table.heatmap th{padding:1px 4px;font-size:10px;min-width:22px} table.heatmap td.none{background:#f4f4f4} p.wide{flex-basis:100%;margin:4px 0} .error{color:#b00}
 .verdict-holds{background:#e6f4ea} .verdict-deviates{background:#fce8e6} .verdict-not-run{background:#f1f3f4} .verdict-undecided{background:#fef7e0} .verdict-inconclusive{background:#fef7e0} .sensitivity td{color:#555;font-style:italic}
 `;
 

@@ -41,6 +41,7 @@ import {
 } from './published.js';
 import { formatCell } from './text.js';
 import { claimsSummaryLines, paperRow, verdictCounts } from './claims-summary.js';
+import { quickScope, quickScopeLines } from './quick-scope.js';
 
 export interface ReproduceOptions {
   quick?: boolean;
@@ -61,6 +62,8 @@ export interface ReproduceOptions {
   recorded?: boolean;
   /** the record file; default <package>/data/measured/<paper>.json, none when `experiments` or `published` is overridden */
   record?: string;
+  /** called with what a --quick run can judge (quick-scope.ts), before any runs (the CLI prints it) */
+  quickScope?: (lines: readonly string[]) => void;
   /** called with the points about to run and the workers, before any runs (the CLI prints their cost estimate) */
   beforeRun?: (points: readonly SweepPoint[], jobs: number) => void | Promise<void>;
 }
@@ -160,12 +163,15 @@ export async function reproduce(paperName: string, opts: ReproduceOptions = {}):
       `reproduce ${paper}${quick ? ' (quick)' : ''}: ${plans.length} experiment${plans.length === 1 ? '' : 's'}, ${total} points, ${total - todo} already finished; running ${todo} on ${jobs} worker thread${jobs === 1 ? '' : 's'}\n`,
     );
   }
+  // what a quick run can judge, before it runs (and in the report)
+  const scope = quick && data ? quickScopeLines(quickScope(data, new Map(plans.map((p, i) => [experimentName(files[i]!), p])))) : [];
+  if (opts.quiet !== true && scope.length > 0) opts.quickScope?.(scope);
   if (todo > 0) await opts.beforeRun?.(targets.flatMap((t) => t.todo), jobs);
   const outcomes = await executeSweeps(targets, sweepOpts);
   const experiments = targets.map((t, i) => experimentState(files[i]!, t.plan, t.dir, outcomes[i]!.failed));
   const rows = data ? withProvenance(compareClaims(data, measuredMap(experiments), perReplicaMap(experiments)), experiments) : [];
   const view: ClaimsView = { paper, data, experiments, rows, unknown: data ? unknownExperiments(data, experiments.map((e) => e.name)) : [], unmeasured: unmeasuredOf(experiments, rows), quick };
-  const notes = data ? [] : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
+  const notes = data ? scope : [`no published numbers for ${paper} yet (${relative(process.cwd(), publishedFile)} is missing): the report shows the measured figures only`];
   const report = writeReproduceReport(view, reportDir, notes);
   return { view, report, failed: outcomes.reduce((s, o) => s + o.failed.length, 0), ran: outcomes.reduce((s, o) => s + o.ran, 0) };
 }

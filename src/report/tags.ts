@@ -7,13 +7,19 @@
 import type { Cell, FigureTable } from '../experiment/analysis.js';
 import type { RunData } from '../experiment/results.js';
 import type { FctStats } from '../metrics/summary.js';
+import { formatCell } from './text.js';
 
 const r3 = (x: number): Cell => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
 
 /** One row per run and tag (and the run's overall row), or undefined when no run has tags. */
 export function tagTable(runs: readonly RunData[], names: readonly string[]): FigureTable | undefined {
   if (!runs.some((r) => Object.keys(r.summary.fct.tags ?? {}).length > 0)) return undefined;
-  const row = (name: string, tag: string, s: FctStats): Cell[] => [name, tag, s.count, r3(s.meanSlowdown), r3(s.p50Slowdown), r3(s.p95Slowdown), s.count >= 100 ? r3(s.p99Slowdown) : null];
+  // a p99 of fewer than 100 flows is shown and marked, never left out (as the charts' faint bars and hollow markers)
+  const p99 = (s: FctStats): Cell => {
+    const v = r3(s.p99Slowdown);
+    return s.count >= 100 || v === null ? v : `${formatCell(v)} (n<100)`;
+  };
+  const row = (name: string, tag: string, s: FctStats): Cell[] => [name, tag, s.count, r3(s.meanSlowdown), r3(s.p50Slowdown), r3(s.p95Slowdown), p99(s)];
   const rows: Cell[][] = [];
   runs.forEach((r, i) => {
     const tags = Object.entries(r.summary.fct.tags ?? {});
@@ -25,6 +31,6 @@ export function tagTable(runs: readonly RunData[], names: readonly string[]): Fi
     title: 'FCT slowdown per workload tag',
     columns: ['run', 'tag', 'finished flows', 'mean', 'p50', 'p95', 'p99'],
     rows,
-    notes: ['a tag is a workload entry\'s `tag:` (docs/guide.md); p99 is left blank below 100 finished flows'],
+    notes: ['a tag is a workload entry\'s `tag:` (docs/guide.md); (n<100): a p99 of fewer than the 100 finished flows a reliable p99 needs'],
   };
 }

@@ -380,7 +380,7 @@ export const TOPOLOGY_TYPES: readonly TopologyTypeInfo[] = [
   {
     name: 'rdcn',
     description:
-      'reconfigurable DC (PowerTCP §5): racks, a packet switch, one rotating circuit switch, per-destination VOQs; fields tors, hostsPerTor, hostRate, packetRate, circuitRate, delay, packetDelay, circuitDelay, circuits { day, night, matchings: roundRobin | permutations of 0..tors-1, start }',
+      'reconfigurable DC (PowerTCP §5): racks, a packet switch, one rotating circuit switch, per-destination VOQs; circuits { day, night, matchings: roundRobin | permutations of 0..tors-1, start }',
     options: RDCN_KEYS,
   },
 ];
