@@ -26,9 +26,8 @@ export async function runCommand(
   const quiet = o.quiet === true;
   if (o.checkFastForward === true) {
     await loadSpecPlugins(spec);
-    const { input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
     const { printFastForwardCheck } = await import('./fast-forward-check.js');
-    printFastForwardCheck(input);
+    printFastForwardCheck(() => loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true }).input);
     return;
   }
   if (o.explainPartition === true) {

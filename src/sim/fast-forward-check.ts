@@ -18,10 +18,16 @@ export interface FastForwardCheck {
   eventRatio: number;
 }
 
-/** Runs `input` without and with fast-forward (its own options, or the defaults) and compares the FCTs. */
-export function checkFastForward(input: SimInput): FastForwardCheck {
-  const exact = simulate({ ...input, fastForward: null });
-  const fast = simulate({ ...input, fastForward: input.fastForward ?? DEFAULT_FAST_FORWARD });
+/**
+ * Runs the input `make` returns without and with fast-forward (its own options, or the defaults)
+ * and compares the FCTs. `make` is called once per run: closed-loop drivers and flow streams are
+ * used up by a run.
+ */
+export function checkFastForward(make: () => SimInput): FastForwardCheck {
+  const a = make();
+  const exact = simulate({ ...a, fastForward: null });
+  const b = make();
+  const fast = simulate({ ...b, fastForward: b.fastForward ?? DEFAULT_FAST_FORWARD });
   const byId = new Map<number, number>();
   for (const r of exact.fct) byId.set(r.id, r.fctPs);
   const errs: number[] = [];

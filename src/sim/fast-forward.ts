@@ -26,6 +26,7 @@ import type { NetContext } from '../net/context.js';
 import { PKT_ACK, PKT_DATA, PKT_NACK } from '../net/packet.js';
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
+import type { Drivers } from './drivers.js';
 import type { FastForwardOptions, SimInput } from './types.js';
 
 /**
@@ -44,7 +45,6 @@ export function fastForwardRefusals(input: SimInput, def: CcDefinition, net: Net
   if (net.switch.bfc !== undefined) why('network.switch.bfc', 'per-flow pauses are not steady state');
   if (input.linkEvents.length > 0) why('events', `${input.linkEvents.length} link event(s): a changing topology is not skipped`);
   if (input.circuitSchedule !== undefined || input.topology.rdcn !== undefined) why('schedule', 'circuit schedules change the topology every slot');
-  if ((input.drivers ?? []).length > 0) why('workload', 'closed-loop workloads (collectives, parameter servers) are not fast-forwarded yet');
   const m = input.metrics;
   const series: string[] = [];
   if (m.queuePorts.length > 0 || m.queueAuto !== undefined) series.push('queues');
@@ -98,6 +98,8 @@ export class FastForward {
     private readonly sched: Scheduler,
     private readonly ctx: NetContext,
     private readonly transport: Transport,
+    /** the closed-loop workloads, or null: their wake-ups are arrivals, and they see reported time */
+    private readonly drivers: Drivers | null,
     firstCheckPs: number,
   ) {
     this.nextPs = firstCheckPs;
@@ -240,7 +242,8 @@ export class FastForward {
     // a drift that allows no skip worth making means the flows are still moving: not steady
     if (!(dMax >= o.minSkipRtts * rtt)) return -1;
     let d = Math.min(dMax, ext - this.stretchPs, endPs - now - rtt);
-    const arrival = this.transport.starts.nextStartPs() - this.offsetPs;
+    const wake = this.drivers === null ? Infinity : this.drivers.nextWakePs();
+    const arrival = Math.min(this.transport.starts.nextStartPs(), wake) - this.offsetPs;
     if (arrival - now - rtt < d) d = arrival - now - rtt;
     for (let i = 0; i < flows.length; i++) {
       const f = flows[i]!;
@@ -297,6 +300,7 @@ export class FastForward {
     this.offsetPs += d;
     t.starts.shift(d);
     t.finishOffsetPs += d;
+    if (this.drivers !== null) this.drivers.shift(d);
     this.samples = [];
   }
 }

@@ -106,7 +106,7 @@ export class Simulation {
   idleAtPs = 0;
   private idleEvents = -1;
   /** steady-state fast-forward (sim/fast-forward.ts), or null (off) */
-  private readonly ff: FastForward | null = null;
+  readonly ff: FastForward | null = null;
   /** the next fast-forward sampling time on the scheduler's clock (Infinity: off) */
   private ffNext = Infinity;
   /** a partition's worker (sim/partition-run.ts): replaces the deadlock check, true to end the run */
@@ -218,7 +218,7 @@ export class Simulation {
     if (input.fastForward !== undefined && input.fastForward !== null) {
       const no = fastForwardRefusals(input, def, net);
       if (no.length > 0) throw new Error(`engine.fastForward refused: ${no.join('; ')}`);
-      this.ff = new FastForward(input.fastForward, sched, ctx, transport, 0);
+      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0);
       this.ffNext = 0;
     }
 
