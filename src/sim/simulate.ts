@@ -323,7 +323,9 @@ export class Simulation {
 
   /**
    * Runs every event up to simulated time `limitPs` (inclusive), or until the
-   * run ends if that comes first. Returns true once the run has ended.
+   * run ends if that comes first. Returns true once the run has ended. With
+   * fast-forward, `limitPs` is on the scheduler's clock (reported time minus
+   * what was skipped so far: `ff.offsetPs`).
    */
   runUntil(limitPs: number): boolean {
     const sched = this.sched;
