@@ -43,6 +43,18 @@ test('a steady long flow joined by a late one: events at least halved, FCT error
   assert.ok(ff.skippedBytes > 0 && ff.skippedBytes % 1000 === 0);
 });
 
+test('a hard stop inside a skippable span: the run ends at the stop time, acknowledged bytes within 0.1 %', () => {
+  const stopped = (): SimInput => ({ ...steady(), stopAtPs: 1.5 * MS });
+  const a = simulate(stopped());
+  const b = simulate({ ...stopped(), fastForward: DEFAULT_FAST_FORWARD });
+  assert.ok(b.fastForward!.skips >= 1);
+  assert.equal(b.endPs, 1.5 * MS);
+  assert.equal(a.endPs, 1.5 * MS);
+  const acked = (o: typeof a): number => o.unfinished.find((u) => u.id === 0)!.ackedBytes;
+  assert.ok(Math.abs(acked(b) - acked(a)) / acked(a) < 0.001, `acked ${acked(b)} vs ${acked(a)}`);
+  assert.ok(b.events < a.events);
+});
+
 test('sampling without skipping changes nothing: the same FCTs and events as a run without fast-forward', () => {
   const a = simulate(steady());
   const b = simulate({ ...steady(), fastForward: { ...DEFAULT_FAST_FORWARD, minSkipRtts: 1e9 } });
