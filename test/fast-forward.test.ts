@@ -24,22 +24,37 @@ function steady(): SimInput {
   return input(topo, flows, { net: net('hpcc'), cc: 'hpcc' });
 }
 
-test('a steady long flow joined by a late one: events at least halved, FCT error within 1 % mean and 2 % max', () => {
+/** The steady scenario with the late flow's start moved by `shiftPs`. */
+function steadyShifted(shiftPs: number): SimInput {
+  const i = steady();
+  return { ...i, flows: [i.flows[0]!, { ...i.flows[1]!, startPs: i.flows[1]!.startPs + shiftPs }] };
+}
+
+test('a steady long flow joined by a late one: events cut 4x, the long flow within 0.5 %, the late one within the exact model\'s own spread', () => {
   const c = checkFastForward(() => ({ ...steady(), fastForward: DEFAULT_FAST_FORWARD }));
   const ff = c.fast.fastForward!;
   assert.ok(ff.skips >= 2, `skips ${ff.skips}`);
   assert.equal(c.flows, 2);
   assert.equal(c.finishedInOneOnly, 0);
-  assert.ok(c.eventRatio >= 2, `events ${c.exact.events} exact vs ${c.fast.events}`);
-  assert.ok(c.fctError.mean <= 0.01, `mean FCT error ${c.fctError.mean}`);
-  assert.ok(c.fctError.max <= 0.02, `max FCT error ${c.fctError.max}`);
+  assert.ok(c.eventRatio >= 4, `events ${c.exact.events} exact vs ${c.fast.events}`);
+  const err = (i: number): number => Math.abs(c.fast.fct[i]!.fctPs - c.exact.fct[i]!.fctPs) / c.exact.fct[i]!.fctPs;
+  assert.ok(err(0) <= 0.005, `long flow FCT error ${err(0)}`);
+  // the late flow's FCT is set packet by packet after it arrives, and HPCC's state at that moment
+  // depends on the sub-RTT phase of the arrival: exact runs with its start moved by a fraction of a
+  // round trip spread it by several per cent (docs/performance.md, "Fast-forward"); fast-forward,
+  // which lands the arrival at another phase, must stay inside that spread (1 % of slack)
+  const late = [0, 537_000, 1_611_000, 2_685_000].map((d) => simulate(steadyShifted(d)).fct[1]!.fctPs);
+  const lo = Math.min(...late) * 0.99;
+  const hi = Math.max(...late) * 1.01;
+  const got = c.fast.fct[1]!.fctPs;
+  assert.ok(got >= lo && got <= hi, `late flow FCT ${got} outside the exact spread [${lo}, ${hi}]`);
   // the skipped time is part of the reported time; the estimate is of the order of the events saved
-  assert.ok(Math.abs(c.fast.endPs - c.exact.endPs) / c.exact.endPs < 0.02);
+  assert.ok(Math.abs(c.fast.endPs - c.exact.endPs) / c.exact.endPs < 0.005);
   const saved = c.exact.events - c.fast.events;
   assert.ok(ff.skippedEventsEstimate > 0.5 * saved && ff.skippedEventsEstimate < 2 * saved, `estimate ${ff.skippedEventsEstimate} vs saved ${saved}`);
   // the late flow starts when listed, in reported time
   assert.equal(c.fast.fct[1]!.startPs, 2 * MS);
-  // every byte of the long flow is accounted for: the sequence numbers moved by the skipped bytes
+  // the sequence numbers moved by whole packets
   assert.ok(ff.skippedBytes > 0 && ff.skippedBytes % 1000 === 0);
 });
 
@@ -66,7 +81,7 @@ test('sampling without skipping changes nothing: the same FCTs and events as a r
 });
 
 test('a closed-loop ring all-reduce: job iteration times within 1 %, fewer events, wake-ups and flow starts in reported time', () => {
-  // 4 hosts of a star in a ring all-reduce of 24 MB (3 MB chunks), HPCC; knobs for its short steps
+  // 4 hosts of a star in a ring all-reduce of 24 MB (3 MB chunks, about 300 us per step), HPCC
   const make = (): SimInput =>
     resolveSpec(
       parseSpec({
@@ -75,13 +90,13 @@ test('a closed-loop ring all-reduce: job iteration times within 1 %, fewer event
         topology: { type: 'star', hosts: 4, rate: '100Gbps', delay: '1us' },
         cc: 'hpcc',
         workload: [{ type: 'collective', op: 'allreduce', hosts: [0, 1, 2, 3], bytes: '24MB', iterations: 2, compute: '20us', tag: 'ring' }],
-        engine: { fastForward: { intervalRtts: 1, intervals: 4, minSkipRtts: 8, marginRtts: 4 } },
+        engine: { fastForward: true },
       }),
       '.',
     );
   const c = checkFastForward(make);
   assert.ok(c.fast.fastForward!.skips >= 1, 'no skip');
-  assert.ok(c.eventRatio >= 1.5, `events ${c.exact.events} exact vs ${c.fast.events}`);
+  assert.ok(c.eventRatio >= 3, `events ${c.exact.events} exact vs ${c.fast.events}`);
   const it = (o: typeof c.exact): number[] => o.jobs!.map((j) => j.finishPs - j.startPs);
   const x = it(c.exact);
   const y = it(c.fast);

@@ -216,13 +216,18 @@ export class FastForward {
       // the drift between the window's halves (bytes/ps per ps) bounds the skip
       const g1 = (mid.acked[i]! - first.acked[i]!) / (mid.t - first.t);
       const g2 = (last.acked[i]! - mid.acked[i]!) / (last.t - mid.t);
-      const slope = (g2 - g1) / ((last.t - first.t) / 2);
+      // (less what whole packets explain: one MTU at each end of each half)
+      const q = (2 * flows[i]!.mtuBytes) / Math.min(mid.t - first.t, last.t - mid.t);
+      const diff = Math.abs(g2 - g1) > q ? g2 - g1 - Math.sign(g2 - g1) * q : 0;
+      const slope = diff / ((last.t - first.t) / 2);
       drift[i] = slope;
       if (slope !== 0) dMax = Math.min(dMax, (o.driftTolerance * mean) / Math.abs(slope));
       for (let j = 0; j < k; j++) {
-        const g = (samples[j + 1]!.acked[i]! - samples[j]!.acked[i]!) / (samples[j + 1]!.t - samples[j]!.t);
+        // goodput moves in whole packets: one MTU per interval of slack on top of the tolerance
+        const dt = samples[j + 1]!.t - samples[j]!.t;
+        const g = (samples[j + 1]!.acked[i]! - samples[j]!.acked[i]!) / dt;
         const d = Math.abs(g - mean) / mean;
-        if (d > tol) return -1;
+        if (Math.abs(g - mean) > tol * mean + flows[i]!.mtuBytes / dt) return -1;
         if (d > dev) dev = d;
       }
       for (let j = 0; j <= k; j++) xs[j] = samples[j]!.rate[i]!;

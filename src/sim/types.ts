@@ -35,7 +35,10 @@ export type { CircuitSchedule, LinkEvent, LinkRateEvent, LinkStateEvent } from '
 
 /** Steady-state fast-forward's knobs (sim/fast-forward.ts; docs/performance.md, "Fast-forward"). */
 export interface FastForwardOptions {
-  /** relative tolerance of every flow's per-interval goodput and rate (or window), and of the queues, around their window means */
+  /**
+   * relative tolerance of every flow's per-interval goodput (plus one MTU per interval: goodput
+   * moves in whole packets) and rate (or window), and of the queues, around their window means
+   */
   tolerance: number;
   /**
    * relative change of a flow's goodput allowed over a skip, extrapolating the drift between the
@@ -57,10 +60,10 @@ export interface FastForwardOptions {
 export const DEFAULT_FAST_FORWARD: FastForwardOptions = {
   tolerance: 0.02,
   driftTolerance: 0.005,
-  intervalRtts: 4,
-  intervals: 8,
-  marginRtts: 8,
-  minSkipRtts: 32,
+  intervalRtts: 1,
+  intervals: 4,
+  marginRtts: 4,
+  minSkipRtts: 8,
   queueSlackBytes: 3000,
 };
 
