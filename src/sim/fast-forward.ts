@@ -272,7 +272,10 @@ export class FastForward {
     let bytes = 0;
     for (let i = 0; i < flows.length; i++) {
       const f = flows[i]!;
-      const b = Math.round((goodput[i]! * d) / f.mtuBytes) * f.mtuBytes;
+      let b = Math.round((goodput[i]! * d) / f.mtuBytes) * f.mtuBytes;
+      // never past the flow's last packet (the drift correction may ask a little more than the margin left)
+      const room = (Math.floor((f.sizeBytes - f.sndNxt) / f.mtuBytes) - 1) * f.mtuBytes;
+      if (b > room) b = room;
       if (b <= 0) continue;
       shift[f.id] = b;
       bytes += b;
