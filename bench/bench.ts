@@ -40,6 +40,10 @@
  *     of 16 hosts (one per leaf: `groups: { size: 16, stride: 4 }`), each a
  *     ring all-reduce of 16 MB, HPCC under profile oscar, run until all four
  *     finish: the closed loop of 4 x 30 ring steps. Not in the default set.
+ * (gf) (g)'s fabric and jobs with steady-state fast-forward (issue 46; docs/performance.md,
+ *     "Fast-forward"): 64 MB per job (4 MB ring steps, ~170 us each at 200 G), with the knobs
+ *     of the closed-loop test (1-RTT intervals, 4 of them, skips of 8 RTTs or more, 4 RTTs of
+ *     margin); its events against (g)'s show what fast-forward saves. Not in the default set.
  * (bfc) BFC (issue 27; OSCAR App. C.2 Figs 17/18's setup): (b)'s fat tree,
  *     CacheFollower at 50 % load for 1 ms of arrivals, BFC-32 at every switch
  *     port (25 000 B pause / 22 000 B resume), no PFC, hosts at line rate
@@ -70,7 +74,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { simulate } from '../src/sim/simulate.js';
-import { noMetrics, type SimInput } from '../src/sim/types.js';
+import { DEFAULT_FAST_FORWARD, noMetrics, type SimInput } from '../src/sim/types.js';
 import { Rng } from '../src/engine/rng.js';
 import { Scheduler, type DirectTarget } from '../src/engine/scheduler.js';
 import { MIB, MS, SEC, US } from '../src/engine/units.js';
@@ -89,7 +93,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'n', 'r', 's', 't', 'v'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'gf', 'n', 'r', 's', 't', 'v'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -172,6 +176,16 @@ function scenario(name: string): { title: string; input: SimInput } {
     return {
       title: '(g) OSCAR T-SL64 spine-leaf, 4 ring all-reduce jobs of 16 hosts (one per leaf), 16 MB each, HPCC',
       input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, plan, undefined)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff },
+    };
+  }
+  if (name === 'gf') {
+    const topo = spineLeafPreset('oscar64');
+    const groups = strideGroupIds(16, 4, 64);
+    const plan = { op: 'allreduce', chunksOf: (n: number) => new Float64Array(2 * (n - 1)).fill(64_000_000 / n), iterations: 1, compute: 0, computeFirst: false, start: 0, tag: 'allreduce' } as const;
+    const fastForward = { ...DEFAULT_FAST_FORWARD, intervalRtts: 1, intervals: 4, minSkipRtts: 8, marginRtts: 4 };
+    return {
+      title: '(gf) (g) with 64 MB per job and fast-forward (engine.fastForward)',
+      input: { seed: 1, topology: topo, net: profileDefaults('oscar'), cc: { name: 'hpcc', params: {} }, flows: [], drivers: [new CollectiveDriver(groups, plan, undefined)], stopAtPs: null, maxTimePs: 1 * SEC, linkEvents: [], metrics: metricsOff, fastForward },
     };
   }
   if (name === 'bfc') {

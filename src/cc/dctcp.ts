@@ -108,6 +108,12 @@ class Dctcp implements CcInstance {
     if (!this.cwr && newBatch) this.setRate(Math.min(f.lineRateBps, f.rateBps + this.r.rateAiBps));
   }
 
+  shiftSeq(bytes: number): void {
+    // 0 marks "no window yet" (onAck): only a marker already set moves
+    if (this.lastUpdateSeq > 0) this.lastUpdateSeq += bytes;
+    if (this.highSeq > 0) this.highSeq += bytes;
+  }
+
   traceState(out: Float64Array): void {
     out[0] = this.f.rateBps;
     out[1] = this.alpha;

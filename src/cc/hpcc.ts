@@ -192,6 +192,10 @@ class Hpcc implements CcInstance {
     }
   }
 
+  shiftSeq(bytes: number): void {
+    this.lastUpdateSeq += bytes;
+  }
+
   traceState(out: Float64Array): void {
     out[0] = this.f.rateBps;
     out[1] = this.rc;
@@ -213,6 +217,7 @@ class Hpcc implements CcInstance {
 export const hpccCc: CcDefinition<typeof params> = {
   name: 'hpcc',
   parallel: true, // checked against one thread (test/threads.test.ts)
+  fastForward: true, // lastUpdateSeq moves with shiftSeq (test/fast-forward.test.ts)
   description: 'HPCC: INT-based rate and window control toward eta utilisation (HPCC* with eta = 1.5)',
   reference: 'Li et al. SIGCOMM\'19; docs/algorithms.md §9.4 (HPCC simulator and OSCAR artifact variants, HPCC*)',
   params,

@@ -149,6 +149,11 @@ export class Timely implements CcInstance {
     this.f.setRate(r, !this.refRules);
   }
 
+  shiftSeq(bytes: number): void {
+    // 0 marks "no RTT sample yet" (onAck): only a marker already set moves
+    if (this.lastUpdateSeq !== 0) this.lastUpdateSeq += bytes;
+  }
+
   traceState(out: Float64Array): void {
     out[0] = this.rate;
     out[1] = this.rttDiff / this.minRtt;

@@ -272,6 +272,12 @@ export interface CcInstance {
    * order). Called by the CC-state sampler (metrics `ccTrace`), never per packet.
    */
   traceState?(out: Float64Array): void;
+  /**
+   * Fast-forward (sim/fast-forward.ts) moved the flow's sequence space `bytes` ahead (sndNxt,
+   * sndUna, maxSentSeq and every packet in flight): move every sequence number the state keeps
+   * (a once-per-window marker such as `lastUpdateSeq`) as far. Absent: the state keeps none.
+   */
+  shiftSeq?(bytes: number): void;
 }
 
 export interface CcDefinition<S extends z.ZodType = z.ZodType> extends Capabilities {
@@ -297,6 +303,11 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> extends Capabilit
    * docs/algorithms.md §1). Absent: ACKs carry 0.
    */
   receiverEcho?(rx: ReceiverInfo): number;
+  /**
+   * the CC may be fast-forwarded (`engine.fastForward`, sim/fast-forward.ts): its instances keep
+   * every sequence number in state that `shiftSeq` moves, and every time on the scheduler's clock
+   */
+  fastForward?: boolean;
   /** names of the per-flow state fields `CcInstance.traceState` writes (metrics `ccTrace`, cc_trace.csv) */
   traceFields?: readonly string[];
   /**

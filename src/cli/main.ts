@@ -55,6 +55,7 @@ function buildProgram(): Command {
     .option('-t, --threads <n>', "worker threads for this one run (overrides the spec's `threads`; at most one per partition and per core)", parsePositive)
     .option('--explain-partition', 'print how the topology would be split for --threads (partitions, hosts, links, cross links, lookahead) and exit without running')
     .option('--breakdown', 'record where each flow\'s time went (metrics.breakdown: fct.csv columns, breakdown_ports, `ccsim why`)')
+    .option('--check-fast-forward', 'run the spec packet by packet and with engine.fastForward (its options, or the defaults), print the per-flow FCT error and the slowdown differences, write nothing')
     .action(async (spec: string, o: Parameters<RunCommands['runCommand']>[1]) => (await runCommands()).runCommand(spec, o));
 
   program

@@ -21,9 +21,15 @@ function isSweep(raw: unknown): boolean {
 
 export async function runCommand(
   spec: string,
-  o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean; threads?: number; explainPartition?: boolean; breakdown?: boolean },
+  o: { out?: string; seed?: number; quiet?: boolean; quick?: boolean; threads?: number; explainPartition?: boolean; breakdown?: boolean; checkFastForward?: boolean },
 ): Promise<void> {
   const quiet = o.quiet === true;
+  if (o.checkFastForward === true) {
+    await loadSpecPlugins(spec);
+    const { printFastForwardCheck } = await import('./fast-forward-check.js');
+    printFastForwardCheck(() => loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true }).input);
+    return;
+  }
   if (o.explainPartition === true) {
     await loadSpecPlugins(spec);
     const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });

@@ -416,7 +416,16 @@ export interface RunManifest {
   name: string;
   seed: number;
   seedFrom: 'spec' | 'override';
-  run: { wallMs: number; totalWallMs: number; events: number; eventsPerSec: number | null; simulatedPs: number; peakRssBytes: number };
+  run: {
+    wallMs: number;
+    totalWallMs: number;
+    events: number;
+    eventsPerSec: number | null;
+    simulatedPs: number;
+    peakRssBytes: number;
+    /** engine.fastForward only: simulated time skipped (included in simulatedPs) and the events it would have run (not in events) */
+    fastForward?: { skippedPs: number; skippedEventsEstimate: number; skips: number };
+  };
   resolved: {
     topology: { name: string; hosts: number; switches: number; links: number };
     flows: number;
@@ -463,6 +472,9 @@ export function buildManifest(d: ResultData, files: readonly string[]): RunManif
       eventsPerSec: simWallMs > 0 ? Math.round(output.events / (simWallMs / 1000)) : null,
       simulatedPs: output.endPs,
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      ...(output.fastForward !== undefined
+        ? { fastForward: { skippedPs: output.fastForward.skippedPs, skippedEventsEstimate: output.fastForward.skippedEventsEstimate, skips: output.fastForward.skips } }
+        : {}),
     },
     resolved: {
       topology: { name: input.topology.name, hosts: input.topology.hostCount, switches, links: input.topology.links.length },

@@ -38,6 +38,7 @@ export function parallelUnsupported(input: SimInput): string | null {
   if (input.metrics.breakdown === true) return 'metrics.breakdown (its per-flow accounting spans partitions; it runs on one thread)';
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
+  if (input.fastForward !== undefined && input.fastForward !== null) return 'engine.fastForward (its skips need the whole network at once)';
   if (input.circuitSchedule !== undefined) return 'circuit schedules';
   if (input.topology.rdcn !== undefined) return 'reconfigurable fabrics';
   // plug-ins run on threads when their definition says so (`parallel`, engine/registry.ts): no global view,
@@ -244,6 +245,8 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     // closed-loop workloads and the breakdown run on one thread only (parallelUnsupported)
     jobs: undefined,
     breakdown: undefined,
+    // fast-forward runs on one thread only (parallelUnsupported)
+    fastForward: undefined,
   };
   return inOrderOf(first, rules);
 }

@@ -15,7 +15,8 @@ import { MAX_NESTING_DEPTH, jsonTooDeepAt, readTextFileCapped } from '../engine/
 import { losslessBufferProblem } from '../engine/plausibility.js';
 import { admissionPolicyNames, findAdmissionPolicy } from '../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../net/config.js';
-import type { SimInput } from '../sim/types.js';
+import { fastForwardRefusals } from '../sim/fast-forward.js';
+import { DEFAULT_FAST_FORWARD, type SimInput } from '../sim/types.js';
 import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from './errors.js';
 import { checkDiscipline } from './check-discipline.js';
 import { Issues } from './issues.js';
@@ -397,7 +398,12 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
       : spec.stop.deadlock !== undefined
         ? { deadlock: { minPausedPs: spec.stop.deadlock.pausedFor, checkIntervalPs: spec.stop.deadlock.checkEvery } }
         : {}),
+    ...fastForwardInput(spec),
   };
+  const ccDef = findCc(input.cc.name);
+  if (input.fastForward !== undefined && ccDef !== undefined) {
+    for (const m of fastForwardRefusals(input, ccDef, net)) issues.addNoValue(['engine', 'fastForward'], `refused: ${m}`);
+  }
   const closedLoopBytes = entries.reduce((sum, e) => sum + (e.driver !== undefined ? e.estimate.bytes : 0), 0);
   checkPeriodicCost(input, closedLoopBytes, spec.limits, issues);
   issues.throwIfAny();
@@ -407,6 +413,14 @@ export function resolveSpec(spec: Spec, specDir: string, overrides: ResolveOverr
     closedLoops.set(input, { flows: loops.reduce((a, e) => a + e.estimate.flows, 0), bytes: closedLoopBytes, receivers });
   }
   return input;
+}
+
+/** `engine.fastForward` as the simulation's options (absent or false: off). */
+function fastForwardInput(spec: Spec): Pick<SimInput, 'fastForward'> {
+  const ff = spec.engine?.fastForward;
+  if (ff === undefined || ff === false) return {};
+  const given = ff === true ? {} : Object.fromEntries(Object.entries(ff).filter(([, v]) => v !== undefined));
+  return { fastForward: { ...DEFAULT_FAST_FORWARD, ...given } };
 }
 
 /** A lossless switch's buffer must hold a full packet per port of its largest switch (engine/plausibility.ts). */

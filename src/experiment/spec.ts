@@ -273,6 +273,21 @@ const metricsSchema = z
   })
   .strict();
 
+const fastForwardSchema = z
+  .object({
+    tolerance: z.number().gt(0).lt(1).optional(),
+    driftTolerance: z.number().gt(0).lt(1).optional(),
+    intervalRtts: z.number().gt(0).max(1000).optional(),
+    intervals: z.number().int().min(2).max(1000).optional(),
+    marginRtts: z.number().min(1).max(1e6).optional(),
+    minSkipRtts: z.number().min(1).max(1e9).optional(),
+    queueSlackBytes: z.number().min(0).max(1e12).optional(),
+  })
+  .strict();
+const engineSchema = z
+  .object({ fastForward: z.union([z.boolean(), fastForwardSchema], { error: 'expected true, false or a mapping of fast-forward options' }).optional() })
+  .strict();
+
 const outputSchema = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') }).strict();
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +362,11 @@ export const specSchema = z
     schedule: schedule.optional(),
     metrics: metricsSchema.default({ percentile: 'linear', binSets: [...DEFAULT_BIN_SETS] }),
     output: outputSchema.default({ format: 'csv' }),
+    /**
+     * engine options: `fastForward` (issue 46; docs/performance.md, "Fast-forward"), off by
+     * default: true for the defaults, or any of its knobs (sim/types.ts FastForwardOptions)
+     */
+    engine: engineSchema.optional(),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
     /**
      * worker threads for this one run (issue 31; experiment/threads.ts): the topology is split

@@ -239,6 +239,8 @@ export interface RunSummary {
   jobs?: JobSummary;
   /** only with metrics.breakdown: the FCT's parts overall, per tag and per size bin (metrics/breakdown-summary.ts) */
   breakdown?: BreakdownSummary;
+  /** only with engine.fastForward (sim/fast-forward.ts): simulated time and estimated events skipped, and the skips */
+  fastForward?: SimOutput['fastForward'];
 }
 
 /** Durations of the finished job iterations of a run, ps. */
@@ -298,6 +300,7 @@ export function runSummary(out: SimOutput, sets: readonly BinSet[] = binSetsByNa
   if (out.deadlock !== undefined) s.deadlock = out.deadlock;
   if (out.jobs !== undefined && out.jobs.length > 0) s.jobs = jobSummary(out.jobs, fct.percentile, cols);
   if (out.breakdown !== undefined) s.breakdown = breakdownSummary(out.breakdown, sets);
+  if (out.fastForward !== undefined) s.fastForward = out.fastForward;
   return s;
 }
 

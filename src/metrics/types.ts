@@ -192,6 +192,26 @@ export interface CcTrace {
   series: CcTraceSeries[];
 }
 
+/**
+ * What fast-forward skipped (`engine.fastForward`, sim/fast-forward.ts; docs/performance.md,
+ * "Fast-forward"). Times are simulated ps; the port and node counters and `events` count the
+ * simulated packets only, not the skipped bytes.
+ */
+export interface FastForwardStats {
+  /** skips made */
+  skips: number;
+  /** simulated time skipped, ps */
+  skippedPs: number;
+  /** events the skipped spans would have run, at each span's observed event rate */
+  skippedEventsEstimate: number;
+  /** payload bytes delivered in the skipped spans (added to the flows' sequence numbers) */
+  skippedBytes: number;
+  /** the largest relative deviation of a flow's per-interval goodput from its mean in a window that led to a skip */
+  maxGoodputDeviation: number;
+  /** when each skip started (simulated ps, as reported) and how long it was */
+  spans: { atPs: number; ps: number; flows: number }[];
+}
+
 export interface SimOutput {
   /** FCT rows of the finished flows in id order (empty when they went to `SimInput.fctSink`) */
   fct: FctRow[];
@@ -240,4 +260,6 @@ export interface SimOutput {
   jobs?: JobRecord[];
   /** with `metrics.breakdown` (metrics/breakdown.ts) */
   breakdown?: BreakdownOutput;
+  /** with `engine.fastForward`: what was skipped */
+  fastForward?: FastForwardStats;
 }

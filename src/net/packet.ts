@@ -167,6 +167,13 @@ export class PacketStore {
     this.free[this.freeTop++] = id;
   }
 
+  /** 1 for every packet id in use (not free), 0 otherwise: for the rare walks over every live packet (sim/fast-forward.ts); allocates. */
+  inUse(): Uint8Array {
+    const m = new Uint8Array(this.allocated).fill(1);
+    for (let i = 0; i < this.freeTop; i++) m[this.free[i]!] = 0;
+    return m;
+  }
+
   private grow(): void {
     const cap = this.cap * 2;
     const i32 = new Int32Array(cap * R32);

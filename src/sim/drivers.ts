@@ -28,6 +28,15 @@ export class Drivers implements FlowInjector {
   /** token of each armed wake-up, by wake slot; the driver's index is the event's id */
   private readonly tokens: number[] = [];
   private readonly freeSlots: number[] = [];
+  /** each armed wake-up's scheduler handle (-1: none pending) and time as the drivers see it, by wake slot */
+  private readonly wakeHandles: number[] = [];
+  private readonly wakeTimes: number[] = [];
+  private readonly wakeDrivers: number[] = [];
+  /**
+   * fast-forward (sim/fast-forward.ts): simulated time skipped so far, ps. Drivers see the
+   * scheduler's time plus this (their flows' start times, wake-ups and job records are in it).
+   */
+  private offsetPs = 0;
   private readonly rec = new FinishedRecord();
   private current = -1;
 
@@ -44,11 +53,11 @@ export class Drivers implements FlowInjector {
   }
 
   get nowPs(): number {
-    return this.sched.now;
+    return this.sched.now + this.offsetPs;
   }
 
   start(flow: NewFlow): number {
-    const spec: FlowSpec = { src: flow.src, dst: flow.dst, bytes: flow.bytes, startPs: this.sched.now };
+    const spec: FlowSpec = { src: flow.src, dst: flow.dst, bytes: flow.bytes, startPs: this.sched.now + this.offsetPs };
     if (flow.prio !== undefined) spec.prio = flow.prio;
     if (flow.tag !== undefined) spec.tag = flow.tag;
     const hosts = this.transport.hosts.length;
@@ -62,10 +71,31 @@ export class Drivers implements FlowInjector {
   }
 
   wakeAt(atPs: number, token: number): void {
-    if (!(atPs >= this.sched.now)) throw new Error(`workload driver ${this.current}: wake-up at ${atPs} ps is before now (${this.sched.now} ps)`);
+    const now = this.nowPs;
+    if (!(atPs >= now)) throw new Error(`workload driver ${this.current}: wake-up at ${atPs} ps is before now (${now} ps)`);
     const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.tokens.length;
     this.tokens[slot] = token;
-    this.sched.schedule(atPs, this.kWake, this.current, slot);
+    this.wakeTimes[slot] = atPs;
+    this.wakeDrivers[slot] = this.current;
+    this.wakeHandles[slot] = this.sched.schedule(atPs - this.offsetPs, this.kWake, this.current, slot);
+  }
+
+  /** The earliest armed wake-up, as the drivers see time (Infinity: none). */
+  nextWakePs(): number {
+    let t = Infinity;
+    for (let s = 0; s < this.wakeHandles.length; s++) if (this.wakeHandles[s]! >= 0 && this.wakeTimes[s]! < t) t = this.wakeTimes[s]!;
+    return t;
+  }
+
+  /** Fast-forward skipped `ps` without running it: every armed wake-up comes that much earlier on the scheduler's clock. */
+  shift(ps: number): void {
+    this.offsetPs += ps;
+    for (let s = 0; s < this.wakeHandles.length; s++) {
+      const h = this.wakeHandles[s]!;
+      if (h < 0) continue;
+      this.sched.cancel(h);
+      this.wakeHandles[s] = this.sched.schedule(this.wakeTimes[s]! - this.offsetPs, this.kWake, this.wakeDrivers[s]!, s);
+    }
   }
 
   private begin(d: number): void {
@@ -76,6 +106,7 @@ export class Drivers implements FlowInjector {
 
   private wake(d: number, slot: number): void {
     const token = this.tokens[slot]!;
+    this.wakeHandles[slot] = -1;
     this.freeSlots.push(slot);
     this.current = d;
     const drv = this.list[d]!;

@@ -27,6 +27,7 @@ import { Transport } from '../transport/transport.js';
 import { HomaDriver } from '../transport/homa.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { Drivers } from './drivers.js';
+import { FastForward, fastForwardRefusals } from './fast-forward.js';
 import type { SimInput, SimOutput } from './types.js';
 
 /** A flow list as a stream, in start order (`startOrder`). */
@@ -104,6 +105,10 @@ export class Simulation {
   /** in a partition: when this scheduler last ran out of events (ps), and its event count then */
   idleAtPs = 0;
   private idleEvents = -1;
+  /** steady-state fast-forward (sim/fast-forward.ts), or null (off) */
+  readonly ff: FastForward | null = null;
+  /** the next fast-forward sampling time on the scheduler's clock (Infinity: off) */
+  private ffNext = Infinity;
   /** a partition's worker (sim/partition-run.ts): replaces the deadlock check, true to end the run */
   deadlockHook: ((nowPs: number, minPausedPs: number, frozen: boolean) => boolean) | null = null;
 
@@ -209,6 +214,14 @@ export class Simulation {
     // partition of a parallel run, which cannot know that every flow is done, does
     this.samplers = new Samplers(sched, input.metrics, network, flows, () => this.done && ctx.holdGridPs === 0, def.traceFields);
 
+    // ---- steady-state fast-forward (engine.fastForward): refused where it cannot be exact enough
+    if (input.fastForward !== undefined && input.fastForward !== null) {
+      const no = fastForwardRefusals(input, def, net);
+      if (no.length > 0) throw new Error(`engine.fastForward refused: ${no.join('; ')}`);
+      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0);
+      this.ffNext = 0;
+    }
+
     // ---- run
     this.endPs = input.stopAtPs ?? input.maxTimePs;
     if (this.done && untilDone) this.endAt(0);
@@ -310,7 +323,9 @@ export class Simulation {
 
   /**
    * Runs every event up to simulated time `limitPs` (inclusive), or until the
-   * run ends if that comes first. Returns true once the run has ended.
+   * run ends if that comes first. Returns true once the run has ended. With
+   * fast-forward, `limitPs` is on the scheduler's clock (reported time minus
+   * what was skipped so far: `ff.offsetPs`).
    */
   runUntil(limitPs: number): boolean {
     const sched = this.sched;
@@ -318,7 +333,7 @@ export class Simulation {
     // slices also end at the deadlock-check times (fixed simulated times: results do not depend on the slicing)
     while (!this.over) {
       const t0 = performance.now();
-      let until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, limitPs);
+      let until = Math.min(sched.now + this.chunk, this.endPs, this.nextCheck, this.ffNext, limitPs);
       const edge = this.ownWindows ? this.holdEnd - 1 : Infinity;
       if (edge < until) until = edge;
       let emptied = sched.run(until);
@@ -348,6 +363,7 @@ export class Simulation {
         this.checkDeadlock(true);
         break;
       }
+      if (sched.now >= this.ffNext && !emptied) this.fastForward();
       if (sched.now >= this.nextCheck) {
         this.nextCheck += this.dl!.checkIntervalPs;
         if (this.checkDeadlock(false)) break;
@@ -359,6 +375,13 @@ export class Simulation {
     }
     this.over = true;
     return true;
+  }
+
+  /** At a fast-forward sampling time: sample, and skip when the run is steady (sim/fast-forward.ts). */
+  private fastForward(): void {
+    const ff = this.ff!;
+    if (!this.done) this.endPs -= ff.check(this.endPs);
+    this.ffNext = this.done ? Infinity : ff.nextPs;
   }
 
   /** Collects the results at the current simulated time (normally after `runUntil` returned true). */
@@ -384,12 +407,13 @@ export class Simulation {
       flowThroughput: samplers.flows,
       ccTrace: samplers.ccTrace,
       ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
-      endPs: this.sched.now,
+      endPs: this.sched.now + (this.ff === null ? 0 : this.ff.offsetPs),
       events: this.sched.eventsProcessed,
       wallMs: performance.now() - this.wallStart,
       ...(deadlock !== undefined ? { deadlock } : {}),
       ...(jobs.length > 0 ? { jobs } : {}),
       ...(this.breakdown !== null ? { breakdown: this.breakdown.output(this.sched.now) } : {}),
+      ...(this.ff !== null ? { fastForward: this.ff.stats } : {}),
     };
   }
 }

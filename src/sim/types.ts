@@ -14,6 +14,7 @@ import type { FlowSpec, FlowStream } from '../workload/types.js';
 export type {
   CcTrace,
   CcTraceSeries,
+  FastForwardStats,
   FctColumns,
   FctRow,
   FlowSeries,
@@ -31,6 +32,40 @@ export { noMetrics } from '../metrics/types.js';
 
 /** Scheduled changes of links and circuit schedules: net/link-changes.ts (docs/network-model.md §2.1). */
 export type { CircuitSchedule, LinkEvent, LinkRateEvent, LinkStateEvent } from '../net/link-changes.js';
+
+/** Steady-state fast-forward's knobs (sim/fast-forward.ts; docs/performance.md, "Fast-forward"). */
+export interface FastForwardOptions {
+  /**
+   * relative tolerance of every flow's per-interval goodput (plus one MTU per interval: goodput
+   * moves in whole packets) and rate (or window), and of the queues, around their window means
+   */
+  tolerance: number;
+  /**
+   * relative change of a flow's goodput allowed over a skip, extrapolating the drift between the
+   * window's halves: a skip is at most driftTolerance x goodput / |drift| long
+   */
+  driftTolerance: number;
+  /** length of one observation interval, in round trips (the largest base RTT of the flows in progress) */
+  intervalRtts: number;
+  /** consecutive intervals that must all be steady */
+  intervals: number;
+  /** a skip ends this many round trips before the earliest computed finish, so finishes run packet by packet */
+  marginRtts: number;
+  /** skips shorter than this many round trips are not made */
+  minSkipRtts: number;
+  /** a queue is steady when every sample is within tolerance x its mean plus this many bytes */
+  queueSlackBytes: number;
+}
+
+export const DEFAULT_FAST_FORWARD: FastForwardOptions = {
+  tolerance: 0.02,
+  driftTolerance: 0.005,
+  intervalRtts: 1,
+  intervals: 4,
+  marginRtts: 4,
+  minSkipRtts: 8,
+  queueSlackBytes: 3000,
+};
 
 export interface SimInput {
   seed: number;
@@ -68,6 +103,8 @@ export interface SimInput {
    * at the check that finds the cycle. Absent: on with DEFAULT_DEADLOCK; null: off.
    */
   deadlock?: DeadlockOptions | null;
+  /** steady-state fast-forward (sim/fast-forward.ts; spec `engine.fastForward`); absent or null: off */
+  fastForward?: FastForwardOptions | null;
   /**
    * Called now and then (every ~0.2 s of wall time, never per packet) with
    * simulated time, events so far, finished flows, and the payload bytes

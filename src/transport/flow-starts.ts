@@ -26,6 +26,13 @@ export class FlowStarts {
   chainEvents = 0;
   /** a partition's worker (issue 31): hosts whose flows start here, by node (null: all); every flow is still made */
   local: Uint8Array | null = null;
+  /**
+   * Fast-forward (sim/fast-forward.ts): simulated time skipped so far, ps. A flow whose start
+   * time is t (as listed) starts at the scheduler's t - offsetPs; 0 without fast-forward.
+   */
+  private offsetPs = 0;
+  /** the pending start event's handle (-1: none) */
+  private pending = -1;
 
   constructor(
     private readonly sched: Scheduler,
@@ -43,7 +50,7 @@ export class FlowStarts {
     for (const f of flows) this.flows.push(f);
     this.listEnd = this.flows.length;
     this.factory = factory;
-    if (this.flows.length > 0) this.sched.schedule(this.flows[0]!.startPs, this.kStart, 0, 0);
+    if (this.flows.length > 0) this.pending = this.sched.schedule(this.flows[0]!.startPs, this.kStart, 0, 0);
   }
 
   /** Flows made as they start, from `stream` (start order) by `factory`. */
@@ -51,7 +58,25 @@ export class FlowStarts {
     this.stream = stream;
     this.factory = factory;
     const t = stream.peekStartPs();
-    if (t !== Infinity) this.sched.schedule(t, this.kStart, 0, 0);
+    if (t !== Infinity) this.pending = this.sched.schedule(t, this.kStart, 0, 0);
+  }
+
+  /** The listed start time of the next flow to start (Infinity: none left). */
+  nextStartPs(): number {
+    if (this.stream !== null) return this.stream.peekStartPs();
+    return this.nextStart < this.listEnd ? this.flows[this.nextStart]!.startPs : Infinity;
+  }
+
+  /**
+   * Fast-forward skipped `ps` of simulated time without running it: every flow still to start
+   * starts that much earlier on the scheduler's clock (its listed start time stays).
+   */
+  shift(ps: number): void {
+    this.offsetPs += ps;
+    const t = this.nextStartPs();
+    if (t === Infinity) return;
+    if (this.pending >= 0) this.sched.cancel(this.pending);
+    this.pending = this.sched.schedule(t - this.offsetPs, this.kStart, 0, 0);
   }
 
   /** Whether listed or streamed flows are still to start. */
@@ -98,14 +123,15 @@ export class FlowStarts {
 
   private startDue(): void {
     this.chainEvents++;
-    const now = this.sched.now;
+    const now = this.sched.now + this.offsetPs;
+    const off = this.offsetPs;
     const flows = this.flows;
     const st = this.stream;
     if (st !== null) {
       while (st.peekStartPs() <= now) this.makeAndStart(st.next());
       this.nextStart = flows.length;
       const t = st.peekStartPs();
-      if (t !== Infinity) this.sched.schedule(t, this.kStart, 0, 0);
+      this.pending = t !== Infinity ? this.sched.schedule(t - off, this.kStart, 0, 0) : -1;
       return;
     }
     const end = this.listEnd;
@@ -113,6 +139,6 @@ export class FlowStarts {
       const f = flows[this.nextStart++]!;
       if (this.local === null || this.local[f.src] === 1) this.start(f);
     }
-    if (this.nextStart < end) this.sched.schedule(flows[this.nextStart]!.startPs, this.kStart, 0, 0);
+    this.pending = this.nextStart < end ? this.sched.schedule(flows[this.nextStart]!.startPs - off, this.kStart, 0, 0) : -1;
   }
 }

@@ -57,7 +57,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
    */
   readonly flows: (Flow | null)[] = [];
   /** when flows start: the listed ones, a stream's, injected ones (flow-starts.ts) */
-  private readonly starts: FlowStarts;
+  readonly starts: FlowStarts;
   private releaseFinished = false;
   /** counters of released flows (their objects are gone) */
   releasedRetxPackets = 0;
@@ -88,6 +88,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private kCnpTimer = -1;
   private kAckFlush = -1;
   finishedCount = 0;
+  finishOffsetPs = 0; // time fast-forward skipped (sim/fast-forward.ts), ps: a finishPs is the scheduler's time plus this
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
   private readonly finishListeners: ((f: Flow) => void)[] = [];
 
@@ -545,7 +546,7 @@ export class Transport implements HostEndpoint, RecoveryHost {
 
   private complete(f: Flow): void {
     f.finished = true;
-    f.finishPs = this.sched.now;
+    f.finishPs = this.sched.now + this.finishOffsetPs;
     if (f.strategy !== null) f.strategy.release();
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
