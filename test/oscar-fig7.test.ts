@@ -142,3 +142,32 @@ test('OSCAR Fig 7/16b, the survivor of two flows returns to u >= 0.9 within ~25 
     assert.ok(t !== null && t <= 27, `end at ${end} us: u >= 0.9 after ${t} us`);
   }
 });
+
+test('OSCAR Fig 7, 15 short flows: the artifact\'s form (batches from their own first sample, g >= -0.9) never reaches u >= 0.9 within 26 us of the burst end; Alg. 1-2 as written (batches from the previous close, no g floor) does in some batch phases', () => {
+  // the long flow holds 1/16 of the link; a batch inside the ~6.4-us drain measures g ~ -15/16,
+  // so u_r = r / ((1 + g) mu) ~ 1 without a floor, but r / (0.1 mu) ~ 0.63 with g >= -0.9;
+  // after that only the hyper increase (+0.01 per batch) is left (README F1, fig7-recovery.yaml)
+  const k = 15;
+  const ends = [400, 400.5, 401, 401.5, 402, 402.5];
+  const paper = { batchAnchor: 'previousClose', gMin: -0.99 };
+  let artifactFast = 0;
+  let paperFast = 0;
+  let artifactMax = 0;
+  const detail: string[] = [];
+  for (const end of ends) {
+    const a = burst(k, end);
+    const p = burst(k, end, paper);
+    const before = a.u[Math.floor(end)]!;
+    assert.ok(before > 0.5 / (k + 1) && before < 2 / (k + 1), `long flow u ${before} before the end (share ${1 / (k + 1)})`);
+    const ta = firstAtLeast(a.u, end, 0.9);
+    const tp = firstAtLeast(p.u, end, 0.9);
+    if (ta !== null && ta <= 26) artifactFast++;
+    if (tp !== null && tp <= 26) paperFast++;
+    artifactMax = Math.max(artifactMax, ...a.u.slice(Math.ceil(end), Math.ceil(end) + 40));
+    detail.push(`${end}: artifact ${ta}, paper ${tp}`);
+  }
+  assert.equal(artifactFast, 0, detail.join('; '));
+  // one clean step gives at most 10 x share (+ U_AI), then +0.01 per batch: u stays below 0.9 for 40 us
+  assert.ok(artifactMax < 0.8, `artifact u reached ${artifactMax} within 40 us`);
+  assert.ok(paperFast >= 1, `no phase within 26 us with Alg. 1-2 as written: ${detail.join('; ')}`);
+});

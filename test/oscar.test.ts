@@ -152,6 +152,51 @@ test('OSCAR BLS: needs nMin samples, never closes on a span equal to tau, stale 
   assert.equal(p.lastRateBps, -1);
 });
 
+test('OSCAR batch timing: the artifact anchors a batch at its own first sample (tau plus one sample gap), Alg. 1 at the previous batch\'s closing sample (tau)', () => {
+  // one sample every 0.85 us (a flow at ~10 % of 100 G): batch i closes on the first sample
+  // strictly more than tau = 5 us after its own first sample (artifact, AMB-O2) or at least
+  // tau after the previous batch's closing sample (Alg. 1 l.7, l.12: startTs <- sendTs)
+  const gap = 850_000;
+  const a = ackInfo();
+  const closes = (params: Record<string, unknown>): number[] => {
+    const o = oscar(fakeFlow(), params);
+    const at: number[] = [];
+    for (let k = 0; k < 40; k++) {
+      const before = o.updates;
+      feed(o, a, 1e9 + k * gap, 20e6, 20_000);
+      if (o.updates > before) at.push(k);
+    }
+    return at;
+  };
+  // artifact: samples 0..6 (span 5.1 us > 5), then 7..13, ...: 7 samples, a period of 7 gaps = 5.95 us
+  assert.deepEqual(closes({}).slice(0, 4), [6, 13, 20, 27]);
+  // Alg. 1: the first batch as above (no previous close), then every 6 gaps (5.1 us >= 5): one gap shorter
+  assert.deepEqual(closes({ batchAnchor: 'previousClose' }).slice(0, 4), [6, 12, 18, 24]);
+  // a span of exactly tau closes under Alg. 1 (>=), not under the artifact's strict test
+  const exact = 5e6 / 5; // 1 us apart: sample 5 is exactly tau after sample 0 (or after the previous close)
+  const count = (params: Record<string, unknown>): number => {
+    const o = oscar(fakeFlow(), params);
+    for (let k = 0; k <= 10; k++) feed(o, a, 1e9 + k * exact, 20e6, 20_000);
+    return o.updates;
+  };
+  assert.equal(count({}), 1); // closes at sample 6 (6 us > 5), then needs 7..13
+  assert.equal(count({ batchAnchor: 'previousClose' }), 2); // sample 5 (span exactly tau), then sample 10 (tau after it)
+  // the rate of a previous-close batch counts every sample in it over the span from the previous close
+  const o = oscar(fakeFlow(), { batchAnchor: 'previousClose' });
+  for (let k = 0; o.updates < 2; k++) feed(o, a, 1e9 + k * gap, 20e6, 20_000);
+  assert.ok(Math.abs(o.lastRateBps - (8 * 1060 * 1e12) / gap) < 1e-6 * o.lastRateBps, `rate ${o.lastRateBps}`);
+  // a NACK drops the anchor: the next batch starts at its own first sample again
+  const n = oscar(fakeFlow(), { batchAnchor: 'previousClose' });
+  let k = 0;
+  for (; n.updates < 1; k++) feed(n, a, 1e9 + k * gap, 20e6, 20_000);
+  a.isNack = true;
+  n.onAck(a);
+  a.isNack = false;
+  const start = k;
+  for (; n.updates < 2; k++) feed(n, a, 1e9 + k * gap, 20e6, 20_000);
+  assert.equal(k - 1 - start, 6);
+});
+
 test('OSCAR control law: MD to the window loop above target, max of the loops below, hyper increase at base delay, clamps (Alg. 2)', () => {
   const gap = 84_800;
   const a = ackInfo();

@@ -222,15 +222,38 @@ export function convergenceUs(dir: string, baseRttPs = 12e6): number | null {
   return null;
 }
 
-/** Short name of a Fig 7 CC variant: the CC name and its params. */
-function variantName(p: PointResult): string {
+/**
+ * The most common value of every swept network setting (fig7-recovery.yaml sweeps the ACKs'
+ * class beside the CC variants): a point is named by the settings where it differs from these.
+ */
+function networkModes(points: readonly PointResult[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const p of points) {
+    for (const [k, v] of Object.entries(p.vars)) {
+      if (!k.startsWith('network.')) continue;
+      const m = counts.get(k) ?? new Map<string, number>();
+      m.set(String(v), (m.get(String(v)) ?? 0) + 1);
+      counts.set(k, m);
+    }
+  }
+  const modes = new Map<string, string>();
+  for (const [k, m] of counts) modes.set(k, [...m.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
+  return modes;
+}
+
+/** Short name of a Fig 7 CC variant: the CC name and its params, then any network setting off the common one in brackets. */
+function variantName(p: PointResult, modes: ReadonlyMap<string, string>): string {
   const cc = p.vars['cc'];
+  let name = pointCc(p);
   if (cc !== null && typeof cc === 'object') {
     const params = (cc as { params?: Record<string, unknown> }).params ?? {};
     const kv = Object.entries(params).map(([k, v]) => `${k} ${String(v)}`);
-    return kv.length > 0 ? `${pointCc(p)} (${kv.join(', ')})` : pointCc(p);
+    if (kv.length > 0) name = `${name} (${kv.join(', ')})`;
   }
-  return pointCc(p);
+  const net = Object.entries(p.vars)
+    .filter(([k, v]) => k.startsWith('network.') && modes.get(k) !== String(v))
+    .map(([k, v]) => `${k.slice(k.lastIndexOf('.') + 1)} ${String(v)}`);
+  return net.length > 0 ? `${name} [${net.join(', ')}]` : name;
 }
 
 const fig7: FigureAnalysis = {
@@ -240,8 +263,9 @@ const fig7: FigureAnalysis = {
   analyze(points) {
     // group the points that differ only in the long flow's start (the batch phase at the burst end)
     const groups = new Map<string, { cc: string; rate: string; k: string; times: (number | null)[] }>();
+    const modes = networkModes(points);
     for (const p of points) {
-      const cc = variantName(p);
+      const cc = variantName(p, modes);
       const rate = String(p.vars['topology.rate'] ?? '');
       const k = String(p.vars['workload[1].fanIn'] ?? '');
       const key = `${cc}|${rate}|${k}`;
@@ -296,7 +320,7 @@ const fig7: FigureAnalysis = {
 
 /** Claim-id form of a variant name: "oscar (targetDelayRttFactor 1.5)" -> "oscar-targetDelayRttFactor-1.5". */
 function pointCcName(v: string): string {
-  return v.replace(/[(),]/g, '').trim().replace(/\s+/g, '-');
+  return v.replace(/[()[\],]/g, '').trim().replace(/\s+/g, '-');
 }
 
 /** Fig 20: queue peak and the steady queue after the initial windows drained. */

@@ -7,7 +7,8 @@
  *
  * Per ACK (docs/algorithms.md §2): the sample (x = echoed send time, y = delay) is
  * added to a Batched-Least-Squares accumulator anchored at the batch's own
- * first sample (AMB-O2, artifact anchoring); the packet count, the summed
+ * first sample (AMB-O2, artifact anchoring; `batchAnchor: previousClose` is Alg. 1's
+ * anchor at the previous batch's closing sample); the packet count, the summed
  * in-flight stamps (the reference state measured over the same packets as the
  * signal, §4.1.2) and the acknowledged wire bytes are accumulated too. When
  * the batch spans more than tau of send time with at least nMin samples it
@@ -72,6 +73,12 @@ const params = z
     estimatorLineRateBps: bpsParam().optional().describe('line rate dividing the estimated rate in u_r (default mu; the artifact hard-codes 100e9, ART-8)'),
     signal: z.enum(['rtt', 'owd']).default('rtt').describe('delay signal: round-trip time or one-way delay (OSCAR-OWD, App. C.6)'),
     blsPoints: z.enum(['all', 'threePoint']).default('all').describe('regression points per batch: every ACK, or first/middle/last only (artifact OSCAR-ACKC, ART-11)'),
+    batchAnchor: z
+      .enum(['firstSample', 'previousClose'])
+      .default('firstSample')
+      .describe(
+        "where a batch's span starts: its own first sample, closing when the span exceeds tau (artifact, AMB-O2: a batch spans tau plus one sample gap), or the previous batch's closing sample, closing when the span reaches tau (Alg. 1 l.7, l.12: startTs <- sendTs)",
+      ),
   })
   .strict()
   .refine((p) => p.uMin <= p.uMax, { message: 'must be <= uMax', path: ['uMin'] })
@@ -108,6 +115,8 @@ class Oscar implements CcInstance {
   // batch accumulators (docs/algorithms.md §2); firstX < 0 = no open batch
   private firstX = -1;
   private firstBytes = 0;
+  /** previousClose anchoring: send time (ps) of the last batch's closing sample, -1 = none (Alg. 1 l.12) */
+  private prevCloseX = -1;
   private nPts = 0;
   private sx = 0;
   private sy = 0;
@@ -133,6 +142,7 @@ class Oscar implements CcInstance {
   private readonly reversePs: number;
   private readonly pktWire: number;
   private readonly mtu: number;
+  private readonly anchorPrev: boolean;
 
   /** last batch's estimates, for tests and traces */
   lastDelayPs = 0;
@@ -158,6 +168,7 @@ class Oscar implements CcInstance {
     this.reversePs = f.baseRttPs - f.baseOneWayPs;
     this.pktWire = f.dataWireBytes;
     this.mtu = f.mtuBytes;
+    this.anchorPrev = p.batchAnchor === 'previousClose';
     const three = p.blsPoints === 'threePoint';
     this.px = three ? new Float64Array(POINT_CAP) : null;
     this.py = three ? new Float64Array(POINT_CAP) : null;
@@ -191,6 +202,7 @@ class Oscar implements CcInstance {
     if (ack.isNack) {
       // no samples from NACKs; a go-back-N rewind restarts the batch (docs/algorithms.md §1 (i), (ii))
       this.resetBatch();
+      this.prevCloseX = -1;
       return;
     }
     const cnt = ack.ackedPackets > 0 ? ack.ackedPackets : 1;
@@ -198,8 +210,14 @@ class Oscar implements CcInstance {
     const y = this.owd ? ack.rxTsPs - x + this.reversePs : ack.nowPs - x;
     const bytes = cnt * this.pktWire;
     if (this.firstX < 0) {
-      this.firstX = x;
-      this.firstBytes = bytes;
+      if (this.anchorPrev && this.prevCloseX >= 0) {
+        // Alg. 1: the span runs from the previous batch's closing sample, which is not in this batch
+        this.firstX = this.prevCloseX;
+        this.firstBytes = 0;
+      } else {
+        this.firstX = x;
+        this.firstBytes = bytes;
+      }
     }
     const spanPs = x - this.firstX;
     const xc = spanPs / 1000; // ns from the batch's first send time
@@ -218,11 +236,16 @@ class Oscar implements CcInstance {
     this.nPkts += cnt;
     this.sumInfl += ack.sumInflightBytes;
     this.sumBytes += bytes;
-    if (spanPs > this.tauPs && this.nPts >= this.p.nMin) this.closeBatch(spanPs);
+    const due = this.anchorPrev ? spanPs >= this.tauPs : spanPs > this.tauPs;
+    if (due && this.nPts >= this.p.nMin) {
+      this.closeBatch(spanPs);
+      if (this.anchorPrev) this.prevCloseX = x;
+    }
   }
 
   onRto(): void {
     this.resetBatch();
+    this.prevCloseX = -1;
   }
 
   private closeBatch(spanPs: number): void {
