@@ -11,6 +11,9 @@ import { Simulation, simulate } from '../src/sim/simulate.js';
 import { dumbbell, star } from '../src/net/topology/index.js';
 import { FLAG_BFC, FLAG_PAUSE, NIL, PKT_ACK, PKT_DATA } from '../src/net/packet.js';
 import { bfcConfig } from '../src/net/bfc.js';
+import { BfcPausedDriver } from '../src/transport/bfc-pause.js';
+import type { SendDriver } from '../src/transport/send-driver.js';
+import type { Flow } from '../src/transport/flow.js';
 import type { NetworkConfig } from '../src/net/config.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
@@ -23,9 +26,9 @@ const bfcNet = (bfc: DeepPartial<NetworkConfig['switch']>['bfc'], over: DeepPart
 // ------------------------------------------------------------------ a BFC switch by hand
 
 /** The switch of a 3-host star (hosts 0, 1 send to host 2); its port toward host 2 held busy. */
-function rig(queues: number, pauseBytes = 0) {
+function rig(queues: number, pauseBytes = 0, flowTableSize = 1024) {
   const topo = star({ hosts: 3, rateBps: 100e9, delayPs: 1 * US });
-  const sim = new Simulation(input(topo, [], { net: bfcNet({ queues, ...(pauseBytes > 0 ? { pauseBytes } : {}) }) }));
+  const sim = new Simulation(input(topo, [], { net: bfcNet({ queues, flowTableSize, ...(pauseBytes > 0 ? { pauseBytes } : {}) }) }));
   const sw = sim.network.switches[3]!;
   const out = sw.ports[2]!;
   // every port held busy: frames and packets stay queued where the test looks at them
@@ -112,6 +115,74 @@ test('pause and resume thresholds: a flow is paused upstream when its queue exce
   assert.equal(r.bfc.resumesSent, 1);
 });
 
+test('two flows colliding in the flow table, arriving on two ingress ports, are both paused, each toward its own upstream', () => {
+  // issue 42: the pause state sat in the flow-table entry and went out of the first flow's ingress only
+  const r = rig(8, 3500, 4);
+  for (let i = 0; i < 4; i++) r.arrive(5, 0);
+  assert.deepEqual(r.frames(0), ['pause:5'], '4000 B > 3500 B: flow 5 paused at its upstream (port 0)');
+  r.arrive(9, 1);
+  assert.equal(r.bfc.queueOf(r.out, 9), r.bfc.queueOf(r.out, 5), 'FIDs 5 and 9 collide in a 4-entry table: one entry, one queue');
+  assert.deepEqual(r.frames(1), ['pause:9'], 'flow 9 joins the queue above the threshold: paused at its own upstream (port 1)');
+  r.arrive(9, 1);
+  r.arrive(5, 0);
+  assert.deepEqual([...r.frames(0), ...r.frames(1)], [], 'each is paused once');
+  assert.deepEqual(r.bfc.pausedBy(r.out, r.bfc.queueOf(r.out, 5)).sort(), ['5@0', '9@1']);
+  for (let i = 0; i < 3; i++) r.serve();
+  assert.deepEqual([...r.frames(0), ...r.frames(1)], [], '4000 B left: both still paused');
+  r.serve();
+  assert.deepEqual([r.frames(0), r.frames(1)], [['resume:5'], ['resume:9']], 'drained to 3000 B: both resumed');
+  assert.equal(r.bfc.pausesSent, 2);
+  assert.equal(r.bfc.resumesSent, 2);
+});
+
+test('flows sharing a physical queue (no empty queue left) are each paused when it is above the threshold', () => {
+  const r = rig(2, 3500);
+  r.arrive(10);
+  r.arrive(11);
+  r.arrive(12);
+  assert.equal(r.bfc.queueOf(r.out, 12), r.bfc.queueOf(r.out, 10), 'no empty queue: flow 12 shares flow 10\'s');
+  assert.equal(r.bfc.sharedAssignments, 1);
+  assert.equal(r.bfc.maxQueuesInUse, 2);
+  for (let i = 0; i < 3; i++) r.arrive(10);
+  assert.deepEqual(r.frames(), ['pause:10']);
+  r.arrive(12);
+  assert.deepEqual(r.frames(), ['pause:12'], 'the other flow of the shared queue is paused too');
+  assert.deepEqual(r.bfc.pausedBy(r.out, 1), [], 'flow 11 in its own queue (1000 B) is not');
+});
+
+test('upstream side: pauses are counted, so a queue paused for two colliding flows waits until both are resumed', () => {
+  const r = rig(4, 0, 4);
+  r.bfc.onFrame(r.out, 5, true);
+  r.bfc.onFrame(r.out, 9, true);
+  const q = r.bfc.queueOf(r.out, 5);
+  assert.equal(r.bfc.queueOf(r.out, 9), q, 'one entry, one queue');
+  r.arrive(5);
+  assert.equal(r.serve(), NIL);
+  r.bfc.onFrame(r.out, 5, false);
+  assert.ok(r.bfc.isPaused(r.out, q), 'flow 9 is still paused downstream: the queue waits');
+  assert.equal(r.serve(), NIL);
+  r.bfc.onFrame(r.out, 9, false);
+  assert.ok(!r.bfc.isPaused(r.out, q));
+  assert.equal(r.serve(), 5);
+  assert.equal(r.bfc.queueOf(r.out, 5), -1, 'no packet and no pause left: the entry is freed');
+  r.bfc.onFrame(r.out, 5, false);
+  assert.ok(!r.bfc.isPaused(r.out, q), 'a resume without a pause changes nothing');
+});
+
+test('host side: a flow paused by two queues of the first switch sends again only when both resumed it', () => {
+  const inner = { name: 'window', carriesGrants: false, onStart: () => {}, mayPut: () => true, grant: () => 0, onGrant: () => {} } as unknown as SendDriver;
+  const d = new BfcPausedDriver(inner);
+  const f = { id: 3 } as Flow;
+  assert.equal(d.set(f, true), true, 'paused');
+  assert.equal(d.set(f, true), false, 'a second pause: still paused');
+  assert.equal(d.set(f, false), false, 'one resume of two');
+  assert.equal(d.mayPut(f), false);
+  assert.equal(d.set(f, false), true, 'both resumed');
+  assert.equal(d.mayPut(f), true);
+  assert.equal(d.set(f, false), false);
+  assert.equal(d.pausesOf(3), 2);
+});
+
 test('an ACK flow never pauses its upstream, whatever its queue', () => {
   const r = rig(4, 1500);
   for (let i = 0; i < 5; i++) r.arrive(5, 0, PKT_ACK);
@@ -166,6 +237,49 @@ test('16:1 incast into one port under BFC with PFC off: nothing is lost and the 
   assert.ok(out.endPs < 1.1 * ((16 * 1_000_000 * 8) / 100e9) * 1e12, 'the receiver link stays busy');
   const lossy = run(false).out;
   assert.ok(lossy.totals.drops > 0, 'the same buffer without BFC drops');
+});
+
+test('incasts whose flows all collide in a one-entry flow table drop nothing without PFC, at one switch and across two (they overflow without BFC)', () => {
+  // issue 42: with the pause state in the shared entry only the first flow was paused and the rest overflowed the buffer
+  const buffer = 1_000_000;
+  const bfc = bfcNet({ queues: 32, flowTableSize: 1 }, { bufferBytes: buffer });
+  const lossy = net('oscar', { switch: { pfcEnabled: false, bufferBytes: buffer } });
+  const one = star({ hosts: 17, rateBps: 100e9, delayPs: 1 * US });
+  const oneFlows = Array.from({ length: 16 }, (_, i) => ({ src: i, dst: 16, bytes: 500_000, startPs: 0 }));
+  // switch A (hosts 0-8) - 400 G - switch B (hosts 9, 10): 8 flows into host 9 and one into host 10
+  const two = dumbbell({ left: 9, right: 2, hostRateBps: 100e9, bottleneckRateBps: 400e9, delayPs: 1 * US });
+  const twoFlows = Array.from({ length: 9 }, (_, i) => ({ src: i, dst: i === 8 ? 10 : 9, bytes: 1_000_000, startPs: 0 }));
+  for (const [name, topo, flows] of [['star', one, oneFlows], ['two switches', two, twoFlows]] as const) {
+    const out = simulate(input(topo, flows, { net: bfc }));
+    assert.equal(out.totals.finished, flows.length, name);
+    assert.equal(out.totals.drops, 0, `${name}: nothing dropped`);
+    assert.ok((out.totals.bfcPauses ?? 0) > flows.length, `${name}: every flow paused (${out.totals.bfcPauses} pauses)`);
+    assert.ok(simulate(input(topo, flows, { net: lossy })).totals.drops > 0, `${name}: the same buffer without BFC drops`);
+  }
+});
+
+test('32 and 128 queues differ once more than 32 flows are queued at a port: a short flow shares a queue (head-of-line) under BFC-32 only', () => {
+  // 48 long flows into host 50 fill every queue of BFC-32; a 20 KB flow from host 48 arrives 30 us later
+  const topo = star({ hosts: 51, rateBps: 100e9, delayPs: 1 * US });
+  const flows = Array.from({ length: 48 }, (_, i) => ({ src: i, dst: 50, bytes: 1_000_000, startPs: 0 }));
+  flows.push({ src: 48, dst: 50, bytes: 20_000, startPs: 30 * US });
+  const run = (queues: number) => simulate(input(topo, flows, { net: bfcNet({ queues }) }));
+  const b32 = run(32);
+  const b128 = run(128);
+  for (const o of [b32, b128]) {
+    assert.equal(o.totals.finished, 49);
+    assert.equal(o.totals.drops, 0);
+  }
+  assert.equal(b32.totals.bfcMaxQueuesInUse, 32);
+  assert.ok(b32.totals.bfcSharedAssignments! > 0, 'BFC-32: flows share queues');
+  assert.equal(b128.totals.bfcSharedAssignments, 0, 'BFC-128: every flow has its own queue');
+  assert.ok(b128.totals.bfcMaxQueuesInUse! > 32, `BFC-128: ${b128.totals.bfcMaxQueuesInUse} queues in use at once`);
+  const short = (o: typeof b32): number => o.fct.find((f) => f.id === 48)!.fctPs;
+  assert.ok(short(b32) > 1.3 * short(b128), `short flow ${(short(b32) / 1e6).toFixed(1)} us under BFC-32, ${(short(b128) / 1e6).toFixed(1)} us under BFC-128`);
+  assert.notDeepEqual(
+    b32.fct.map((f) => f.fctPs),
+    b128.fct.map((f) => f.fctPs),
+  );
 });
 
 test('BFC pauses only the queues of the congested flows: a victim through the same port keeps its rate; PFC with the same threshold blocks it', () => {

@@ -79,6 +79,11 @@ test('fig17-18 analysis: per-workload gains of the compared fabrics, named as th
       const rows = ['id,src,dst,bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,tag', `0,0,1,10000,0,1,1,1,${small},`, `1,0,1,1000000,0,1,1,1,${large},`];
       if (w === 'hadoop') rows.push('2,0,1,450000,0,1,1,1,100,incast');
       writeFileSync(join(d, 'fct.csv'), `${rows.join('\n')}\n`);
+      // BFC's counters (issue 42): only the two BFC points of CacheFollower carry them here
+      if (w === 'cachefollower' && f.startsWith('bfc')) {
+        const q = f === 'bfc-32' ? 32 : 40;
+        writeFileSync(join(d, 'summary.json'), JSON.stringify({ totals: { drops: 0, bfcPauses: 9, bfcSharedAssignments: q === 32 ? 5 : 0, bfcMaxQueuesInUse: q } }));
+      }
       points.push({ dir: d, vars: vars(w, f), label: `${w} ${f}` });
     }
   }
@@ -98,7 +103,16 @@ test('fig17-18 analysis: per-workload gains of the compared fabrics, named as th
   const published = loadPublished(PUBLISHED)!.claims.filter((c) => c.experiment === 'fig17-18');
   assert.ok(published.length >= 10);
   for (const c of published) claim(c.id);
-  assert.equal(res.tables.length, 3);
+  assert.equal(res.tables.length, 4);
+  // drops and BFC counters per point, in workload and fabric order
+  const counters = res.tables[3]!.rows;
+  assert.equal(counters.length, 12);
+  assert.deepEqual(counters.slice(0, 4), [
+    ['cachefollower', 'oscar+pfc', null, null, null, null],
+    ['cachefollower', 'bfc-32', 0, 9, 5, 32],
+    ['cachefollower', 'bfc-128', 0, 9, 0, 40],
+    ['cachefollower', 'oscar+bfc-32', null, null, null, null],
+  ]);
 });
 
 test('fig17-18-flowtable: BFC-32, BFC-128 and OSCAR over BFC-32 with 1 024 and 65 536 flow-table entries; the analysis reports the Hadoop flows and the drops', () => {

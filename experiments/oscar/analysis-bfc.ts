@@ -56,9 +56,13 @@ const figure: FigureAnalysis = {
     // (workload, fabric) -> stats of the groups: all, small, large, Hadoop flows
     const groups: Group[] = [...SIZE_GROUPS, TAG_GROUPS[1]!];
     const st = new Map<string, Map<string, Stats[]>>();
+    // per point: drops and, with BFC, its pauses, shared queue assignments and busiest port (issue 42)
+    const counters: Cell[][] = [];
     for (const p of points) {
       const d = readFct(p.dir);
       const w = workloadOf(p);
+      const t = readRunSummary(p.dir)?.totals;
+      counters.push([w, fabricOf(p), t?.drops ?? null, t?.bfcPauses ?? null, t?.bfcSharedAssignments ?? null, t?.bfcMaxQueuesInUse ?? null]);
       if (!st.has(w)) st.set(w, new Map());
       st.get(w)!.set(
         fabricOf(p),
@@ -120,6 +124,14 @@ const figure: FigureAnalysis = {
       rows: gRows,
       notes: ['Hadoop: the "all" columns are over the Hadoop flows (Fig 18); reduced (--quick) runs have 3 % of the arrivals: compare with the published numbers only at full size'],
     });
+    const order = (list: readonly string[], c: Cell): number => list.indexOf(String(c));
+    counters.sort((a, b) => order(WORKLOADS, a[0]!) - order(WORKLOADS, b[0]!) || order(FABRICS, a[1]!) - order(FABRICS, b[1]!));
+    tables.push({
+      title: 'Drops and BFC counters per point',
+      columns: ['workload', 'fabric', 'drops', 'BFC pauses', 'shared queue assignments', 'most queues in use at a port'],
+      rows: counters,
+      notes: ['BFC-32 and BFC-128 can differ only where some port had more than 32 flows queued at once (shared queue assignments > 0 under BFC-32); a BFC fabric without PFC should drop nothing'],
+    });
     return { tables, claims };
   },
 };
@@ -127,7 +139,7 @@ const figure: FigureAnalysis = {
 /**
  * The flow-table sensitivity of the Hadoop + incast runs (fig17-18-flowtable.yaml): per
  * fabric and table size, the Hadoop flows' mean and p99 slowdown, the drops at the DT
- * threshold and the timeouts. No claims: it backs the causes of the fig17-18.hadoop.* claims.
+ * threshold, the timeouts and the flows that shared a queue. No claims: it backs the causes of the fig17-18.hadoop.* claims.
  */
 const flowTable: FigureAnalysis = {
   id: 'oscar-fig17-18-flowtable',
@@ -140,16 +152,16 @@ const flowTable: FigureAnalysis = {
       const d = readFct(p.dir);
       const h = stats(d, (i) => TAG_GROUPS[1]!.keep(d, i));
       const t = readRunSummary(p.dir)?.totals;
-      rows.push([fabricOf(p), typeof size === 'number' ? size : null, h.n, r3(h.mean), r3(h.p99), t?.drops ?? null, t?.timeouts ?? null]);
+      rows.push([fabricOf(p), typeof size === 'number' ? size : null, h.n, r3(h.mean), r3(h.p99), t?.drops ?? null, t?.timeouts ?? null, t?.bfcSharedAssignments ?? null]);
     }
     rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
     return {
       tables: [
         {
           title: 'BFC flow-table size: Hadoop flows of Hadoop 30 % + incast 15 %',
-          columns: ['fabric', 'flow-table entries', 'Hadoop flows', 'mean', 'p99', 'drops', 'timeouts'],
+          columns: ['fabric', 'flow-table entries', 'Hadoop flows', 'mean', 'p99', 'drops', 'timeouts', 'shared queue assignments'],
           rows,
-          notes: ['flows whose IDs collide in the table share its entry, its physical queue and its pause state; 5 ms of arrivals at full size (fig17-18.yaml: 10 ms), 1 ms with --quick'],
+          notes: ['flows whose IDs collide in the table share its entry and so its physical queue, but each is paused on its own (issue 42); 5 ms of arrivals at full size (fig17-18.yaml: 10 ms), 1 ms with --quick'],
         },
       ],
       claims: [],

@@ -87,6 +87,9 @@ export function printRunSummary(r: RunResult, cc: string): void {
       `retransmitted packets ${fmtInt(t.retransmittedPackets)}` +
       (t.trimmedPackets !== undefined
         ? `, trimmed ${fmtInt(t.trimmedPackets)}, header drops ${fmtInt(t.headerDrops ?? 0)}, returned headers ${fmtInt(t.returnedHeaders ?? 0)}`
+        : '') +
+      (t.bfcPauses !== undefined
+        ? `, BFC pauses ${fmtInt(t.bfcPauses)}, BFC shared queue assignments ${fmtInt(t.bfcSharedAssignments ?? 0)}, most BFC queues in use at a port ${fmtInt(t.bfcMaxQueuesInUse ?? 0)}`
         : ''),
   );
   const j = summary.jobs;

@@ -194,10 +194,15 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   const switchBuffer = first.switchBuffer?.map((q, i) => outs[of[q.node]!]!.switchBuffer![i]!);
   const ports = first.ports.map((p, i) => outs[of[p.node]!]!.ports[i]!);
   const unfinished = outs.flatMap((o, w) => o.unfinished.filter((u) => of[u.src] === w)).sort((a, b) => a.id - b.id);
-  type Counted = 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent' | 'trimmedPackets' | 'headerDrops' | 'returnedHeaders';
+  type Counted = 'finished' | 'retransmittedPackets' | 'timeouts' | 'dataPacketsSent' | 'trimmedPackets' | 'headerDrops' | 'returnedHeaders' | 'bfcPauses' | 'bfcSharedAssignments';
   const sum = (k: Counted): number => outs.reduce((a, o) => a + (o.totals[k] ?? 0), 0);
   // trimming switches' totals (NDP): each switch counts in its own partition only
   const trims = first.totals.trimmedPackets === undefined ? {} : { trimmedPackets: sum('trimmedPackets'), headerDrops: sum('headerDrops'), returnedHeaders: sum('returnedHeaders') };
+  // BFC's totals: each switch counts in its own partition only; the busiest port's queue count is a maximum
+  const bfc =
+    first.totals.bfcPauses === undefined
+      ? {}
+      : { bfcPauses: sum('bfcPauses'), bfcSharedAssignments: sum('bfcSharedAssignments'), bfcMaxQueuesInUse: Math.max(...outs.map((o) => o.totals.bfcMaxQueuesInUse ?? 0)) };
   let drops = 0;
   let pausesSent = 0;
   for (const n of nodes) {
@@ -223,6 +228,9 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     trimmedPackets: trims.trimmedPackets,
     headerDrops: trims.headerDrops,
     returnedHeaders: trims.returnedHeaders,
+    bfcPauses: bfc.bfcPauses,
+    bfcSharedAssignments: bfc.bfcSharedAssignments,
+    bfcMaxQueuesInUse: bfc.bfcMaxQueuesInUse,
   };
   const rules: Rules<SimOutput> = {
     fct: recorder.rows,

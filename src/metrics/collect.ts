@@ -27,6 +27,23 @@ function trimTotals(switches: readonly (Switch | null)[]): { trimmedPackets: num
   return trims ? { trimmedPackets, headerDrops, returnedHeaders } : {};
 }
 
+/** BFC's counters over the run's switches, when they run BFC (absent otherwise: outputs without BFC keep their shape). */
+function bfcTotals(switches: readonly (Switch | null)[]): { bfcPauses: number; bfcSharedAssignments: number; bfcMaxQueuesInUse: number } | Record<string, never> {
+  let on = false;
+  let bfcPauses = 0;
+  let bfcSharedAssignments = 0;
+  let bfcMaxQueuesInUse = 0;
+  for (const sw of switches) {
+    const b = sw?.bfc ?? null;
+    if (b === null) continue;
+    on = true;
+    bfcPauses += b.pausesSent;
+    bfcSharedAssignments += b.sharedAssignments;
+    if (b.maxQueuesInUse > bfcMaxQueuesInUse) bfcMaxQueuesInUse = b.maxQueuesInUse;
+  }
+  return on ? { bfcPauses, bfcSharedAssignments, bfcMaxQueuesInUse } : {};
+}
+
 export type CollectedResults = Pick<SimOutput, 'fct' | 'fctColumns' | 'unfinished' | 'nodes' | 'ports' | 'totals' | 'heldFlows'>;
 
 /**
@@ -272,6 +289,6 @@ export function collectResults(transport: Transport, recorder: FctRecorder, topo
     nodes,
     ports,
     heldFlows: held,
-    totals: { flows: count, finished: transport.finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent, ...trimTotals(network.switches) },
+    totals: { flows: count, finished: transport.finishedCount, drops, pausesSent, retransmittedPackets: retx, timeouts, dataPacketsSent: dataSent, ...trimTotals(network.switches), ...bfcTotals(network.switches) },
   };
 }

@@ -249,6 +249,15 @@ export interface SimOutput {
     trimmedPackets?: number;
     headerDrops?: number;
     returnedHeaders?: number;
+    /**
+     * only when the switches run BFC (net/bfc.ts): per-flow pause frames sent,
+     * flows given a physical queue that already held a flow because none was
+     * empty (queue sharing, head-of-line blocking), and the most physical
+     * queues with flows at one port at once
+     */
+    bfcPauses?: number;
+    bfcSharedAssignments?: number;
+    bfcMaxQueuesInUse?: number;
   };
   /** simulated time reached, ps */
   endPs: number;

@@ -10,17 +10,21 @@
  *   without an entry takes an empty queue (no flow assigned), the lowest such;
  *   when none is empty it is hashed onto one (sharing: head-of-line blocking,
  *   OSCAR App. C.2). The entry, and so the queue, stays while the flow has
- *   packets at the port or a pause outstanding; flows whose FIDs collide in
- *   the table share the entry.
- * - **Backpressure** (BFC §3, per-flow pause): when a data packet joins a
- *   queue holding more than the pause threshold (one hop BDP by default) its
- *   flow is paused at the upstream hop with a pause frame naming the flow; the
- *   upstream switch pauses the physical queue that flow is assigned to there
- *   (a queue is paused while it has paused flows: a count per queue), and a
- *   host NIC stops the flow. When the queue drains to the resume threshold,
- *   all flows it paused are resumed. The frames are PFC-sized control frames
- *   (`FLAG_BFC`) sent through the ingress port's control FIFO, so a pause
- *   takes its serialization plus one link delay, as a PFC PAUSE does.
+ *   packets at the port or the downstream hop has it paused; flows whose FIDs
+ *   collide in the table share the entry.
+ * - **Backpressure** (BFC §3, per-flow pause): every data packet that joins a
+ *   queue holding more than the pause threshold (one hop BDP by default)
+ *   pauses its flow at the upstream hop it came from, unless this queue has
+ *   already paused that flow there: a pause record per (flow, ingress port) in
+ *   the queue's list, so every flow of a shared queue, and every ingress that
+ *   feeds it, is paused, whichever flow-table entry the flows share. The frame
+ *   names the flow; the upstream switch pauses the physical queue that flow is
+ *   assigned to there (a queue is paused while it has outstanding pauses: a
+ *   count per queue and per flow-table entry), and a host NIC stops the flow.
+ *   When the queue drains to the resume threshold, every pause it sent is
+ *   lifted. The frames are PFC-sized control frames (`FLAG_BFC`) sent through
+ *   the ingress port's control FIFO, so a pause takes its serialization plus
+ *   one link delay, as a PFC PAUSE does.
  *
  * Nothing is allocated per packet: entries sit in one pooled Int32Array, the
  * queues and flow tables in typed arrays sized when the switch is built. A
@@ -67,9 +71,9 @@ const X_HASH = 4;
 const X_IN = 5;
 const X_NEXT = 6;
 
-// a physical queue's record: its entry list, packets, bytes, flows assigned, flows the downstream
-// hop paused (the queue is paused while > 0), and the first flow-table slot of the flows it paused
-// upstream (linked by F_NEXT; -1: none)
+// a physical queue's record: its entry list, packets, bytes, flows assigned, pauses from the
+// downstream hop outstanding (the queue is paused while > 0), and the first of the pause records
+// of the flows it paused upstream (-1: none)
 const QS = 8;
 const Q_HEAD = 0;
 const Q_TAIL = 1;
@@ -79,21 +83,20 @@ const Q_FLOWS = 4;
 const Q_PAUSED = 5;
 const Q_PLIST = 6;
 
-// a flow-table entry: the flow's queue, its packets here, flags, and for a flow paused upstream its
-// ingress port, flow id, hash and the next flow the same queue paused
-const FS = 8;
+// a flow-table entry: the flow's queue, its packets here, and the pauses from the downstream hop
+// outstanding for the flows of the entry (each counts once in its queue's Q_PAUSED)
+const FS = 4;
 const F_QUEUE = 0;
 const F_COUNT = 1;
-const F_FLAGS = 2;
-const F_IN = 3;
-const F_FLOW = 4;
-const F_HASH = 5;
-const F_NEXT = 6;
+const F_PAUSES = 2;
 
-/** flow-table flags: this switch paused the flow upstream (its queue here is above the threshold) */
-const PAUSING = 1;
-/** the downstream hop paused the flow: its queue here is paused */
-const PAUSED = 2;
+// a pause record (pooled): a flow this switch paused at the upstream hop of ingress port R_IN
+// because the queue holding the record was above the threshold; the next record of that queue
+const RS = 4;
+const R_FLOW = 0;
+const R_HASH = 1;
+const R_IN = 2;
+const R_NEXT = 3;
 
 export class Bfc implements SplitQueues {
   /** physical queues per port, bitmap words per port, flow-table entries per port and its mask */
@@ -116,10 +119,19 @@ export class Bfc implements SplitQueues {
   private ent: Int32Array;
   private entTop = 0;
   private entFree = -1;
+  // pooled pause records
+  private rec: Int32Array;
+  private recTop = 0;
+  private recFree = -1;
   /** pause and resume frames sent, the largest physical queue seen (bytes) */
   pausesSent = 0;
   resumesSent = 0;
   maxQueueBytes = 0;
+  /** flows given a queue that already had a flow because none was empty (queue sharing), and the most queues with flows at one port */
+  sharedAssignments = 0;
+  maxQueuesInUse = 0;
+  /** per port: queues with at least one flow assigned */
+  private readonly inUse: Int32Array;
 
   constructor(
     private readonly ctx: NetContext,
@@ -154,12 +166,23 @@ export class Bfc implements SplitQueues {
     }
     this.ft = new Int32Array(P * cfg.flowTableSize * FS);
     this.ent = new Int32Array(1024 * ES);
+    this.rec = new Int32Array(256 * RS);
+    this.inUse = new Int32Array(P);
   }
 
   /** The physical queue flow `hash` is assigned at `port` (-1: no entry); tests and diagnostics. */
   queueOf(port: Port, hash: number): number {
     const f = (port.index * this.tableSize + (hash & this.tableMask)) * FS;
-    return this.ft[f + F_COUNT] === 0 && this.ft[f + F_FLAGS] === 0 ? -1 : this.ft[f + F_QUEUE]!;
+    return this.ft[f + F_COUNT] === 0 && this.ft[f + F_PAUSES] === 0 ? -1 : this.ft[f + F_QUEUE]!;
+  }
+
+  /** Flows this switch has paused at the upstream hop through `port`'s queue s, as 'flow@ingress' (tests, diagnostics). */
+  pausedBy(port: Port, s: number): string[] {
+    const out: string[] = [];
+    for (let x = this.qs[(port.index * this.n + s) * QS + Q_PLIST]!; x >= 0; x = this.rec[x * RS + R_NEXT]!) {
+      out.push(`${this.rec[x * RS + R_FLOW]}@${this.rec[x * RS + R_IN]}`);
+    }
+    return out;
   }
 
   /** Bytes in physical queue s of `port`. */
@@ -176,7 +199,7 @@ export class Bfc implements SplitQueues {
     const p = port.index;
     const ft = this.ft;
     const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
-    const s = ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0 ? this.assign(p, f, hash) : ft[f + F_QUEUE]!;
+    const s = ft[f + F_COUNT] === 0 && ft[f + F_PAUSES] === 0 ? this.assign(p, f, hash) : ft[f + F_QUEUE]!;
     ft[f + F_COUNT] = ft[f + F_COUNT]! + 1;
     const qs = this.qs;
     const r = (p * this.n + s) * QS;
@@ -215,10 +238,8 @@ export class Bfc implements SplitQueues {
     if (qs[r + Q_PAUSED] === 0) {
       if (((port.blockedMask >> q) & 1) === 1) this.setBlocked(port, q, false, false);
     } else if (n0 === 0) this.setBlocked(port, q, true, false);
-    // backpressure: the flow's queue is above the threshold, pause the flow at the upstream hop
-    if (qb > this.pauseBytes[p]! && (ft[f + F_FLAGS]! & PAUSING) === 0 && metaType(meta) === PKT_DATA) {
-      this.pauseUpstream(f, r, this.ctx.pool.flow(pkt), hash, inPort);
-    }
+    // backpressure: the flow's queue is above the threshold, pause the flow at the upstream hop it came from
+    if (qb > this.pauseBytes[p]! && metaType(meta) === PKT_DATA) this.pauseUpstream(r, this.ctx.pool.flow(pkt), hash, inPort);
     port.kick();
   }
 
@@ -260,8 +281,8 @@ export class Bfc implements SplitQueues {
     const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
     const c = ft[f + F_COUNT]! - 1;
     ft[f + F_COUNT] = c;
-    if (c === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
-    if (qs[r + Q_PLIST]! >= 0 && qb <= this.resumeBytes[p]!) this.resumeAll(p, r);
+    if (c === 0 && ft[f + F_PAUSES] === 0) this.release(p, f);
+    if (qs[r + Q_PLIST]! >= 0 && qb <= this.resumeBytes[p]!) this.resumeAll(r);
     if (left === 0 && n > 0 && this.nextReady(p) < 0) this.setBlocked(port, q, true, false);
     return pkt;
   }
@@ -278,20 +299,22 @@ export class Bfc implements SplitQueues {
 
   /**
    * A BFC frame arrived on port `port` from the downstream hop: pause or
-   * resume flow (`hash`) at this port, i.e. count it in or out of the paused
-   * flows of the physical queue it is assigned to here (assigning one if it
-   * has no entry, so its next packets wait there).
+   * resume flow (`hash`) at this port, i.e. count one pause in or out of the
+   * flow's entry and of the physical queue it is assigned to here (assigning
+   * one if it has no entry, so its next packets wait there). Pauses are
+   * counted, not flagged: the downstream sends one per (flow, its queue), and
+   * flows sharing an entry here share its queue, so each pause holds the
+   * queue until its own resume.
    */
   onFrame(port: Port, hash: number, pause: boolean): void {
     const p = port.index;
     const ft = this.ft;
     const qs = this.qs;
     const f = (p * this.tableSize + (hash & this.tableMask)) * FS;
-    const fl = ft[f + F_FLAGS]!;
+    const held = ft[f + F_PAUSES]!;
     if (pause === true) {
-      if ((fl & PAUSED) !== 0) return;
-      if (ft[f + F_COUNT] === 0 && fl === 0) this.assign(p, f, hash);
-      ft[f + F_FLAGS] = fl | PAUSED;
+      if (ft[f + F_COUNT] === 0 && held === 0) this.assign(p, f, hash);
+      ft[f + F_PAUSES] = held + 1;
       const s = ft[f + F_QUEUE]!;
       const r = (p * this.n + s) * QS;
       const was = qs[r + Q_PAUSED]!;
@@ -302,8 +325,8 @@ export class Bfc implements SplitQueues {
       }
       return;
     }
-    if ((fl & PAUSED) === 0) return;
-    ft[f + F_FLAGS] = fl & ~PAUSED;
+    if (held === 0) return;
+    ft[f + F_PAUSES] = held - 1;
     const s = ft[f + F_QUEUE]!;
     const r = (p * this.n + s) * QS;
     const now = qs[r + Q_PAUSED]! - 1;
@@ -312,7 +335,7 @@ export class Bfc implements SplitQueues {
       this.pausedBits[p * this.words + (s >> 5)]! &= ~(1 << (s & 31));
       if (qs[r + Q_PKTS]! > 0 && ((port.blockedMask >> this.cls) & 1) === 1) this.setBlocked(port, this.cls, false, true);
     }
-    if (ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
+    if (ft[f + F_COUNT] === 0 && held === 1) this.release(p, f);
   }
 
   /** A new flow's queue at port p (flow-table record f): the lowest empty one, else its hash's. */
@@ -326,12 +349,19 @@ export class Bfc implements SplitQueues {
         break;
       }
     }
-    if (s < 0) s = (hash >>> 0) % this.n;
+    if (s < 0) {
+      s = (hash >>> 0) % this.n;
+      this.sharedAssignments++;
+    }
     this.ft[f + F_QUEUE] = s;
     const r = (p * this.n + s) * QS;
     const was = this.qs[r + Q_FLOWS]!;
     this.qs[r + Q_FLOWS] = was + 1;
-    if (was === 0) this.freeBits[base + (s >> 5)]! &= ~(1 << (s & 31));
+    if (was === 0) {
+      this.freeBits[base + (s >> 5)]! &= ~(1 << (s & 31));
+      const used = ++this.inUse[p]!;
+      if (used > this.maxQueuesInUse) this.maxQueuesInUse = used;
+    }
     return s;
   }
 
@@ -341,7 +371,10 @@ export class Bfc implements SplitQueues {
     const r = (p * this.n + s) * QS;
     const now = this.qs[r + Q_FLOWS]! - 1;
     this.qs[r + Q_FLOWS] = now;
-    if (now === 0) this.freeBits[p * this.words + (s >> 5)]! |= 1 << (s & 31);
+    if (now === 0) {
+      this.freeBits[p * this.words + (s >> 5)]! |= 1 << (s & 31);
+      this.inUse[p]!--;
+    }
   }
 
   /** The next non-empty, unpaused queue of port p after the last served (round robin), -1: none. */
@@ -375,31 +408,43 @@ export class Bfc implements SplitQueues {
     }
   }
 
-  /** Pauses the flow of record f upstream: queue record r is above the threshold. */
-  private pauseUpstream(f: number, r: number, flow: number, hash: number, inPort: number): void {
-    const ft = this.ft;
-    ft[f + F_FLAGS] = ft[f + F_FLAGS]! | PAUSING;
-    ft[f + F_FLOW] = flow;
-    ft[f + F_HASH] = hash;
-    ft[f + F_IN] = inPort;
-    ft[f + F_NEXT] = this.qs[r + Q_PLIST]!;
-    this.qs[r + Q_PLIST] = f;
+  /**
+   * Queue record r is above the threshold and a data packet of `flow` joined
+   * it from ingress `inPort`: pause the flow at that upstream hop unless this
+   * queue already has (one record per flow and ingress, whatever entry or
+   * queue the flow shares).
+   */
+  private pauseUpstream(r: number, flow: number, hash: number, inPort: number): void {
+    const rec = this.rec;
+    for (let x = this.qs[r + Q_PLIST]!; x >= 0; x = rec[x * RS + R_NEXT]!) {
+      if (rec[x * RS + R_FLOW] === flow && rec[x * RS + R_IN] === inPort) return;
+    }
+    let x = this.recFree;
+    if (x >= 0) this.recFree = this.rec[x * RS + R_NEXT]!;
+    else x = this.newRecord();
+    const o = x * RS;
+    this.rec[o + R_FLOW] = flow;
+    this.rec[o + R_HASH] = hash;
+    this.rec[o + R_IN] = inPort;
+    this.rec[o + R_NEXT] = this.qs[r + Q_PLIST]!;
+    this.qs[r + Q_PLIST] = x;
     this.pausesSent++;
     this.send(inPort, flow, hash, true);
   }
 
-  /** Queue record r of port p drained to its resume threshold: resume every flow it paused upstream. */
-  private resumeAll(p: number, r: number): void {
-    const ft = this.ft;
-    let f = this.qs[r + Q_PLIST]!;
+  /** Queue record r drained to its resume threshold: resume every flow it paused upstream. */
+  private resumeAll(r: number): void {
+    const rec = this.rec;
+    let x = this.qs[r + Q_PLIST]!;
     this.qs[r + Q_PLIST] = -1;
-    while (f >= 0) {
-      const next = ft[f + F_NEXT]!;
-      ft[f + F_FLAGS] = ft[f + F_FLAGS]! & ~PAUSING;
+    while (x >= 0) {
+      const o = x * RS;
+      const next = rec[o + R_NEXT]!;
       this.resumesSent++;
-      this.send(ft[f + F_IN]!, ft[f + F_FLOW]!, ft[f + F_HASH]!, false);
-      if (ft[f + F_COUNT] === 0 && ft[f + F_FLAGS] === 0) this.release(p, f);
-      f = next;
+      this.send(rec[o + R_IN]!, rec[o + R_FLOW]!, rec[o + R_HASH]!, false);
+      rec[o + R_NEXT] = this.recFree;
+      this.recFree = x;
+      x = next;
     }
   }
 
@@ -423,5 +468,14 @@ export class Bfc implements SplitQueues {
       this.ent = bigger;
     }
     return this.entTop++;
+  }
+
+  private newRecord(): number {
+    if ((this.recTop + 1) * RS > this.rec.length) {
+      const bigger = new Int32Array(this.rec.length * 2);
+      bigger.set(this.rec);
+      this.rec = bigger;
+    }
+    return this.recTop++;
   }
 }

@@ -12,8 +12,8 @@ export class BfcPausedDriver implements SendDriver {
   readonly name: SendDriver['name'];
   readonly carriesGrants: boolean;
   packetPrio?: (f: Flow, seq: number) => number;
-  /** by flow id: 1 while paused */
-  private paused = new Uint8Array(1024);
+  /** by flow id: pauses outstanding (the flow is paused while > 0; the switch may hold several, one per queue that paused it) */
+  private paused = new Int32Array(1024);
   /** by flow id: pauses received (tests, diagnostics) */
   private pauseCounts = new Int32Array(1024);
   /** pause frames received by all flows */
@@ -26,23 +26,25 @@ export class BfcPausedDriver implements SendDriver {
     if (inner.packetPrio !== undefined) this.packetPrio = (f: Flow, seq: number): number => inner.packetPrio!(f, seq);
   }
 
-  /** Pauses or resumes f; true when its state changed. */
+  /** Counts a pause of f in or out; true when it changed whether f is paused. */
   set(f: Flow, pause: boolean): boolean {
     const id = f.id;
     if (id >= this.paused.length) this.grow(id);
-    const v = pause === true ? 1 : 0;
-    if (this.paused[id] === v) return false;
-    this.paused[id] = v;
-    if (v === 1) {
+    const was = this.paused[id]!;
+    if (pause === true) {
+      this.paused[id] = was + 1;
       this.pauses++;
       this.pauseCounts[id]!++;
+      return was === 0;
     }
-    return true;
+    if (was === 0) return false;
+    this.paused[id] = was - 1;
+    return was === 1;
   }
 
   /** Whether flow `id` is paused now. */
   isPaused(id: number): boolean {
-    return id < this.paused.length && this.paused[id] === 1;
+    return id < this.paused.length && this.paused[id]! > 0;
   }
 
   /** How often flow `id` was paused. */
@@ -53,7 +55,7 @@ export class BfcPausedDriver implements SendDriver {
   private grow(id: number): void {
     let n = this.paused.length;
     while (n <= id) n *= 2;
-    const p = new Uint8Array(n);
+    const p = new Int32Array(n);
     p.set(this.paused);
     this.paused = p;
     const c = new Int32Array(n);
@@ -67,7 +69,7 @@ export class BfcPausedDriver implements SendDriver {
 
   mayPut(f: Flow): boolean {
     const id = f.id;
-    if (id < this.paused.length && this.paused[id] === 1) return false;
+    if (id < this.paused.length && this.paused[id]! > 0) return false;
     return this.inner.mayPut(f);
   }
 
