@@ -67,7 +67,7 @@ function scenarioValues(summaryFile: string): Record<string, number> {
     jobs?: { iterations: number; meanPs: number };
   };
   const out: Record<string, number> = { meanSlowdown: s.fct.overall.meanSlowdown, p99Slowdown: s.fct.overall.p99Slowdown };
-  for (const k of ['flows', 'finished', 'drops', 'pausesSent', 'retransmittedPackets', 'timeouts', 'dataPacketsSent', 'trimmedPackets'] as const) {
+  for (const k of ['flows', 'finished', 'drops', 'pausesSent', 'retransmittedPackets', 'timeouts', 'dataPacketsSent', 'trimmedPackets', 'bfcPauses', 'bfcSharedAssignments'] as const) {
     const v = s.totals[k];
     if (typeof v === 'number') out[k] = v;
   }
