@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'dist', 'cli');
 const META = join(ROOT, 'dist', '.bundle-meta.json'); // esbuild's metafile of the last bundle: its inputs
-const ENTRIES = { ccsim: 'dist/src/cli/main.js', 'sweep-worker': 'dist/src/experiment/sweep-worker.js', 'parallel-worker': 'dist/src/experiment/parallel-worker.js' };
+const ENTRIES = { ccsim: 'dist/src/cli/main.js', 'sweep-worker': 'dist/src/experiment/run/sweep-worker.js', 'parallel-worker': 'dist/src/sim/parallel/parallel-worker.js' };
 const EXTERNAL = ['echarts', '@resvg/resvg-js', 'hyparquet-writer'];
 // CommonJS dependencies (commander, cli-progress) call require(); an ES module has none
 const BANNER = "import { createRequire as __ccsimCreateRequire } from 'node:module'; const require = __ccsimCreateRequire(import.meta.url);";

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { figureNames, findFigure, registerFigure, type FigureAnalysis } from '../src/experiment/analysis.js';
+import { figureNames, findFigure, registerFigure, type FigureAnalysis } from '../src/experiment/results/analysis.js';
 import '../experiments/index.js';
 
 test('registry: built-in first, then every paper in registration order; ids are unique', () => {

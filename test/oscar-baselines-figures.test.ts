@@ -11,7 +11,7 @@ import { simulate } from '../src/sim/simulate.js';
 import { parkingLot, parseCcsimTopology, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
 import { measureBurst, measureFailure, measureGradient, queuePresence, steadyShares } from '../experiments/oscar/analysis-baselines.js';
-import { runSeries } from '../src/experiment/series.js';
+import { runSeries } from '../src/experiment/results/series.js';
 import { loadCdf } from '../src/workload/index.js';
 import { poissonFlows } from '../src/workload/index.js';
 import { Rng } from '../src/engine/rng.js';

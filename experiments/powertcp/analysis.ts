@@ -14,9 +14,9 @@ import type { IncastEntry } from '../../src/workload/incast.js';
 import type { SimOutput } from '../../src/sim/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 import { parseBytes } from '../../src/engine/units.js';
-import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results.js';
-import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/series.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results/results.js';
+import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/results/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */

@@ -4,7 +4,7 @@ import { ccDefinitions } from '../cc/registry.js';
 import type { CcDefinition } from '../cc/types.js';
 import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
-import { UsageError } from '../experiment/errors.js';
+import { UsageError } from '../engine/errors.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
@@ -12,7 +12,7 @@ import { disciplineRegistry } from '../net/switch-registry.js';
 import { fmtInt, out, pad } from './format.js';
 
 /** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
-export { loadPlugins } from '../experiment/plugins.js';
+export { loadPlugins } from '../experiment/run/plugins.js';
 
 // ---------------------------------------------------------------------------------------------
 // `list`: CC parameter descriptions from the zod schemas

@@ -9,10 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as echarts from 'echarts';
-import { UsageError, errorMessage } from '../experiment/errors.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
-import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
-import { loadResults } from '../experiment/results.js';
+import { UsageError, errorMessage } from '../engine/errors.js';
+import { writeFileAtomic } from '../experiment/run/sweep-point.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/results/ownership.js';
+import { loadResults } from '../experiment/results/results.js';
 import { HEIGHT, WIDTH, type Chart, type Option } from './charts.js';
 import { standardCharts } from './html.js';
 

@@ -9,21 +9,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { UsageError, errorMessage } from '../experiment/errors.js';
-import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
-import { ccsimVersion } from '../experiment/output.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { UsageError, errorMessage } from '../engine/errors.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/results/ownership.js';
+import { ccsimVersion } from '../experiment/run/output.js';
+import { writeFileAtomic } from '../experiment/run/sweep-point.js';
 import type { FctStats } from '../metrics/summary.js';
 import { HEIGHT, WIDTH, slowdownBarCharts, slowdownCdf, sweepLines, type Chart } from './charts.js';
 import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-series.js';
 import { seriesStyles } from './encoding.js';
 import { tagTable } from './tags.js';
 import { legendNames } from './labels.js';
-import { findFigure } from '../experiment/analysis.js';
-import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
+import { findFigure } from '../experiment/results/analysis.js';
+import type { Cell, FigureResult, FigureTable } from '../experiment/results/analysis.js';
 import { jobCharts, jobTable } from './charts-jobs.js';
 import { breakdownCharts, breakdownPortTable } from './charts-breakdown.js';
-import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
+import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results/results.js';
 import { formatCell } from './text.js';
 
 export function esc(s: string): string {

@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { currentModel } from '../experiment/build-id.js';
+import { currentModel } from '../experiment/results/build-id.js';
 
 export interface Provenance {
   /** commits the points ran on (experiment/build-id.ts), comma-separated when several */
@@ -78,7 +78,7 @@ export const modelFileSchema = z
   .strict();
 export type ModelFile = z.output<typeof modelFileSchema>;
 
-export { currentModel, modelFilePath } from '../experiment/build-id.js';
+export { currentModel, modelFilePath } from '../experiment/results/build-id.js';
 
 /** The fingerprint of a set of canary values: sha256 of their sorted keys and 12-digit values. */
 export function fingerprintOf(canaries: Readonly<Record<string, number>>): string {
