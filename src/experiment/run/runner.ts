@@ -11,7 +11,8 @@ import { throughputNotes } from '../../sim/notes.js';
 import { UsageError, errorMessage } from '../../engine/errors.js';
 import { ensureOutDir, prepareOutDir, removeCreatedDirs, type OutDirPlan } from '../results/outdir.js';
 import { FctStream, resultFileNames, writeResults } from './output.js';
-import { loadSpecPlugins } from './plugins.js';
+import { loadSpecPlugins, loadedPluginFiles } from './plugins.js';
+import { entryUrl } from '../../workload/package-root.js';
 import { loadAndResolve } from '../spec/resolve.js';
 import { simulate } from '../../sim/simulate.js';
 import { parallelUnsupported, runParallel } from '../../sim/parallel/parallel.js';
@@ -36,7 +37,7 @@ export interface RunOptions {
   progressStream?: NodeJS.WritableStream;
   /** apply the spec's `quick:` block */
   quick?: boolean;
-  /** worker threads for this run; overrides the spec's `threads` (experiment/threads.ts) */
+  /** worker threads for this run; overrides the spec's `threads` (sim/parallel/threads.ts) */
   threads?: number;
   /** turn on the per-flow FCT breakdown, as `metrics: { breakdown: true }` does */
   breakdown?: boolean;
@@ -52,7 +53,7 @@ export interface RunResult {
   input: SimInput;
   /** names of the files written in outDir */
   files: string[];
-  /** the threads asked for and used (experiment/threads.ts) */
+  /** the threads asked for and used (sim/parallel/threads.ts) */
   threads: ThreadPlan;
 }
 
@@ -194,7 +195,7 @@ export async function runExperiment(specPath: string, opts: RunOptions = {}): Pr
   if (opts.threads !== undefined && !(Number.isInteger(opts.threads) && opts.threads >= 1 && opts.threads <= MAX_THREADS)) {
     throw new UsageError(`--threads: must be an integer from 1 to ${MAX_THREADS}, got ${opts.threads}`);
   }
-  // plug-in modules before the spec's names are checked (experiment/plugins.ts)
+  // plug-in modules before the spec's names are checked (experiment/run/plugins.ts)
   await loadSpecPlugins(specPath, opts.plugins);
   const { loaded, input } = loadAndResolve(specPath, { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.breakdown === true ? { breakdown: true } : {}) }, { quick: opts.quick === true });
   const spec = loaded.spec;
@@ -248,7 +249,9 @@ function simulateThreads(input: SimInput, threads: ThreadPlan): SimOutput {
   if (threads.used > 1 && threads.partitioning !== null) {
     const wall0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const out = runParallel(input, threads.partitioning);
+    // the worker threads load the plug-in modules this thread loaded (./parallel-worker.ts)
+    const workerUrl = entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
+    const out = runParallel(input, threads.partitioning, undefined, { workerUrl, workerSetup: { plugins: loadedPluginFiles() } });
     const starved = starvationNote(performance.now() - wall0, process.cpuUsage(cpu0), threads.used);
     if (starved !== undefined) threads.notes.push(starved);
     if (out !== null) return out;

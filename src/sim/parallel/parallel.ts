@@ -1,7 +1,7 @@
 /**
  * The parallel engine (issue 31; docs/architecture.md, "Parallel runs"): one run on several
- * threads, one partition each (sim/partition-run.ts, experiment/partition-loop.ts): partition
- * 0 on the calling thread, the others on worker threads (experiment/parallel-worker.ts),
+ * threads, one partition each (sim/partition-run.ts, sim/parallel/partition-loop.ts): partition
+ * 0 on the calling thread, the others on worker threads (sim/parallel/parallel-worker.ts),
  * synchronised in windows of the held links' grid through shared memory
  * (engine/window-sync.ts), with results merged into exactly the output a one-thread run
  * gives: FCT rows in flow id order, counters from each node's own partition, totals summed.
@@ -19,7 +19,6 @@ import { FctRecorder } from '../../metrics/collect.js';
 import { topAutoQueues, type AutoQueues } from '../../metrics/samplers.js';
 import type { Partitioning } from '../../net/topology/partition.js';
 import { WindowBarrier, WindowRing } from '../../engine/window-sync.js';
-import { loadedPluginFiles } from '../../experiment/run/plugins.js';
 import { runPartition, type PartitionJob, type PartitionReport, type PartitionStats } from './partition-loop.js';
 import { entryUrl } from '../../workload/package-root.js';
 import type { SimInput, SimOutput } from '../types.js';
@@ -126,7 +125,19 @@ function awaitWorkerStart(done: Int32Array, count: number, ports: readonly Messa
   }
 }
 
-export function runParallel(input: SimInput, part: Partitioning, stats?: PartitionStats[], opts: { workerUrl?: URL; startTimeoutMs?: number } = {}): SimOutput | null {
+export interface ParallelOptions {
+  /**
+   * The worker threads' module (default: ./parallel-worker.ts, which loads nothing first). A caller
+   * whose inputs name plug-ins passes its own entry that loads them, then serves a partition
+   * (servePartition, ./partition-worker.ts); experiment/run/parallel-worker.ts is the one ccsim runs.
+   */
+  workerUrl?: URL;
+  /** structured-clonable data handed to that module's preparation step (the plug-in files to load) */
+  workerSetup?: unknown;
+  startTimeoutMs?: number;
+}
+
+export function runParallel(input: SimInput, part: Partitioning, stats?: PartitionStats[], opts: ParallelOptions = {}): SimOutput | null {
   const P = part.count;
   const { onProgress: _progress, fctSink, ...plain } = input;
   const capacity = ringCapacity(input, part);
@@ -142,7 +153,7 @@ export function runParallel(input: SimInput, part: Partitioning, stats?: Partiti
   for (let me = 1; me < P; me++) {
     const ch = new MessageChannel();
     ports.push(ch.port1);
-    workers.push(new Worker(WORKER_BOOT, { eval: true, workerData: { ...job(me), entry: url.href, done: done.buffer, report: ch.port2, plugins: loadedPluginFiles() }, transferList: [ch.port2] }));
+    workers.push(new Worker(WORKER_BOOT, { eval: true, workerData: { ...job(me), entry: url.href, done: done.buffer, report: ch.port2, setup: opts.workerSetup }, transferList: [ch.port2] }));
   }
   // partition 0 waits at window barriers for every other partition: start it only once they all run
   awaitWorkerStart(done, P, ports, workers, opts.startTimeoutMs ?? WORKER_START_TIMEOUT_MS);

@@ -1,7 +1,7 @@
 /**
  * The window loop of one partition of a parallel run (issue 31; docs/architecture.md,
- * "Parallel runs"), run by each worker thread (experiment/parallel-worker.ts) and, for
- * partition 0, by the thread that started the run (experiment/parallel.ts), which would
+ * "Parallel runs"), run by each worker thread (sim/parallel/parallel-worker.ts) and, for
+ * partition 0, by the thread that started the run (sim/parallel/parallel.ts), which would
  * otherwise only wait. In window k it runs its scheduler to the window's end, publishes what
  * its cut links sent (one ring per receiving partition), meets the others at the barrier with
  * the time of its next event (the earliest arrival it sent included) and whether it needs the

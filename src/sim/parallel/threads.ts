@@ -4,7 +4,7 @@
  * splits into (net/topology/partition.ts) and by the machine's cores. The run goes on
  * with what makes sense and says why in `notes`; the manifest records the plan.
  *
- * The parallel engine (experiment/parallel.ts) runs most runs; what it does not run yet
+ * The parallel engine (sim/parallel/parallel.ts) runs most runs; what it does not run yet
  * (`parallelUnsupported`: closed loops, streamed workloads, circuits, ...) uses one thread,
  * with a note naming it.
  */
@@ -13,7 +13,7 @@ import { formatTime } from '../../engine/units.js';
 import { partitionTopology, type Partitioning } from '../../net/topology/partition.js';
 import type { Topology } from '../../net/topology/types.js';
 
-/** Whether runs can use more than one thread (the parallel engine, experiment/parallel.ts). */
+/** Whether runs can use more than one thread (the parallel engine, sim/parallel/parallel.ts). */
 export const PARALLEL_ENGINE = true;
 
 export interface ThreadPlan {
