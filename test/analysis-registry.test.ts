@@ -1,5 +1,5 @@
 /**
- * The figure-analysis registry of the experiment layer (src/experiment/analysis.ts):
+ * The figure-analysis registry of the experiment layer (src/experiment/results/analysis.ts):
  * the built-in analysis is always there, experiments/index.js registers every
  * paper's analyses, an id names one analysis only.
  */

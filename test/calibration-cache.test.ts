@@ -1,5 +1,5 @@
 /**
- * validate's calibration, cached per machine (src/experiment/calibration-cache.ts):
+ * validate's calibration, cached per machine (src/experiment/run/calibration-cache.ts):
  * measured once, then read back for the same ccsim, Node, platform, CPU and
  * core count; --recalibrate measures again; the cache file is ccsim's own
  * sealed record (a file it did not write is never replaced); a cache folder

@@ -1,5 +1,5 @@
 /**
- * The cost model (src/experiment/estimate-cost.ts, estimate-work.ts) against
+ * The cost model (src/experiment/run/estimate-cost.ts, estimate-work.ts) against
  * recorded runs of the example and experiment specs
  * (data/estimate/recorded-runs.json, written by scripts/record-costs.mjs):
  * the estimated events are within a factor of 2 of the events the runs

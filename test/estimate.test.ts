@@ -1,5 +1,5 @@
 /**
- * The cost estimate of `ccsim validate` (src/experiment/estimate.ts): flows
+ * The cost estimate of `ccsim validate` (src/experiment/run/estimate.ts): flows
  * and data packets exactly, events and wall time from a built-in calibration
  * run, within the stated factor of 2 of a real run; a run estimated above 10
  * minutes is warned about; `run` without a terminal prints progress lines.

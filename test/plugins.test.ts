@@ -1,5 +1,5 @@
 /**
- * Plug-ins from a user's own files (experiment/plugins.ts; docs/extending.md, "Plug-ins in
+ * Plug-ins from a user's own files (experiment/run/plugins.ts; docs/extending.md, "Plug-ins in
  * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload and a
  * strict-priority + DRR queue discipline) copied to a folder outside the repository and run
  * from its spec, with nothing in src/ changed: as one run (also on 2 threads), as a sweep

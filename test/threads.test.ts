@@ -1,5 +1,5 @@
 /**
- * Threads of one run (issue 31, stage 1; src/experiment/threads.ts): the spec's `threads`
+ * Threads of one run (issue 31, stage 1; src/sim/parallel/threads.ts): the spec's `threads`
  * and `ccsim run --threads`, the partition table of `--explain-partition`, the bounds
  * (partitions, cores) with a message saying why, and the manifest's record. Until the
  * parallel engine lands every run uses one thread; the results must then be byte-identical
@@ -134,7 +134,7 @@ workload:
 stop: { maxTime: 5ms }
 `;
 
-// ---- stage 4: the parallel engine (experiment/parallel.ts): worker threads, one partition each
+// ---- stage 4: the parallel engine (sim/parallel/parallel.ts): worker threads, one partition each
 
 const FIXED = SPEC.replace('threads-demo', 'threads-fixed').replace('duration: 50us', 'duration: 100us').replace('stop: { maxTime: 10ms }', 'stop: { at: 300us }');
 

@@ -18,7 +18,7 @@ import { BFC_FIGURES } from './analysis-bfc.js';
 import { SIZE_GROUPS, TAG_GROUPS, fctFigure, pointCc, r3, readFct, stats, type FctData } from './fct.js';
 
 
-/** The value column of a port series table (src/experiment/output.ts). */
+/** The value column of a port series table (src/experiment/run/output.ts). */
 const SERIES_VALUE = { queues: 'bytes', throughput: 'bps' } as const;
 
 /** A time series of one port (queues.csv / throughput.csv): the given port, else the table's first. */

@@ -17,7 +17,7 @@ import { percentileLinear } from '../../src/metrics/stats.js';
 import { readRunManifest } from '../../src/experiment/results/results.js';
 import { loadRun, type Series } from '../../src/experiment/results/series.js';
 import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
-import { rotationMatchings } from '../../src/net/topology/rdcn.js';
+import { rotationMatchings } from '../../src/engine/rotation.js';
 
 const US_PS = 1e6;
 

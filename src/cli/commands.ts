@@ -16,7 +16,7 @@ import { fitTable, TERMINAL_COLUMNS, wrap } from './fit.js';
 import { printSweepEstimate } from './estimate.js';
 import type { Cell, FigureTable } from '../experiment/results/analysis.js';
 import { readRunSummary } from '../experiment/results/results.js';
-import { pointDir } from '../experiment/run/sweep-point.js';
+import { pointDir } from '../experiment/results/points.js';
 import { PointsFailed } from './errors.js';
 import '../../experiments/index.js';
 

@@ -44,7 +44,7 @@ export function comparisonSection(c: Comparison, id: string, title: string): Rep
 
 function writeComparisonReport(dir: string, sections: ReportSection[], meta: string[]): string {
   const file = join(dir, 'report.html');
-  // ownership (experiment/ownership.ts): replaces only a report ccsim wrote; sealed, written atomically
+  // ownership (experiment/results/ownership.ts): replaces only a report ccsim wrote; sealed, written atomically
   writeOwnedHtml(file, sealHtml(renderPage('ccsim compare', meta, sections)), 'the report');
   return file;
 }

@@ -1,8 +1,8 @@
 /**
  * The cost estimate as the CLI prints it: `validate` (in full), and `run`,
  * `sweep` and `reproduce` before they start (one line; they ask nothing and
- * go on). The numbers come from experiment/estimate-cost.ts with the cached
- * calibration of this machine (experiment/calibration-cache.ts).
+ * go on). The numbers come from experiment/run/estimate-cost.ts with the cached
+ * calibration of this machine (experiment/run/calibration-cache.ts).
  */
 import { formatTime } from '../engine/units.js';
 import type { CalibrationResult } from '../experiment/run/calibration-cache.js';

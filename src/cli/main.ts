@@ -140,8 +140,8 @@ function buildProgram(): Command {
     .option('-o, --out <file>', 'write to this file (default: standard output)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs and workload types are in the schema')
     .action(async (o: { out?: string; plugins?: string[] }) => {
-      const { specJsonSchema, loadPlugins } = await import('../experiment/spec/json-schema.js');
-      if (o.plugins !== undefined) await loadPlugins(o.plugins);
+      const { specJsonSchema } = await import('../experiment/spec/json-schema.js');
+      if (o.plugins !== undefined) await (await import('../experiment/run/plugins.js')).loadPlugins(o.plugins);
       const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
       if (o.out === undefined) process.stdout.write(text);
       else {

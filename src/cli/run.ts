@@ -58,7 +58,7 @@ export async function validateCommand(
   spec: string,
   o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number; recalibrate?: boolean },
 ): Promise<void> {
-  await loadSpecPlugins(spec); // the spec's own CCs, workloads, ... before it is checked (experiment/plugins.ts)
+  await loadSpecPlugins(spec); // the spec's own CCs, workloads, ... before it is checked (experiment/run/plugins.ts)
   const read = readRaw(spec);
   if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { SweepPlan } from '../experiment/run/sweep.js';
 import { analyzeSweep, type FailedPoint, type SweepAnalysis } from '../experiment/run/sweep-run.js';
-import { pointState, type PointState } from '../experiment/run/sweep-point.js';
+import { pointState, type PointState } from '../experiment/results/points.js';
 import type { MeasuredClaim } from '../experiment/results/analysis.js';
 import { experimentName, rowOf, type ClaimRecord, type ClaimRow, type Paper, type PublishedData, type RecordedClaim, type ReplicaClaims } from './published.js';
 import { currentModel, isPartial, specHashOf, staleReason, type Provenance } from './provenance.js';

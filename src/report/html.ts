@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { UsageError, errorMessage } from '../engine/errors.js';
 import { reportReplaceRefusal, sealHtml } from '../experiment/results/ownership.js';
 import { ccsimVersion } from '../experiment/run/output.js';
-import { writeFileAtomic } from '../experiment/run/sweep-point.js';
+import { writeFileAtomic } from '../experiment/results/points.js';
 import type { FctStats } from '../metrics/summary.js';
 import { HEIGHT, WIDTH, slowdownBarCharts, slowdownCdf, sweepLines, type Chart } from './charts.js';
 import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-series.js';
@@ -332,7 +332,7 @@ export function writeReport(dir: string, out?: string): { file: string; charts: 
     `results: ${dir} · ccsim ${ccsimVersion()}`,
   ];
   const file = out ?? join(dir, 'report.html');
-  // ownership (experiment/ownership.ts): an existing file is replaced only if it is a report ccsim wrote
+  // ownership (experiment/results/ownership.ts): an existing file is replaced only if it is a report ccsim wrote
   const refusal = reportReplaceRefusal(file);
   if (refusal !== undefined) throw new UsageError(`cannot write the report: ${refusal}`);
   const html = sealHtml(renderPage(`ccsim report: ${set.name}`, meta, sections));

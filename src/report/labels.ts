@@ -2,7 +2,7 @@
  * Legend names of a report's runs, built from the values a sweep varies: only
  * the fields whose values differ between the runs shown, each as
  * `key=value`, a CC with parameters spelled as everywhere else
- * (`cc=dcqcn[variant=paper]`, src/experiment/sweep.ts `ccText`), and any other object value as its compact JSON when
+ * (`cc=dcqcn[variant=paper]`, src/experiment/run/sweep.ts `ccText`), and any other object value as its compact JSON when
  * short, else as `#n` (its n-th distinct value, listed in a note).
  */
 import type { RunData } from '../experiment/results/results.js';

@@ -10,7 +10,7 @@
  *   makes every record of the old model stale.
  * - the spec: a hash of the sweep points the claim needs (their specs and input files); a
  *   record made from other specs is stale.
- * - the build: the commit the points ran on (experiment/build-id.ts); a record without one
+ * - the build: the commit the points ran on (experiment/results/build-id.ts); a record without one
  *   (made before provenance existed) or from uncommitted changes is stale.
  * - the points: used / needed; fewer used than needed is **partial**.
  */
@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { currentModel } from '../experiment/results/build-id.js';
 
 export interface Provenance {
-  /** commits the points ran on (experiment/build-id.ts), comma-separated when several */
+  /** commits the points ran on (experiment/results/build-id.ts), comma-separated when several */
   build: string;
   /** model fingerprints the points ran on (data/measured/model.json), comma-separated when several */
   model: string;

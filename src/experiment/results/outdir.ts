@@ -5,7 +5,7 @@
  * Rules (the same for `ccsim run` and every point of a sweep):
  * - ccsim never deletes or overwrites a file it did not write. A folder that is
  *   not empty is accepted only if it is a ccsim result folder: its manifest.json
- *   is a sealed ccsim record of kind `result` (experiment/ownership.ts: version,
+ *   is a sealed ccsim record of kind `result` (experiment/results/ownership.ts: version,
  *   kind, file list and a seal over the content, so a hand-made manifest does
  *   not pass); it lists the files ccsim wrote there, and only those are
  *   replaced or removed. Everything else (notebooks, plots, notes) stays.

@@ -10,7 +10,7 @@
  * an HTML report ends with a seal comment. A hand-made manifest with the
  * right keys, or a file ccsim wrote and a user then edited, does not verify,
  * so ccsim leaves it alone and says why. The files a sealed manifest lists
- * are ccsim's too (experiment/outdir.ts).
+ * are ccsim's too (experiment/results/outdir.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';

@@ -13,10 +13,10 @@ import { parseJsonBounded, readTextFileCapped } from '../../engine/io.js';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UsageError } from '../../engine/errors.js';
-import { pointState } from '../run/sweep-point.js';
+import { pointState } from './points.js';
 import type { RunSummary } from '../../metrics/summary.js';
 import type { PointResult } from './analysis.js';
-import type { RunManifest } from '../run/output.js';
+import type { RunManifest } from './manifest.js';
 
 export type { RunManifest };
 
@@ -184,7 +184,7 @@ export function readColumns(dir: string, base: string): ResultColumns {
   };
 }
 
-/** One row of a result folder's fct table (FCT_COLUMNS, src/experiment/output.ts), typed. */
+/** One row of a result folder's fct table (FCT_COLUMNS, src/experiment/run/output.ts), typed. */
 export interface FctRecord {
   id: number;
   bytes: number;

@@ -5,7 +5,7 @@
  * from an in-memory simulation result (`runSeries`), plus small helpers on a
  * series. Shared by the papers' analyses (experiments/<paper>/analysis*.ts).
  */
-import type { SimOutput } from '../../sim/types.js';
+import type { SimOutput } from '../../metrics/types.js';
 import { readFctRecords, readTable, type TableRow } from './results.js';
 
 /** A sampled series: times in ps, values. */

@@ -8,7 +8,7 @@
 import { UsageError } from '../../engine/errors.js';
 import { makeDirs } from './outdir.js';
 import { jsonReplaceRefusal, reportReplaceRefusal } from './ownership.js';
-import { writeFileAtomic } from '../run/sweep-point.js';
+import { writeFileAtomic } from './points.js';
 import { dirname } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 

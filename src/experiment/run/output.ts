@@ -19,6 +19,7 @@ import { UNTAGGED } from '../../metrics/summary.js';
 import { buildId, currentModel } from '../results/build-id.js';
 import { commitResultFiles, stagingPrefix, type OutDirPlan } from '../results/outdir.js';
 import type { Spec } from '../spec/spec.js';
+import type { RunManifest } from '../results/manifest.js';
 import type { FctRow, SimInput, SimOutput } from '../../sim/types.js';
 import { BREAKDOWN_PARTS } from '../../metrics/breakdown.js';
 import type { BreakdownOutput } from '../../metrics/types.js';
@@ -159,7 +160,7 @@ export interface RunInfo {
   totalWallMs: number;
   /** the sweep point this run is (index, id, varied fields), recorded in the manifest */
   sweep?: Record<string, unknown>;
-  /** threads asked for and used, partitions, lookahead (experiment/threads.ts `threadRecord`) */
+  /** threads asked for and used, partitions, lookahead (sim/parallel/threads.ts `threadRecord`) */
   threads?: Record<string, unknown>;
 }
 
@@ -399,48 +400,22 @@ function ccNetworkRecord(input: SimInput): { ccNetwork?: { field: string; value:
 }
 
 /**
- * manifest.json of a run folder, as buildManifest writes it (non-finite
- * numbers are written as null). The one manifest type: analyses read it
- * through readRunManifest (./results.ts).
+ * manifest.json as this writer types it: the reader's RunManifest (experiment/results/manifest.ts)
+ * with the simulator's own types where the reader sees plain records; a field the writer
+ * changes that the reader's type no longer describes does not compile here.
  */
-export interface RunManifest {
-  ccsim: string;
-  /** the build the run ran on (experiment/build-id.ts); absent in manifests written before issue 40 */
-  build?: string;
-  /** the model fingerprint of that build (data/measured/model.json); absent when it has none */
-  model?: string;
-  node: string;
-  platform: string;
-  startedAt: string;
-  specPath: string | null;
-  name: string;
-  seed: number;
-  seedFrom: 'spec' | 'override';
-  run: { wallMs: number; totalWallMs: number; events: number; eventsPerSec: number | null; simulatedPs: number; peakRssBytes: number };
-  resolved: {
-    topology: { name: string; hosts: number; switches: number; links: number };
-    flows: number;
+export interface WrittenManifest extends RunManifest {
+  resolved: Omit<RunManifest['resolved'], 'cc' | 'net' | 'linkEvents' | 'metrics'> & {
     cc: SimInput['cc'];
     net: SimInput['net'];
-    stopAtPs: number | null;
-    maxTimePs: number;
     linkEvents: SimInput['linkEvents'];
     metrics: SimInput['metrics'];
-    /** what the CC turned on in the network (`CcDefinition.network`, e.g. ndp's trimming), already in `net`; absent for most CCs */
-    ccNetwork?: { field: string; value: unknown; why: string }[];
   };
-  sweep?: Record<string, unknown>;
-  /** threads asked for and used (experiment/threads.ts); absent in manifests written before issue 31 */
-  threads?: Record<string, unknown>;
   spec: Spec;
-  raw: unknown;
-  files: string[];
-  /** set while a run's files are being written (outdir.ts) */
-  incomplete?: boolean;
 }
 
 /** The manifest: everything needed to know what ran, plus the non-deterministic facts of this run. */
-export function buildManifest(d: ResultData, files: readonly string[]): RunManifest {
+export function buildManifest(d: ResultData, files: readonly string[]): WrittenManifest {
   const { input, output } = d;
   const switches = input.topology.nodes.length - input.topology.hostCount;
   const simWallMs = output.wallMs;

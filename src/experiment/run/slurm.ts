@@ -21,7 +21,7 @@ import { writeSweepParquet } from './sweep-parquet.js';
 import { UsageError, errorMessage } from '../../engine/errors.js';
 import { planSweep } from './sweep.js';
 import { analyzeSweep, defaultSweepDir, prepareSweep, writePointsCsv } from './sweep-run.js';
-import { pointState, writeFileAtomic, type PointState } from './sweep-point.js';
+import { pointState, writeFileAtomic, type PointState } from '../results/points.js';
 import { checkSweepIndex } from '../results/results.js';
 
 export interface SlurmOptions {

@@ -15,7 +15,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { pointState } from './sweep-point.js';
+import { pointState } from '../results/points.js';
 import type { SweepPlan } from './sweep.js';
 import { pointValueText } from './sweep.js';
 import { readTable } from '../results/results.js';

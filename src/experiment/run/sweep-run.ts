@@ -19,7 +19,8 @@ import { ccsimVersion } from './output.js';
 import { acquireSweepLock, makeDirs, releaseSweepLock } from '../results/outdir.js';
 import { planSweep, pointValueText, type SweepPlan, type SweepPoint } from './sweep.js';
 import { readOwnedRecord, sealJson } from '../results/ownership.js';
-import { pointDir, pointState, runPoint, writeFileAtomic, type PointJob, type PointState, type WorkerReply } from './sweep-point.js';
+import { pointDir, pointState, writeFileAtomic, type PointState } from '../results/points.js';
+import { runPoint, type PointJob, type WorkerReply } from './sweep-point.js';
 
 export interface SweepOptions {
   /** sweep folder; default results/<name> (results/<name>-quick with quick) */
@@ -74,7 +75,7 @@ export function defaultSweepDir(plan: Pick<SweepPlan, 'name' | 'quick'>): string
 
 /**
  * A sweep folder may be created, or reused when it is one (its sweep.json is a
- * sealed ccsim record of kind `sweep`: experiment/ownership.ts) or empty;
+ * sealed ccsim record of kind `sweep`: experiment/results/ownership.ts) or empty;
  * anything else is refused, so a mistyped --out never mixes points into
  * unrelated files, and a hand-made sweep.json does not make a folder ccsim's.
  */
@@ -371,7 +372,7 @@ export function jobsFor(todo: number, requested?: number): number {
  */
 export async function runSweep(specPath: string, opts: SweepOptions = {}): Promise<SweepOutcome> {
   const t0 = performance.now();
-  // plug-in modules before the points are checked; the workers load the same files (experiment/plugins.ts)
+  // plug-in modules before the points are checked; the workers load the same files (experiment/run/plugins.ts)
   await loadSpecPlugins(specPath, opts.plugins);
   const plan = planSweep(specPath, { quick: opts.quick === true });
   const target = prepareSweep(plan, opts.out ?? defaultSweepDir(plan), opts.only);

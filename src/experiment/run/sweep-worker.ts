@@ -2,7 +2,7 @@
  * Worker thread of `ccsim sweep`: runs the points it is sent, one at a time,
  * and reports progress and the outcome of each to the parent. It first loads
  * the plug-in modules the parent loaded (`workerData.plugins`,
- * experiment/plugins.ts), so a point names a user's CC or workload as the
+ * experiment/run/plugins.ts), so a point names a user's CC or workload as the
  * parent's checks did.
  */
 import { parentPort, workerData } from 'node:worker_threads';

@@ -370,7 +370,7 @@ export function planSweep(specPath: string, opts: { quick?: boolean } = {}): Swe
     }
     // the hash covers the point's spec, the contents of the files it reads (CDFs, topology files) and the
     // ccsim version: a point finished before any of them changed is run again. Not `threads`: it never
-    // changes a result (experiment/threads.ts), so a point finished with another thread count is kept
+    // changes a result (sim/parallel/threads.ts), so a point finished with another thread count is kept
     const { threads: _threads, ...hashed } = pointRaw as Record<string, unknown>;
     void _threads;
     const hash = hashOf({ spec: hashed, inputs: inputDigests.get(rkey) ?? {}, ccsim: ccsimVersion() });

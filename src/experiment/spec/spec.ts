@@ -295,7 +295,7 @@ export const DEFAULT_LIMITS = {
   packets: 2_000_000_000,
   /** size of a file the spec reads (CDF, topology) */
   fileBytes: 16 * MIB,
-  /** events of timers and samplers: deadlock checks, retransmission timers, metrics samples (experiment/estimate-periodic.ts) */
+  /** events of timers and samplers: deadlock checks, retransmission timers, metrics samples (experiment/spec/estimate-periodic.ts) */
   timers: 1_000_000_000,
   /** rows the metrics samplers write (queue, throughput, goodput, CC trace, switch buffer) */
   samples: 50_000_000,
@@ -349,12 +349,12 @@ export const specSchema = z
     output: outputSchema.default({ format: 'csv' }),
     limits: limitsSchema.default({ ...DEFAULT_LIMITS }),
     /**
-     * worker threads for this one run (issue 31; experiment/threads.ts): the topology is split
+     * worker threads for this one run (issue 31; sim/parallel/threads.ts): the topology is split
      * into that many partitions at most. Results do not depend on it.
      */
     threads: z.number().int().min(1).max(MAX_THREADS).default(1),
     /**
-     * plug-in modules to load before the rest of the spec is checked (experiment/plugins.ts;
+     * plug-in modules to load before the rest of the spec is checked (experiment/run/plugins.ts;
      * docs/extending.md, "Plug-ins in your own files"): ES module files, relative to the spec's
      * folder, each registering CCs, workload types, queue disciplines, ... that the spec then names
      */
@@ -366,7 +366,7 @@ export const specSchema = z
   .strict();
 
 // ---------------------------------------------------------------------------------------------
-// experiment keys around a run spec: sweep, figure, quick (see experiment/sweep.ts)
+// experiment keys around a run spec: sweep, figure, quick (see experiment/run/sweep.ts)
 
 /** Top-level keys of an experiment file that are not part of one run's spec. */
 export const EXPERIMENT_KEYS = ['sweep', 'figure', 'quick', 'seeds', 'perturbations'] as const;
@@ -386,7 +386,7 @@ export const sweepSchema = z
 
 export const experimentMetaSchema = z.object({
   sweep: sweepSchema.optional(),
-  /** id of a figure analysis (experiments/<paper>/analysis*.ts, registered in src/experiment/analysis.ts) run on the points */
+  /** id of a figure analysis (experiments/<paper>/analysis*.ts, registered in src/experiment/results/analysis.ts) run on the points */
   figure: z.string().min(1).optional(),
   /** partial spec merged over the file with --quick (reduced sizes) */
   quick: z.record(z.string(), z.unknown(), { error: 'expected a mapping (a partial spec)' }).optional(),
