@@ -56,6 +56,7 @@ export {
   type OutputFormat,
   type ResultData,
   type RunInfo,
+  type WrittenManifest,
 } from './experiment/run/output.js';
 
 export {

@@ -1,7 +1,8 @@
 /**
  * The one reader of result folders (docs/architecture.md rule 8: analyses and
  * reports read files, never live simulator objects): a run folder's
- * manifest.json (`readRunManifest`, typed as output.ts writes it),
+ * manifest.json (`readRunManifest`, typed as plain records in ./manifest.ts, which the writer's
+ * type extends: experiment/run/output.ts),
  * summary.json, its tables by column name (`readTable` as rows of named cells,
  * `readColumns` column-wise for large tables, `readFctRecords` typed), and a
  * run or sweep folder as a whole (`loadResults`: sweep.json with finished
