@@ -157,6 +157,19 @@ export { ADMIT, DROP, TRIM, MARK, HOLD, RETURN, type AdmissionPolicy, type Admis
 export type { DequeuePolicy, DequeuePolicyDefinition, DequeuePolicyContext } from './net/dequeue-policies.js';
 export type { Port } from './net/port.js';
 
+// transport strategies: send drivers and loss recoveries (issue 43)
+export {
+  sendDriverRegistry,
+  lossRecoveryRegistry,
+  registerSendDriver,
+  registerLossRecovery,
+  type SendDriverDefinition,
+  type LossRecoveryDefinition,
+  type StrategyBuild,
+} from './transport/strategies.js';
+export type { SendDriver, PullSource } from './transport/send-driver.js';
+export type { LossRecovery, RecoveryHost } from './transport/loss-recovery.js';
+
 // one registry type for every plug-in kind, and plug-ins from a user's own files (docs/extending.md)
 export { Registry, BUILT_IN, type Capabilities, type RegistryOptions } from './engine/registry.js';
 export { loadPlugins, loadSpecPlugins, loadedPluginFiles, type PluginApi, type PluginModule } from './experiment/run/plugins.js';

@@ -9,6 +9,7 @@ import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
 import { disciplineRegistry } from '../net/switch-registry.js';
+import { lossRecoveryRegistry, sendDriverRegistry } from '../transport/strategies.js';
 import { fmtInt, out, pad } from './format.js';
 
 /** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
@@ -154,9 +155,21 @@ function listDisciplines(): void {
   }
 }
 
+/** The transport's send drivers and loss recoveries (transport/strategies.ts), plug-ins' included. */
+function listTransportStrategies(): void {
+  const section = (title: string, defs: readonly { name: string; description: string; parallel?: boolean }[]): void => {
+    out(title);
+    const w = Math.max(...defs.map((d) => d.name.length));
+    for (const d of defs) out(`  ${pad(d.name, w, true)}  ${d.description}${d.parallel === true ? '' : ' [one thread]'}`);
+  };
+  section('send drivers (spec `network.transport.sendDriver`):', sendDriverRegistry.values());
+  out();
+  section('loss recovery (spec `network.transport.retxMode`):', lossRecoveryRegistry.values());
+}
+
 export function listCommand(what: string | undefined): void {
   const all = what === undefined;
-  const known = ['topologies', 'workloads', 'ccs', 'disciplines'];
+  const known = ['topologies', 'workloads', 'ccs', 'disciplines', 'transport'];
   if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
   if (all || what === 'topologies') listTopologies();
   if (all) out();
@@ -165,4 +178,6 @@ export function listCommand(what: string | undefined): void {
   if (all || what === 'ccs') listCcs();
   if (all) out();
   if (all || what === 'disciplines') listDisciplines();
+  if (all) out();
+  if (all || what === 'transport') listTransportStrategies();
 }

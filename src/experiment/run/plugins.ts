@@ -34,6 +34,7 @@ import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../../net/queue-dis
 import { registerAdmissionPolicy, registerDequeuePolicy, registerQueueDiscipline } from '../../net/switch-registry.js';
 import type { WorkloadDefinition } from '../../workload/plugin.js';
 import { registerWorkload } from '../../workload/registry.js';
+import { registerLossRecovery, registerSendDriver, type LossRecoveryDefinition, type SendDriverDefinition } from '../../transport/strategies.js';
 import type { FigureAnalysis } from '../results/analysis.js';
 import { SpecError, UsageError, errorMessage } from '../../engine/errors.js';
 import { readSpecFile } from '../spec/resolve.js';
@@ -47,6 +48,10 @@ export interface PluginApi {
   registerQueueDiscipline<P>(def: QueueDisciplineDefinition<P>): void;
   registerAdmissionPolicy(def: AdmissionPolicyDefinition): void;
   registerDequeuePolicy(def: DequeuePolicyDefinition): void;
+  /** a transport send driver (`network.transport.sendDriver`; transport/strategies.ts) */
+  registerSendDriver(def: SendDriverDefinition): void;
+  /** a transport loss recovery (`network.transport.retxMode`; transport/strategies.ts) */
+  registerLossRecovery(def: LossRecoveryDefinition): void;
   registerFigure(...analyses: FigureAnalysis[]): void;
   /** the zod ccsim checks specs with: parameter schemas must be made with it */
   readonly z: typeof z;
@@ -71,6 +76,8 @@ function apiFor(file: string, figures: { register(a: FigureAnalysis, source: str
     registerQueueDiscipline: (def) => registerQueueDiscipline(def, file),
     registerAdmissionPolicy: (def) => registerAdmissionPolicy(def, file),
     registerDequeuePolicy: (def) => registerDequeuePolicy(def, file),
+    registerSendDriver: (def) => registerSendDriver(def, file),
+    registerLossRecovery: (def) => registerLossRecovery(def, file),
     registerFigure: (...analyses) => {
       for (const a of analyses) figures.register(a, file);
     },
@@ -97,7 +104,7 @@ async function loadOne(file: string): Promise<void> {
   if (typeof mod.default !== 'function') {
     throw new UsageError(`plugin ${file}: its default export must be a function that registers plug-ins (export default function (ccsim) { ccsim.registerCc(...) }; docs/extending.md)`);
   }
-  // (the figure registry's module reaches the result reader and the simulator: loaded only with a plug-in)
+  // (the figure registry's module reaches the result reader: loaded only with a plug-in)
   const { figureRegistry } = await import('../results/analysis.js');
   try {
     await (mod.default as PluginModule)(apiFor(file, figureRegistry));

@@ -19,8 +19,6 @@ import {
   type HeadroomMode,
   type IdealFctMode,
   type NackRule,
-  type RetxMode,
-  type SendDriverMode,
   type NetworkConfig,
   type NicArbitration,
   type PacingUpdate,
@@ -33,6 +31,8 @@ import {
 } from '../../net/config.js';
 import { TX_QUANTIZATIONS } from '../../engine/units.js';
 import { BFC_MAX_QUEUES } from '../../net/bfc.js';
+import type { Registry } from '../../engine/registry.js';
+import { lossRecoveryRegistry, sendDriverRegistry } from '../../transport/strategies.js';
 import { prio, psField, rateField, sizeField } from '../../engine/spec-fields.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -65,14 +65,23 @@ const NETWORK_ENUMS = {
   pacingUpdate: allOf<PacingUpdate>()(['adjustOnRateChange', 'noReschedule']),
   txTimeQuantization: TX_QUANTIZATIONS,
   nackRule: allOf<NackRule>()(['timer', 'rearmOnInOrder']),
-  retxMode: allOf<RetxMode>()(['gbn', 'none', 'selective', 'trim']),
-  sendDriver: allOf<SendDriverMode>()(['sender', 'receiverGrant', 'homa', 'ndpPull']),
   portRule: allOf<PortRule>()(['hpcc', 'sequential']),
   baseRtt: allOf<BaseRttMode>()(['perFlowOscar', 'globalMaxHpcc']),
   idealFct: allOf<IdealFctMode>()(['hpcc', 'oscar']),
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 const enumOf = (key: keyof typeof NETWORK_ENUMS) => z.enum(NETWORK_ENUMS[key] as [string, ...string[]]);
+
+/**
+ * A strategy named by its registry (transport/strategies.ts): any registered name, built-in or a
+ * plug-in's, checked when the spec is parsed; the JSON schema lists the names registered when it
+ * is written (json-schema.ts).
+ */
+function registeredName<T>(registry: Registry<T>) {
+  return z.string().superRefine((v, ctx) => {
+    if (!registry.has(v)) ctx.addIssue({ code: 'custom', message: `unknown ${registry.kind} "${v}" (${registry.knownText()})` });
+  });
+}
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.number().min(min).max(max);
 /** header / frame sizes: whole bytes, bare numbers or "64B" */
@@ -164,7 +173,7 @@ const transportShape = {
   ackOnDuplicate: z.boolean(),
   nackRule: enumOf('nackRule'),
   nackIntervalPs: psField({ positive: true }),
-  retxMode: enumOf('retxMode'),
+  retxMode: registeredName(lossRecoveryRegistry),
   /** ACK every n-th in-order packet */
   ackEvery: int(1, 1_000_000),
   /** with ackEvery > 1: flush a partial ACK this long after its first packet; 0 = never */
@@ -185,7 +194,7 @@ const transportShape = {
   baseRtt: enumOf('baseRtt'),
   minRateRatio: z.number().gt(0).max(1),
   rateScaledWindow: z.boolean(),
-  sendDriver: enumOf('sendDriver'),
+  sendDriver: registeredName(sendDriverRegistry),
   /** receiverGrant: initial credit per flow; 0 = the flow's base BDP */
   grantWindowBytes: sizeField({ min: 0, bare: true }),
 } satisfies Record<keyof TransportConfig, z.ZodType>;

@@ -22,15 +22,7 @@ import { WindowBarrier, WindowRing } from '../../engine/window-sync.js';
 import { runPartition, type PartitionJob, type PartitionReport, type PartitionStats } from './partition-loop.js';
 import { entryUrl } from '../../workload/package-root.js';
 import type { SimInput, SimOutput } from '../types.js';
-import type { RetxMode, SendDriverMode } from '../../net/config.js';
-
-/**
- * The transport strategies that may run on threads, one flag each, for every strategy the type
- * names (a new one does not compile until it says); each `true` is checked against one thread by
- * test/threads.test.ts (sender + gbn / none, NDP's pulls + trimming, Homa's grants).
- */
-const THREADED_SEND_DRIVERS: Record<SendDriverMode, boolean> = { sender: true, receiverGrant: false, homa: true, ndpPull: true };
-const THREADED_RETX_MODES: Record<RetxMode, boolean> = { gbn: true, none: true, selective: false, trim: true };
+import { lossRecoveryRegistry, sendDriverRegistry } from '../../transport/strategies.js';
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
@@ -46,10 +38,11 @@ export function parallelUnsupported(input: SimInput): string | null {
   }
   const disc = input.net.switch.discipline;
   if (disc !== undefined && findDiscipline(disc).parallel !== true) return `queue discipline ${disc} (its definition does not declare parallel: true)`;
+  // transport strategies likewise (transport/strategies.ts): each built-in one with the flag is checked by test/threads.test.ts
   const t = input.net.transport;
-  if (!THREADED_SEND_DRIVERS[t.sendDriver] || !THREADED_RETX_MODES[t.retxMode]) {
-    const on = (r: Record<string, boolean>): string => Object.keys(r).filter((k) => r[k]).join(', ');
-    return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs send drivers ${on(THREADED_SEND_DRIVERS)} and loss recovery ${on(THREADED_RETX_MODES)})`;
+  if (sendDriverRegistry.find(t.sendDriver)?.parallel !== true || lossRecoveryRegistry.find(t.retxMode)?.parallel !== true) {
+    const on = (r: Iterable<{ name: string; parallel?: boolean }>): string => [...r].filter((d) => d.parallel === true).map((d) => d.name).join(', ');
+    return `sendDriver ${t.sendDriver}, retxMode ${t.retxMode} (the engine runs send drivers ${on(sendDriverRegistry)} and loss recovery ${on(lossRecoveryRegistry)})`;
   }
   const lb = input.net.switch.loadBalancing;
   if (lb !== 'ecmp' && lb !== 'spray') return `loadBalancing ${lb} (the engine runs ecmp and spray)`;
