@@ -152,7 +152,7 @@ function buildProgram(): Command {
 
   program
     .command('list')
-    .description('list topologies, workloads, congestion-control algorithms and queue disciplines and transport strategies')
+    .description('list topologies, workloads, congestion-control algorithms, queue disciplines and transport strategies')
     .argument('[what]', 'topologies | workloads | ccs | disciplines | transport (default: all)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs, workload types and disciplines are listed')
     .action(async (what: string | undefined, o: { plugins?: string[] }) => {
