@@ -230,7 +230,7 @@ test('the trim policy\'s parameters are checked when a spec is resolved: a spec 
     () => resolveSpec(parseSpec(spec({ cc: 'none', network: { switch: { admission: [{ name: 'trim', params: { thresholdBytes: -1, headerBytes: 5 } }] } } })), '.'),
     (e: unknown) =>
       e instanceof SpecError &&
-      /network\.switch\.admission\[0\]\.params\.thresholdBytes: -1 — must be a number of bytes > 0/.test(e.message) &&
+      /network\.switch\.admission\[0\]\.params\.thresholdBytes: -1 — must be >= 1/.test(e.message) &&
       /network\.switch\.admission\[0\]\.params\.headerQueueBytes: \(missing\)|network\.switch\.admission\[0\]\.params\.headerQueueBytes/.test(e.message) &&
       /network\.switch\.admission\[0\]\.params\.headerBytes: 5 — unknown parameter/.test(e.message),
   );

@@ -8,7 +8,7 @@ import { UsageError } from '../engine/errors.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
-import { disciplineRegistry } from '../net/switch-registry.js';
+import { admissionPolicyRegistry, disciplineRegistry } from '../net/switch-registry.js';
 import { lossRecoveryRegistry, sendDriverRegistry } from '../transport/strategies.js';
 import { fmtInt, out, pad } from './format.js';
 
@@ -155,6 +155,17 @@ function listDisciplines(): void {
   }
 }
 
+/** The admission policies (net/switch-registry.ts) with their parameters and units. */
+function listAdmissionPolicies(): void {
+  out('admission policies (spec `network.switch.admission: [{ name, params }]`):');
+  const defs = admissionPolicyRegistry.values();
+  const w = Math.max(...defs.map((d) => d.name.length));
+  for (const d of defs) {
+    out(`  ${pad(d.name, w, true)}  ${d.description ?? ''}`);
+    for (const p of d.params === undefined ? [] : describeParams(d.params)) out(`  ${pad('', w, true)}    ${p.name}: ${p.description}`);
+  }
+}
+
 /** The transport's send drivers and loss recoveries (transport/strategies.ts), plug-ins' included. */
 function listTransportStrategies(): void {
   const section = (title: string, defs: readonly { name: string; description: string; parallel?: boolean }[]): void => {
@@ -177,7 +188,11 @@ export function listCommand(what: string | undefined): void {
   if (all) out();
   if (all || what === 'ccs') listCcs();
   if (all) out();
-  if (all || what === 'disciplines') listDisciplines();
+  if (all || what === 'disciplines') {
+    listDisciplines();
+    out();
+    listAdmissionPolicies();
+  }
   if (all) out();
   if (all || what === 'transport') listTransportStrategies();
 }

@@ -8,6 +8,7 @@ import { perturbBoundPs, perturbStarts } from './perturb.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { Composer, LineCounter, Parser, YAMLParseError, type CST } from 'yaml';
+import { z } from 'zod';
 import { findCc } from '../../cc/registry.js';
 import { unmetNeeds } from '../../cc/types.js';
 import { applyCcNetwork, ccNetworkSettings, contradictedSettings } from '../../cc/network-settings.js';
@@ -16,7 +17,7 @@ import { losslessBufferProblem } from '../../engine/plausibility.js';
 import { admissionPolicyNames, findAdmissionPolicy } from '../../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../../net/config.js';
 import type { SimInput } from '../../sim/types.js';
-import { SpecError, UsageError, errorMessage, zodToSpecError, type SpecIssue } from '../../engine/errors.js';
+import { SpecError, UsageError, errorMessage, valueAtPath, zodToSpecError, type SpecIssue } from '../../engine/errors.js';
 import { checkDiscipline } from './check-discipline.js';
 import { Issues } from './issues.js';
 import { splitExperiment } from './meta.js';
@@ -295,7 +296,22 @@ function resolveNetwork(spec: Spec, issues: Issues): NetworkConfig {
       return;
     }
     const params = a.params ?? {};
-    for (const p of findAdmissionPolicy(a.name).check?.(params) ?? []) issues.add(['network', 'switch', 'admission', i, 'params', p.key], p.message, params[p.key]);
+    const def = findAdmissionPolicy(a.name);
+    const at = ['network', 'switch', 'admission', i, 'params'] as const;
+    for (const p of def.check?.(params) ?? []) issues.add([...at, p.key], p.message, params[p.key]);
+    // typed parameters (with units): checked by the policy's schema, each problem at its field
+    const r = def.params?.safeParse(params);
+    if (r !== undefined && !r.success) {
+      for (const iss of r.error.issues) {
+        if (iss.code === 'unrecognized_keys') {
+          const known = def.params instanceof z.ZodObject ? Object.keys(def.params.shape as Record<string, unknown>).join(', ') : '';
+          for (const key of iss.keys) issues.add([...at, key], `unknown parameter (known: ${known})`, params[key]);
+        } else {
+          const path = iss.path.filter((s): s is string | number => typeof s !== 'symbol');
+          issues.add([...at, ...path], iss.message, valueAtPath(params, path));
+        }
+      }
+    }
   });
   // BFC splits one data class into physical queues (net/bfc.ts): not D-HPCC's unaccounted control queue
   const bfcCls = sw.bfc === undefined ? -1 : (sw.bfc.cls ?? -1) >= 0 ? sw.bfc.cls! : net.transport.dataPriority;
