@@ -65,7 +65,7 @@
  *     at 0.5 ms simulated: a larger tree for the thread counts of issue 31. Not in the default set.
  * `--threads 1,2` runs each scenario once per thread count (issue 31; docs/performance.md) and
  * says whether events, finished flows and mean slowdown agree. A count n > 1 runs on the
- * parallel engine (experiment/parallel.ts) when it runs the scenario (a fixed end: (b2), (t),
+ * parallel engine (sim/parallel/parallel.ts) when it runs the scenario (a fixed end: (b2), (t),
  * any scenario with --until-ms); otherwise on one thread, and the title says why.
  * `--until-ms x` stops every scenario at x simulated ms (a short smoke version).
  * Targets on one core (issue 11): (c) <= 2.7 s, (b) <= 4 min at <= 1 GB RSS, (e) <= 1 GB RSS,
@@ -81,10 +81,10 @@ import { MIB, MS, SEC, US } from '../src/engine/units.js';
 import { deepMerge, profileDefaults } from '../src/net/config.js';
 import { fatTree, fatTreePreset, fatTreePresetOptions, rdcn, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { partitionTopology } from '../src/net/topology/partition.js';
-import { PARALLEL_ENGINE } from '../src/experiment/threads.js';
-import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
-import type { PartitionStats } from '../src/experiment/partition-loop.js';
-import { FctStream } from '../src/experiment/output.js';
+import { PARALLEL_ENGINE } from '../src/sim/parallel/threads.js';
+import { parallelUnsupported, runParallel } from '../src/sim/parallel/parallel.js';
+import type { PartitionStats } from '../src/sim/parallel/partition-loop.js';
+import { FctStream } from '../src/experiment/run/output.js';
 import { runSummary } from '../src/metrics/summary.js';
 import { loadCdf, poissonFlows, poissonStream } from '../src/workload/index.js';
 import type { FlowSpec } from '../src/workload/types.js';

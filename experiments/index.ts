@@ -1,6 +1,6 @@
 /**
  * Every paper's figure analyses: importing this module registers them with
- * the experiment layer's registry (src/experiment/analysis.ts), which is what
+ * the experiment layer's registry (src/experiment/results/analysis.ts), which is what
  * makes the `figure:` ids of the specs in this folder known to `ccsim sweep`,
  * `reproduce`, `report` and `claims`. The CLI imports it; so do the tests
  * that plan or analyse a paper's sweep. The order here is the order

@@ -7,9 +7,11 @@
  * (docs/performance.md, "Start-up").
  *
  * - Entries: the CLI (dist/src/cli/main.js -> ccsim.mjs), the sweep worker
- *   (dist/src/experiment/sweep-worker.js -> sweep-worker.mjs), which
- *   src/experiment/sweep-run.ts starts next to the chunk that runs it, and the
- *   worker of a parallel run (parallel-worker.mjs, src/experiment/parallel.ts).
+ *   (dist/src/experiment/run/sweep-worker.js -> sweep-worker.mjs), which
+ *   src/experiment/run/sweep-run.ts starts next to the chunk that runs it, and the
+ *   worker of a parallel run (parallel-worker.mjs: src/experiment/run/parallel-worker.ts,
+ *   which loads the plug-ins and serves a partition of src/sim/parallel/; the engine's
+ *   default entry resolves to the same file in the bundle).
  * - Code splitting keeps each command's dynamic import() lazy: `--help` and
  *   `validate` do not load the simulator or the report code.
  * - echarts, @resvg/resvg-js and hyparquet-writer stay in node_modules (large,
@@ -27,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'dist', 'cli');
 const META = join(ROOT, 'dist', '.bundle-meta.json'); // esbuild's metafile of the last bundle: its inputs
-const ENTRIES = { ccsim: 'dist/src/cli/main.js', 'sweep-worker': 'dist/src/experiment/sweep-worker.js', 'parallel-worker': 'dist/src/experiment/parallel-worker.js' };
+const ENTRIES = { ccsim: 'dist/src/cli/main.js', 'sweep-worker': 'dist/src/experiment/run/sweep-worker.js', 'parallel-worker': 'dist/src/experiment/run/parallel-worker.js' };
 const EXTERNAL = ['echarts', '@resvg/resvg-js', 'hyparquet-writer'];
 // CommonJS dependencies (commander, cli-progress) call require(); an ES module has none
 const BANNER = "import { createRequire as __ccsimCreateRequire } from 'node:module'; const require = __ccsimCreateRequire(import.meta.url);";

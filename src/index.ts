@@ -6,7 +6,7 @@
 // simulator contract and entry points
 export type * from './sim/types.js';
 export { simulate, Simulation } from './sim/simulate.js';
-export { runExperiment, defaultOutDir, specBinSets, type RunOptions, type RunResult } from './experiment/runner.js';
+export { runExperiment, defaultOutDir, specBinSets, type RunOptions, type RunResult } from './experiment/run/runner.js';
 
 // specs
 export {
@@ -24,7 +24,7 @@ export {
   type PortRefSpec,
   type NetworkOverrides,
   type ResolvedCc,
-} from './experiment/spec.js';
+} from './experiment/spec/spec.js';
 export {
   loadSpec,
   parseSpec,
@@ -34,7 +34,7 @@ export {
   type LoadedSpec,
   type ResolveOverrides,
   type ResolveContext,
-} from './experiment/resolve.js';
+} from './experiment/spec/resolve.js';
 export {
   SpecError,
   UsageError,
@@ -43,7 +43,7 @@ export {
   formatPath,
   zodToSpecError,
   type SpecIssue,
-} from './experiment/errors.js';
+} from './engine/errors.js';
 
 // result files
 export {
@@ -56,7 +56,8 @@ export {
   type OutputFormat,
   type ResultData,
   type RunInfo,
-} from './experiment/output.js';
+  type WrittenManifest,
+} from './experiment/run/output.js';
 
 export {
   prepareOutDir,
@@ -67,7 +68,7 @@ export {
   MANIFEST_FILE,
   STAGING_PREFIX,
   type OutDirPlan,
-} from './experiment/outdir.js';
+} from './experiment/results/outdir.js';
 
 // figure analyses: the contract and registry (the papers' analyses register
 // themselves when experiments/index.js is imported, as the CLI does) and the
@@ -84,7 +85,7 @@ export {
   type MeasuredClaim,
   type PointResult,
   type Cell,
-} from './experiment/analysis.js';
+} from './experiment/results/analysis.js';
 export {
   readTable,
   readColumns,
@@ -99,7 +100,7 @@ export {
   type ResultColumns,
   type FctRecord,
   type TableRow,
-} from './experiment/results.js';
+} from './experiment/results/results.js';
 
 // metrics
 export { percentileLinear, percentileNearestRank, mean, jainIndex, sortedCopy } from './metrics/stats.js';
@@ -156,9 +157,22 @@ export { ADMIT, DROP, TRIM, MARK, HOLD, RETURN, type AdmissionPolicy, type Admis
 export type { DequeuePolicy, DequeuePolicyDefinition, DequeuePolicyContext } from './net/dequeue-policies.js';
 export type { Port } from './net/port.js';
 
+// transport strategies: send drivers and loss recoveries (issue 43)
+export {
+  sendDriverRegistry,
+  lossRecoveryRegistry,
+  registerSendDriver,
+  registerLossRecovery,
+  type SendDriverDefinition,
+  type LossRecoveryDefinition,
+  type StrategyBuild,
+} from './transport/strategies.js';
+export type { SendDriver, PullSource } from './transport/send-driver.js';
+export type { LossRecovery, RecoveryHost } from './transport/loss-recovery.js';
+
 // one registry type for every plug-in kind, and plug-ins from a user's own files (docs/extending.md)
 export { Registry, BUILT_IN, type Capabilities, type RegistryOptions } from './engine/registry.js';
-export { loadPlugins, loadSpecPlugins, loadedPluginFiles, type PluginApi, type PluginModule } from './experiment/plugins.js';
+export { loadPlugins, loadSpecPlugins, loadedPluginFiles, type PluginApi, type PluginModule } from './experiment/run/plugins.js';
 export type * from './workload/plugin.js';
 export type * from './workload/driver.js';
 
@@ -168,9 +182,9 @@ export * from './engine/units.js';
 export { Rng, hashString } from './engine/rng.js';
 
 // sweeps, reports and the tools around a spec (docs/api.md)
-export { planSweep, type SweepPlan, type SweepPoint } from './experiment/sweep.js';
-export { runSweep, type SweepOptions, type SweepOutcome } from './experiment/sweep-run.js';
-export { loadResults, pointResults, type ResultSet, type RunData } from './experiment/results.js';
+export { planSweep, type SweepPlan, type SweepPoint } from './experiment/run/sweep.js';
+export { runSweep, type SweepOptions, type SweepOutcome } from './experiment/run/sweep-run.js';
+export { loadResults, pointResults, type ResultSet, type RunData } from './experiment/results/results.js';
 export { writeReport } from './report/html.js';
-export { estimateCost, calibrate, type CostEstimate } from './experiment/estimate.js';
-export { specJsonSchema } from './experiment/json-schema.js';
+export { estimateCost, calibrate, type CostEstimate } from './experiment/run/estimate.js';
+export { specJsonSchema } from './experiment/spec/json-schema.js';

@@ -1,11 +1,11 @@
 /**
- * The figure-analysis registry of the experiment layer (src/experiment/analysis.ts):
+ * The figure-analysis registry of the experiment layer (src/experiment/results/analysis.ts):
  * the built-in analysis is always there, experiments/index.js registers every
  * paper's analyses, an id names one analysis only.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { figureNames, findFigure, registerFigure, type FigureAnalysis } from '../src/experiment/analysis.js';
+import { figureNames, findFigure, registerFigure, type FigureAnalysis } from '../src/experiment/results/analysis.js';
 import '../experiments/index.js';
 
 test('registry: built-in first, then every paper in registration order; ids are unique', () => {

@@ -18,7 +18,7 @@ import type { NetworkConfig } from '../src/net/config.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
 import { specErrorOf } from './helpers/specs.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
 
 const bfcNet = (bfc: DeepPartial<NetworkConfig['switch']>['bfc'], over: DeepPartial<NetworkConfig['switch']> = {}): NetworkConfig =>
   net('oscar', { switch: { pfcEnabled: false, ...over, bfc } });

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { SimOutput } from '../src/sim/types.js';
 import { BREAKDOWN_PARTS } from '../src/metrics/breakdown.js';

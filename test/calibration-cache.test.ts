@@ -1,5 +1,5 @@
 /**
- * validate's calibration, cached per machine (src/experiment/calibration-cache.ts):
+ * validate's calibration, cached per machine (src/experiment/run/calibration-cache.ts):
  * measured once, then read back for the same ccsim, Node, platform, CPU and
  * core count; --recalibrate measures again; the cache file is ccsim's own
  * sealed record (a file it did not write is never replaced); a cache folder
@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, cachedCalibration, calibrationKey, readCalibrations } from '../src/experiment/calibration-cache.js';
-import { hasValidSeal, sealJson } from '../src/experiment/ownership.js';
+import { cacheDir, cachedCalibration, calibrationKey, readCalibrations } from '../src/experiment/run/calibration-cache.js';
+import { hasValidSeal, sealJson } from '../src/experiment/results/ownership.js';
 import { CLI } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 

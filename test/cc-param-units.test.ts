@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ccDefinitions } from '../src/cc/registry.js';
-import { parseSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
 

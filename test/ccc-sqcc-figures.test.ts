@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { queueStats, sqccScheme, timelyFixedPointPkts } from '../experiments/sqcc/analysis.js';
-import { findFigure } from '../src/experiment/analysis.js';
+import { findFigure } from '../src/experiment/results/analysis.js';
 import '../experiments/index.js';
 import { tempDir } from './helpers/tmp.js';
 

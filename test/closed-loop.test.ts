@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { specErrorOf } from './helpers/specs.js';
 import { z } from 'zod';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
 import { durationField, hostId, posInt, sizeField } from '../src/engine/spec-fields.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { FinishedFlow, FlowInjector, WorkloadDriver } from '../src/workload/driver.js';

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { specErrorOf } from './helpers/specs.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import type { FctRow, SimOutput } from '../src/sim/types.js';
 import { gradientBuckets, loadModel, modelComputePs } from '../src/workload/collective-model.js';

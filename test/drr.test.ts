@@ -11,8 +11,8 @@ import { star } from '../src/net/topology/index.js';
 import type { NetworkConfig } from '../src/net/config.js';
 import { PKT_DATA } from '../src/net/packet.js';
 import { US } from '../src/engine/units.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
 import { arriveLabelled, serveAll } from './helpers/probe.js';
 

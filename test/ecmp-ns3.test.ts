@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { murmur3Words3, ns3EcmpIndex, ns3HostIp, ns3RouteOrder, setNs3FlowKey } from '../src/net/ecmp-ns3.js';
-import { parseSpec } from '../src/experiment/resolve.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
 
 test('MurmurHash3_x86_32 of three words matches the reference implementation', () => {
   const cases: [number, number, number, number, number][] = [

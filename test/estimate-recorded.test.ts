@@ -1,5 +1,5 @@
 /**
- * The cost model (src/experiment/estimate-cost.ts, estimate-work.ts) against
+ * The cost model (src/experiment/run/estimate-cost.ts, estimate-work.ts) against
  * recorded runs of the example and experiment specs
  * (data/estimate/recorded-runs.json, written by scripts/record-costs.mjs):
  * the estimated events are within a factor of 2 of the events the runs
@@ -12,9 +12,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import '../experiments/index.js';
-import { calibrationEventsPerPacket, costOf, runBasis } from '../src/experiment/estimate.js';
-import { loadAndResolve, parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { planSweep, type SweepPlan } from '../src/experiment/sweep.js';
+import { calibrationEventsPerPacket, costOf, runBasis } from '../src/experiment/run/estimate.js';
+import { loadAndResolve, parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
+import { planSweep, type SweepPlan } from '../src/experiment/run/sweep.js';
 import type { SimInput } from '../src/sim/types.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

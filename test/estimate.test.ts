@@ -1,5 +1,5 @@
 /**
- * The cost estimate of `ccsim validate` (src/experiment/estimate.ts): flows
+ * The cost estimate of `ccsim validate` (src/experiment/run/estimate.ts): flows
  * and data packets exactly, events and wall time from a built-in calibration
  * run, within the stated factor of 2 of a real run; a run estimated above 10
  * minutes is warned about; `run` without a terminal prints progress lines.
@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrate, costOf, estimateCost, estimateSweepCost } from '../src/experiment/estimate.js';
-import { planSweep } from '../src/experiment/sweep.js';
-import { loadAndResolve } from '../src/experiment/resolve.js';
+import { calibrate, costOf, estimateCost, estimateSweepCost } from '../src/experiment/run/estimate.js';
+import { planSweep } from '../src/experiment/run/sweep.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { simulate } from '../src/sim/simulate.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';

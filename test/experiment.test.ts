@@ -9,8 +9,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { UsageError } from '../src/experiment/errors.js';
-import { runExperiment } from '../src/experiment/runner.js';
+import { UsageError } from '../src/engine/errors.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir('exp-test');

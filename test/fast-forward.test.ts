@@ -10,7 +10,7 @@ import { checkFastForward } from '../src/sim/fast-forward-check.js';
 import { DEFAULT_FAST_FORWARD, type SimInput } from '../src/sim/types.js';
 import { star } from '../src/net/topology/index.js';
 import { MS, US } from '../src/engine/units.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
 import { input, net } from './helpers/sim.js';
 import { specErrorOf } from './helpers/specs.js';
 

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runExperiment } from '../src/experiment/runner.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
 import { tempDir } from './helpers/tmp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

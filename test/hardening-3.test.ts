@@ -195,9 +195,9 @@ test('report on a damaged result folder: a missing fct.csv or a summary.json of 
 });
 
 test('parallel engine: a worker thread whose module fails to load ends the run with a clear error, not a hang', async () => {
-  const { loadAndResolve } = await import('../src/experiment/resolve.js');
+  const { loadAndResolve } = await import('../src/experiment/spec/resolve.js');
   const { partitionTopology } = await import('../src/net/topology/partition.js');
-  const { runParallel } = await import('../src/experiment/parallel.js');
+  const { runParallel } = await import('../src/sim/parallel/parallel.js');
   const spec = write('par-run.yaml', TINY.replace(/topology:.*\n/, 'topology: { type: spineLeaf, spines: 2, leaves: 2, hostsPerLeaf: 2, hostRate: 10Gbps, fabricRate: 10Gbps, delay: 1us }\n'));
   const { input } = loadAndResolve(spec, {}, { quick: false });
   const part = partitionTopology(input.topology, 2);
@@ -210,7 +210,7 @@ test('parallel engine: a worker thread whose module fails to load ends the run w
 });
 
 test('parallel engine: threads that got much less processor time than their number are reported with a hint', async () => {
-  const { starvationNote } = await import('../src/experiment/runner.js');
+  const { starvationNote } = await import('../src/experiment/run/runner.js');
   // 57 s of wall time on 2 threads with 40 s of CPU: 0.7 cores' time of 2 (the issue's 3x slower run)
   assert.match(starvationNote(57_000, { user: 38e6, system: 2e6 }, 2) ?? '', /the 2 threads got 0\.7 cores' time over 57\.0 s .*--threads 1 may be faster/);
   // busy threads, or a run too short to judge: no note
@@ -249,8 +249,8 @@ workload:
 
 test('cost estimate: a circuit schedule counts its reconfigurations (a 1 ps period was estimated at 26 k events and ran 270 M)', async () => {
   const { join: j } = await import('node:path');
-  const { parseSpec, resolveSpec, readSpecFile } = await import('../src/experiment/resolve.js');
-  const { periodicCosts, periodicTotals } = await import('../src/experiment/estimate-periodic.js');
+  const { parseSpec, resolveSpec, readSpecFile } = await import('../src/experiment/spec/resolve.js');
+  const { periodicCosts, periodicTotals } = await import('../src/experiment/spec/estimate-periodic.js');
   const root = new URL('../../', import.meta.url).pathname;
   const raw = readSpecFile(j(root, 'examples', 'circuit-rotor.yaml')) as Record<string, unknown>;
   const at = (period: string): number => {

@@ -275,7 +275,7 @@ sweep:
 });
 
 test('6. a point hash does not depend on where the checkout lives: the same spec and CDF in another folder hash the same', async () => {
-  const { planSweep } = await import('../src/experiment/sweep.js');
+  const { planSweep } = await import('../src/experiment/run/sweep.js');
   const text = `name: sw6b
 topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }
 cc: none
@@ -295,7 +295,7 @@ sweep:
 });
 
 test('7. values that map to one folder name get distinct point folders, and every point lands in flows.parquet', async () => {
-  const { planSweep } = await import('../src/experiment/sweep.js');
+  const { planSweep } = await import('../src/experiment/run/sweep.js');
   const spec = write('sw7.yaml', `${TINY.replace('name: tiny', 'name: sw7')}sweep:\n  workload[0].flows[0].tag: ['x_~2', 'x/', 'x?', 'X?', 'x_~1']\n`);
   const plan = planSweep(spec);
   const ids = plan.points.map((p) => p.id);

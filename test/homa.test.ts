@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { homaCc, homaPriorityPlan, homaScheduledLevel, homaUnscheduledLevel, type HomaParams } from '../src/cc/homa.js';
 import { applyCcNetwork, ccNetworkSettings } from '../src/cc/network-settings.js';
-import { resolveSpec, parseSpec } from '../src/experiment/resolve.js';
+import { resolveSpec, parseSpec } from '../src/experiment/spec/resolve.js';
 import { US } from '../src/engine/units.js';
 import { star } from '../src/net/topology/index.js';
 import { Simulation } from '../src/sim/simulate.js';

@@ -1,20 +1,24 @@
 /**
  * The layers of src/ point one way (docs/architecture.md, "Layers"):
  *
- *   engine < net < (cc, workload) < transport < metrics < sim < experiment < report < cli
+ *   engine < net < (cc, workload) < transport < metrics < sim < sim/parallel
+ *     < experiment/results < experiment/spec < experiment/run < report < cli
  *
+ * A layer is a folder of src/, or a sub-folder named in ORDER (sim/parallel, the three jobs of
+ * experiment/); a file belongs to the deepest layer that holds it.
  * A file may import from its own layer and from layers below it, never from a
  * layer above or beside it (cc and workload are siblings: neither imports the
  * other). Type-only imports count: a type is a dependency too. `src/index.ts`,
  * the library entry, sits on top and may import anything. No two folders of
  * src/ import each other, directly or through others (no cycle between
  * folders), so a folder can be read, tested and replaced from the bottom up.
- * The papers' figure analyses under experiments/ register with the experiment
- * layer (src/experiment/analysis.ts) and use only it and the layers below.
+ * The result layer (experiment/results) and the papers' figure analyses under experiments/,
+ * which register with it (experiment/results/analysis.ts), reach no file of sim/ or net/,
+ * directly or through other files: they read result folders, not the simulator.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -23,10 +27,34 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const PAPERS = fileURLToPath(new URL('../../experiments/', import.meta.url));
 
 /** Layers from the bottom up; entries of one inner list are siblings of the same rank. */
-const ORDER: readonly (readonly string[])[] = [['engine'], ['net'], ['cc', 'workload'], ['transport'], ['metrics'], ['sim'], ['experiment'], ['report'], ['cli']];
+const ORDER: readonly (readonly string[])[] = [
+  ['engine'],
+  ['net'],
+  ['cc', 'workload'],
+  ['transport'],
+  ['metrics'],
+  ['sim'],
+  ['sim/parallel'],
+  ['experiment/results'],
+  ['experiment/spec'],
+  ['experiment/run'],
+  ['report'],
+  ['cli'],
+];
+const LAYERS: readonly string[] = ORDER.flat();
 
 function rank(layer: string): number {
   return ORDER.findIndex((l) => l.includes(layer));
+}
+
+/** The layer of a path relative to src/ (a file or folder): the deepest layer of ORDER holding it; else its first folder. */
+function layerOf(rel: string): string {
+  const parts = rel.split(/[\\/]/);
+  for (let n = parts.length; n > 0; n--) {
+    const l = parts.slice(0, n).join('/');
+    if (LAYERS.includes(l)) return l;
+  }
+  return parts[0]!;
 }
 
 function tsFiles(dir: string): string[] {
@@ -69,24 +97,23 @@ function importSpecifiers(text: string): string[] {
   return specs;
 }
 
-/** Layer (first folder under src/) a relative specifier in `file` resolves to; null for packages. */
+/** Layer (layerOf) a relative specifier in `file` resolves to; null for packages. */
 function targetLayer(file: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
-  const rel = relative(SRC, join(file, '..', spec));
-  return rel.split(/[\\/]/)[0]!;
+  return layerOf(relative(SRC, join(file, '..', spec)));
 }
 
 /** Every import against the layer order, as `file imports spec (layer x)`. */
 function violations(): string[] {
   const bad: string[] = [];
   for (const file of tsFiles(SRC)) {
-    const layer = relative(SRC, file).split(/[\\/]/)[0]!;
+    const layer = layerOf(relative(SRC, file));
     if (layer.endsWith('.ts')) continue; // src/index.ts: the library entry
     const own = rank(layer);
     for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
       const target = targetLayer(file, spec);
       if (target === null || target === layer) continue;
-      // the CLI loads the papers' analyses (experiments/index.ts), which sit on the experiment layer
+      // the CLI loads the papers' analyses (experiments/index.ts), which sit on the result layer
       if (target === '..' && layer === 'cli') continue;
       const r = rank(target);
       if (r < 0 || r >= own) bad.push(`${relative(SRC, file)} imports ${spec} (layer ${target})`);
@@ -179,9 +206,15 @@ test('the import scanner sees every form of import', () => {
   assert.equal(rank(targetLayer(host, '../${...}/x.js')!), -1);
 });
 
-test('every folder of src/ is a known layer', () => {
+test('every folder of src/ is a known layer, and every file sits in one', () => {
   const layers = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
-  assert.deepEqual(layers.filter((l) => rank(l) < 0), []);
+  // experiment/ is the three layers under it: no file of its own
+  assert.deepEqual(layers.filter((l) => rank(l) < 0 && !LAYERS.some((k) => k.startsWith(`${l}/`))), []);
+  assert.deepEqual(tsFiles(SRC).map((f) => relative(SRC, f)).filter((f) => f !== 'index.ts' && rank(layerOf(f)) < 0), []);
+  assert.equal(layerOf('experiment/results/results.ts'), 'experiment/results');
+  assert.equal(layerOf('sim/parallel/parallel.ts'), 'sim/parallel');
+  assert.equal(layerOf('sim/simulate.ts'), 'sim');
+  assert.equal(layerOf('net/topology/rdcn.ts'), 'net');
   assert.ok(layers.length >= 9);
 });
 
@@ -202,8 +235,11 @@ test('no two folders of src/ import each other, directly or through others', () 
   assert.equal(findCycle(g), null);
 });
 
-/** The src/ layers a paper's analyses (experiments/<paper>/*.ts) may import. */
-const PAPER_ALLOWED: readonly string[] = ['engine', 'net', 'cc', 'workload', 'transport', 'metrics', 'sim', 'experiment'];
+/**
+ * The src/ layers a paper's analyses (experiments/<paper>/*.ts) may import: the result layer
+ * and what it stands on (units and statistics, the workload's CDF files), never the simulator.
+ */
+const PAPER_ALLOWED: readonly string[] = ['engine', 'workload', 'metrics', 'experiment/results'];
 
 /**
  * Where a relative specifier in experiments/ points: `src:<layer>`, `paper:<name>`
@@ -214,17 +250,18 @@ function paperTarget(file: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const target = join(file, '..', spec);
   const inSrc = relative(SRC, target);
-  if (!inSrc.startsWith('..')) return `src:${inSrc.split(/[\\/]/)[0]!}`;
+  if (!inSrc.startsWith('..')) return `src:${layerOf(inSrc)}`;
   const inPapers = relative(PAPERS, target);
   if (inPapers.startsWith('..')) return 'outside';
   const parts = inPapers.split(/[\\/]/);
   return parts.length > 1 ? `paper:${parts[0]!}` : 'experiments';
 }
 
-test("experiments/: a paper's analyses import only src/experiment and the layers below it, and their own paper folder", () => {
+test("experiments/: a paper's analyses import only the result layer and what it stands on, and their own paper folder", () => {
   const files = tsFiles(PAPERS);
   assert.ok(files.some((f) => relative(PAPERS, f).includes('analysis')), 'experiments/ has analysis files');
-  assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), '../../src/experiment/results.js'), 'src:experiment');
+  assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), '../../src/experiment/results/results.js'), 'src:experiment/results');
+  assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), '../../src/sim/parallel/threads.js'), 'src:sim/parallel');
   assert.equal(paperTarget(join(PAPERS, 'oscar', 'analysis.ts'), './fct.js'), 'paper:oscar');
   assert.equal(paperTarget(join(PAPERS, 'acc', 'analysis.ts'), '../oscar/fct.js'), 'paper:oscar');
   assert.equal(paperTarget(join(PAPERS, 'index.ts'), '../src/cli/main.js'), 'src:cli');
@@ -243,4 +280,47 @@ test("experiments/: a paper's analyses import only src/experiment and the layers
     }
   }
   assert.deepEqual(bad, []);
+});
+
+/**
+ * Every file `from` reaches through relative imports (type-only ones too: a type is a
+ * dependency), each with the file that first imported it, so a failure shows the chain.
+ */
+function reach(from: readonly string[]): Map<string, string | null> {
+  const seen = new Map<string, string | null>();
+  const todo: [string, string | null][] = from.map((f) => [f, null]);
+  while (todo.length > 0) {
+    const [file, by] = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.set(file, by);
+    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const target = join(dirname(file), spec).replace(/\.js$/, '.ts');
+      if (existsSync(target)) todo.push([target, file]);
+    }
+  }
+  return seen;
+}
+
+/** Files of sim/ and net/ that `from` reaches, each as its import chain back to a starting file. */
+function simulatorReached(from: readonly string[]): string[] {
+  const seen = reach(from);
+  const chain = (f: string): string => {
+    const out: string[] = [];
+    for (let at: string | null | undefined = f; at != null; at = seen.get(at)) out.push(relative(join(SRC, '..'), at));
+    return out.join(' <- ');
+  };
+  return [...seen.keys()].filter((f) => ['sim', 'net'].includes(relative(SRC, f).split(/[\\/]/)[0]!)).map(chain);
+}
+
+test('the reachability walk follows imports through files and sees the simulator', () => {
+  const fromRunner = simulatorReached([join(SRC, 'experiment', 'run', 'runner.ts')]);
+  assert.ok(fromRunner.some((c) => c.startsWith('src/sim/simulate.ts <- ')), 'the runner reaches the simulator');
+  assert.ok(fromRunner.some((c) => c.startsWith('src/net/')), 'and the network through it');
+});
+
+test('experiments/ and the result layer reach no file of sim/ or net/, directly or through other files', () => {
+  const from = [...tsFiles(PAPERS), ...tsFiles(join(SRC, 'experiment', 'results'))];
+  assert.ok(from.length > 20);
+  assert.deepEqual(simulatorReached(from), []);
 });

@@ -22,8 +22,8 @@ import {
 import { buildPortMap, fatTreePreset } from '../src/net/topology/index.js';
 import type { SwitchConfig } from '../src/net/config.js';
 import { MIB, US } from '../src/engine/units.js';
-import { parseSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
 import { net, type DeepPartial } from './helpers/sim.js';
 import { Rng } from '../src/engine/rng.js';
 

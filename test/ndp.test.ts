@@ -17,9 +17,9 @@ import { US } from '../src/engine/units.js';
 import { TrimRecovery } from '../src/transport/trim-recovery.js';
 import { input, net } from './helpers/sim.js';
 import { arriveLabelled, serveAll } from './helpers/probe.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
-import { findFigure, type PointResult } from '../src/experiment/analysis.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
+import { findFigure, type PointResult } from '../src/experiment/results/analysis.js';
 import '../experiments/index.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -230,7 +230,7 @@ test('the trim policy\'s parameters are checked when a spec is resolved: a spec 
     () => resolveSpec(parseSpec(spec({ cc: 'none', network: { switch: { admission: [{ name: 'trim', params: { thresholdBytes: -1, headerBytes: 5 } }] } } })), '.'),
     (e: unknown) =>
       e instanceof SpecError &&
-      /network\.switch\.admission\[0\]\.params\.thresholdBytes: -1 — must be a number of bytes > 0/.test(e.message) &&
+      /network\.switch\.admission\[0\]\.params\.thresholdBytes: -1 — must be >= 1/.test(e.message) &&
       /network\.switch\.admission\[0\]\.params\.headerQueueBytes: \(missing\)|network\.switch\.admission\[0\]\.params\.headerQueueBytes/.test(e.message) &&
       /network\.switch\.admission\[0\]\.params\.headerBytes: 5 — unknown parameter/.test(e.message),
   );

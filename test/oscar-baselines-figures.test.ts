@@ -12,7 +12,7 @@ import { parkingLot, parseCcsimTopology, spineLeafPreset, star } from '../src/ne
 import { MS, US } from '../src/engine/units.js';
 import { measureBurst } from '../experiments/oscar/burst.js';
 import { measureFailure, measureGradient, queuePresence, steadyShares } from '../experiments/oscar/analysis-baselines.js';
-import { runSeries } from '../src/experiment/series.js';
+import { runSeries } from '../src/experiment/results/series.js';
 import { loadCdf } from '../src/workload/index.js';
 import { poissonFlows } from '../src/workload/index.js';
 import { Rng } from '../src/engine/rng.js';

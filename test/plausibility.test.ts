@@ -8,9 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ccDefinitions } from '../src/cc/registry.js';
-import { specJsonSchema } from '../src/experiment/json-schema.js';
-import { parseSpec } from '../src/experiment/resolve.js';
-import { paramRange } from '../src/experiment/spec.js';
+import { specJsonSchema } from '../src/experiment/spec/json-schema.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
+import { paramRange } from '../src/experiment/spec/spec.js';
 import { specErrorOf } from './helpers/specs.js';
 
 const BASE = {

@@ -1,5 +1,5 @@
 /**
- * Plug-ins from a user's own files (experiment/plugins.ts; docs/extending.md, "Plug-ins in
+ * Plug-ins from a user's own files (experiment/run/plugins.ts; docs/extending.md, "Plug-ins in
  * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload and a
  * strict-priority + DRR queue discipline) copied to a folder outside the repository and run
  * from its spec, with nothing in src/ changed: as one run (also on 2 threads), as a sweep
@@ -11,14 +11,14 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runExperiment } from '../src/experiment/runner.js';
-import { runSweep } from '../src/experiment/sweep-run.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
+import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { ccRegistry } from '../src/cc/registry.js';
 import { workloadRegistry } from '../src/workload/registry.js';
 import { disciplineRegistry } from '../src/net/switch-registry.js';
-import { readFctRecords } from '../src/experiment/results.js';
-import { loadPlugins } from '../src/experiment/plugins.js';
-import { UsageError } from '../src/experiment/errors.js';
+import { readFctRecords } from '../src/experiment/results/results.js';
+import { loadPlugins } from '../src/experiment/run/plugins.js';
+import { UsageError } from '../src/engine/errors.js';
 import { CLI } from './helpers/cli.js';
 import { tempDir } from './helpers/tmp.js';
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PointResult } from '../src/experiment/analysis.js';
+import type { PointResult } from '../src/experiment/results/analysis.js';
 import { tempDir } from './helpers/tmp.js';
 import { windowFigure } from '../experiments/powertcp/analysis-window.js';
 

@@ -11,11 +11,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runExperiment } from '../src/experiment/runner.js';
-import { readTable } from '../src/experiment/results.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
+import { readTable } from '../src/experiment/results/results.js';
 import { AUTO_CAP } from '../src/metrics/samplers.js';
 import { specErrorOf } from './helpers/specs.js';
-import { loadAndResolve } from '../src/experiment/resolve.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { tempDir } from './helpers/tmp.js';
 
 const dir = tempDir('queues-auto');

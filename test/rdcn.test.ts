@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { US } from '../src/engine/units.js';
-import { loadAndResolve } from '../src/experiment/resolve.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { Simulation } from '../src/sim/simulate.js';
 import { rdcn, rotationMatchings, TOPOLOGY_TYPES, type RdcnOptions } from '../src/net/topology/index.js';
 import type { Port } from '../src/net/port.js';

@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runExperiment } from '../src/experiment/runner.js';
-import { runSweep } from '../src/experiment/sweep-run.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
+import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
 import { tempDir } from './helpers/tmp.js';
 

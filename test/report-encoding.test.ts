@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunData } from '../src/experiment/results.js';
+import type { RunData } from '../src/experiment/results/results.js';
 import { barStyleOf, seriesStyles, shade } from '../src/report/encoding.js';
 import { tagTable } from '../src/report/tags.js';
 

@@ -10,13 +10,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runExperiment } from '../src/experiment/runner.js';
-import { runSweep } from '../src/experiment/sweep-run.js';
-import { planSweep } from '../src/experiment/sweep.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
+import { runSweep } from '../src/experiment/run/sweep-run.js';
+import { planSweep } from '../src/experiment/run/sweep.js';
 import { writeReport } from '../src/report/html.js';
 import { sampleLabel } from '../src/report/sample-label.js';
 import { quickScope, quickScopeLines } from '../src/report/quick-scope.js';
-import { loadResults } from '../src/experiment/results.js';
+import { loadResults } from '../src/experiment/results/results.js';
 import type { PublishedData } from '../src/report/published.js';
 import { tempDir } from './helpers/tmp.js';
 

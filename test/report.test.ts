@@ -16,10 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runSweep } from '../src/experiment/sweep-run.js';
+import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
-import { readColumns, readFctRecords, readTable, requireResultJson } from '../src/experiment/results.js';
-import { UsageError } from '../src/experiment/errors.js';
+import { readColumns, readFctRecords, readTable, requireResultJson } from '../src/experiment/results/results.js';
+import { UsageError } from '../src/engine/errors.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
 

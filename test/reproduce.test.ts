@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SpecError } from '../src/experiment/errors.js';
+import { SpecError } from '../src/engine/errors.js';
 import { currentModel } from '../src/report/provenance.js';
 import { PAPERS, compareClaims, loadClaimRecord, loadPublished, verdictOf } from '../src/report/published.js';
 import { claimsView, reproduce, writeClaimsReadme } from '../src/report/reproduce.js';

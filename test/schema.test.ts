@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { specJsonSchema } from '../src/experiment/json-schema.js';
+import { specJsonSchema } from '../src/experiment/spec/json-schema.js';
 import { CLI } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * The steppable simulation (experiment/simulate.ts `Simulation`): stepping a
+ * The steppable simulation (sim/simulate.ts `Simulation`): stepping a
  * run in arbitrary slices, or stepping two different runs in turn in one
  * process, gives exactly the results of each run alone. This is what the
  * "no module-level state" rule of the architecture promises: any state shared

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFigure } from '../src/experiment/analysis.js';
-import { loadAndResolve } from '../src/experiment/resolve.js';
-import { planSweep } from '../src/experiment/sweep.js';
+import { findFigure } from '../src/experiment/results/analysis.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
+import { planSweep } from '../src/experiment/run/sweep.js';
 import '../experiments/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));

@@ -20,8 +20,8 @@ import { unmetNeeds } from '../src/cc/types.js';
 import { US } from '../src/engine/units.js';
 import { input, net, type DeepPartial } from './helpers/sim.js';
 import { arriveLabelled, serveAll } from './helpers/probe.js';
-import { parseSpec, resolveSpec } from '../src/experiment/resolve.js';
-import { SpecError } from '../src/experiment/errors.js';
+import { parseSpec, resolveSpec } from '../src/experiment/spec/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
 import { pfcReceived } from '../src/net/pfc-rx.js';
 
 // ------------------------------------------------------------------ toy plug-ins

@@ -1,5 +1,5 @@
 /**
- * Threads of one run (issue 31, stage 1; src/experiment/threads.ts): the spec's `threads`
+ * Threads of one run (issue 31, stage 1; src/sim/parallel/threads.ts): the spec's `threads`
  * and `ccsim run --threads`, the partition table of `--explain-partition`, the bounds
  * (partitions, cores) with a message saying why, and the manifest's record. Until the
  * parallel engine lands every run uses one thread; the results must then be byte-identical
@@ -12,19 +12,19 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpec } from '../src/experiment/resolve.js';
-import { runExperiment } from '../src/experiment/runner.js';
-import { planSweep } from '../src/experiment/sweep.js';
-import { PARALLEL_ENGINE, partitionTable, planThreads } from '../src/experiment/threads.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
+import { runExperiment } from '../src/experiment/run/runner.js';
+import { planSweep } from '../src/experiment/run/sweep.js';
+import { PARALLEL_ENGINE, partitionTable, planThreads } from '../src/sim/parallel/threads.js';
 import { fatTreePreset, spineLeafPreset, star } from '../src/net/topology/index.js';
 import { GBPS, US } from '../src/engine/units.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
-import { loadAndResolve } from '../src/experiment/resolve.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { holdGridPs, partitionTopology } from '../src/net/topology/partition.js';
 import { simulate } from '../src/sim/simulate.js';
 import { noMetrics, type SimInput, type SimOutput } from '../src/sim/types.js';
-import { parallelUnsupported, runParallel } from '../src/experiment/parallel.js';
+import { parallelUnsupported, runParallel } from '../src/sim/parallel/parallel.js';
 import { availableParallelism } from 'node:os';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -134,7 +134,7 @@ workload:
 stop: { maxTime: 5ms }
 `;
 
-// ---- stage 4: the parallel engine (experiment/parallel.ts): worker threads, one partition each
+// ---- stage 4: the parallel engine (sim/parallel/parallel.ts): worker threads, one partition each
 
 const FIXED = SPEC.replace('threads-demo', 'threads-fixed').replace('duration: 50us', 'duration: 100us').replace('stop: { maxTime: 10ms }', 'stop: { at: 300us }');
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { specErrorOf } from './helpers/specs.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAndResolve } from '../src/experiment/resolve.js';
+import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { simulate, Simulation } from '../src/sim/simulate.js';
 import type { LinkEvent, SimInput } from '../src/sim/types.js';
 import { US } from '../src/engine/units.js';

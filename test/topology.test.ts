@@ -24,8 +24,8 @@ import {
   type RouteTable,
   type Topology,
 } from '../src/net/topology/index.js';
-import { SpecError } from '../src/experiment/errors.js';
-import { parseSpec } from '../src/experiment/resolve.js';
+import { SpecError } from '../src/engine/errors.js';
+import { parseSpec } from '../src/experiment/spec/resolve.js';
 
 /** Peer node ids of the next-hop ports of switch n toward host h. */
 function nextHopPeers(ports: PortMap, rt: RouteTable, n: number, h: number): number[] {

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findFigure, type PointResult } from '../src/experiment/analysis.js';
+import { findFigure, type PointResult } from '../src/experiment/results/analysis.js';
 import '../experiments/index.js';
 import { tempDir } from './helpers/tmp.js';
 

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation } from '../src/sim/simulate.js';
 import type { SimOutput } from '../src/sim/types.js';
-import { networkSchema } from '../src/experiment/spec.js';
+import { networkSchema } from '../src/experiment/spec/spec.js';
 import type { NetworkConfig, ProfileName } from '../src/net/config.js';
 import { star } from '../src/net/topology/index.js';
 import { KIB, US } from '../src/engine/units.js';

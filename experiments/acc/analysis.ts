@@ -7,9 +7,9 @@
  * (mean / p99 FCT of small / medium / large flows, p99 slowdown per fine size
  * bin, PAUSEs received per layer). Each reads the result files of its points.
  */
-import { readFctRecords, readRunManifest, readTable, requireRunSummary, type TableRow } from '../../src/experiment/results.js';
-import { loadRun, window, type RunSeries, type Series } from '../../src/experiment/series.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readFctRecords, readRunManifest, readTable, requireRunSummary, type TableRow } from '../../src/experiment/results/results.js';
+import { loadRun, window, type RunSeries, type Series } from '../../src/experiment/results/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { jainIndex, mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 import type { RunSummary } from '../../src/metrics/summary.js';
 

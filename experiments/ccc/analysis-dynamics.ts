@@ -3,8 +3,8 @@
  * deduced BDP and arrival rate, CCC §3.1), Fig 13 and Fig 11. Registered, in
  * the paper's order, by ./analysis.ts.
  */
-import { readFctRecords } from '../../src/experiment/results.js';
-import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim } from '../../src/experiment/analysis.js';
+import { readFctRecords } from '../../src/experiment/results/results.js';
+import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim } from '../../src/experiment/results/analysis.js';
 import { mean } from '../../src/metrics/stats.js';
 import { C, US_PS, ccLabel, firstSustained, percentile, r1, r3, series, summaryOf, traceOf } from './common.js';
 

@@ -7,8 +7,8 @@
  * 95.1 % lower"), and whether CCC has the lowest iteration time.
  */
 import { mean } from '../../src/metrics/stats.js';
-import { readColumns, readRunSummary } from '../../src/experiment/results.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type MeasuredClaim } from '../../src/experiment/analysis.js';
+import { readColumns, readRunSummary } from '../../src/experiment/results/results.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type MeasuredClaim } from '../../src/experiment/results/analysis.js';
 
 const PRODUCTION = ['dcqcn', 'timely', 'swift'];
 

@@ -9,8 +9,8 @@
  * downlink is the only queue on the path (true on `ccc250`, 1:4 under-subscribed
  * at the edge, and on the stars) and time-weighted rather than ACK-weighted.
  */
-import { readFctRecords, readTable } from '../../src/experiment/results.js';
-import { registerFigure, type Cell, type FigureAnalysis, type FigureResult, type MeasuredClaim } from '../../src/experiment/analysis.js';
+import { readFctRecords, readTable } from '../../src/experiment/results/results.js';
+import { registerFigure, type Cell, type FigureAnalysis, type FigureResult, type MeasuredClaim } from '../../src/experiment/results/analysis.js';
 import { jainIndex, mean } from '../../src/metrics/stats.js';
 import { fig11, fig13, fig2 } from './analysis-dynamics.js';
 import { C, RTT_MIN_US, US_PS, ccLabel, firstSustained, percentile, r1, r3, rttUs, series, summaryOf, traceOf, type Series } from './common.js';

@@ -5,8 +5,8 @@
  * samples (docs/network-model.md §14).
  */
 import type { RunSummary } from '../../src/metrics/summary.js';
-import { readTable, requireRunManifest, requireRunSummary, type RunManifest, type TableRow } from '../../src/experiment/results.js';
-import type { PointResult } from '../../src/experiment/analysis.js';
+import { readTable, requireRunManifest, requireRunSummary, type RunManifest, type TableRow } from '../../src/experiment/results/results.js';
+import type { PointResult } from '../../src/experiment/results/analysis.js';
 import { percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 
 export const US_PS = 1e6;

@@ -4,8 +4,8 @@
  * against the baselines, with the helpers of ./fct.ts. Registered, in the
  * paper's order, by ./analysis.ts.
  */
-import { readRunSummary } from '../../src/experiment/results.js';
-import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from '../../src/experiment/analysis.js';
+import { readRunSummary } from '../../src/experiment/results/results.js';
+import type { Cell, FigureAnalysis, FigureResult, MeasuredClaim, PointResult } from '../../src/experiment/results/analysis.js';
 import { SIZE_GROUPS, TAG_GROUPS, fctFigure, pointCc, pct, r3, readFct, stats, type FctData, type Stats } from './fct.js';
 
 /** Parameters of a point's CC ({} for a bare name). */

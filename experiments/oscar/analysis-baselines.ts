@@ -11,8 +11,8 @@
  * T = 12 us unless a spec says otherwise (the D-OSCAR base RTT adds ~0.2 us of
  * serialization; the difference is below the precision of the claims).
  */
-import { firstTime, loadRun, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/series.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { firstTime, loadRun, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/results/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { mean } from '../../src/metrics/stats.js';
 import { hpccU, measureBurst, tagged } from './burst.js';
 

@@ -6,8 +6,8 @@
  * `fig17-18.<workload>.<a>-vs-<b>.<group>.<mean|p99>` = (X_b - X_a) / X_b in %,
  * "a better than b by" (docs/experiments.md §1). Registered by ./analysis.ts.
  */
-import { readRunSummary } from '../../src/experiment/results.js';
-import type { Cell, FigureAnalysis, FigureTable, MeasuredClaim, PointResult } from '../../src/experiment/analysis.js';
+import { readRunSummary } from '../../src/experiment/results/results.js';
+import type { Cell, FigureAnalysis, FigureTable, MeasuredClaim, PointResult } from '../../src/experiment/results/analysis.js';
 import { SIZE_GROUPS, TAG_GROUPS, pct, pointCc, r3, readFct, stats, type Group, type Stats } from './fct.js';
 
 /**

@@ -10,8 +10,8 @@
  * theta-PowerTCP across the workloads ("up to", §6.4).
  */
 import { mean } from '../../src/metrics/stats.js';
-import { readColumns } from '../../src/experiment/results.js';
-import { registerFigure, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readColumns } from '../../src/experiment/results/results.js';
+import { registerFigure, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { pct, pointCc, r3 } from './fct.js';
 
 /** Mean iteration time (ps) of each job tag of a point (jobs.csv; `job` is tag or tag/group). */

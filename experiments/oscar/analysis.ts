@@ -11,14 +11,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean } from '../../src/metrics/stats.js';
 import { cdfQuantile, loadCdf } from '../../src/workload/cdf.js';
-import { readColumns, readRunManifest, type ResultColumns } from '../../src/experiment/results.js';
-import { registerFigure, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readColumns, readRunManifest, type ResultColumns } from '../../src/experiment/results/results.js';
+import { registerFigure, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { APPENDIX_FIGURES } from './analysis-appendix.js';
 import { BFC_FIGURES } from './analysis-bfc.js';
 import { SIZE_GROUPS, TAG_GROUPS, fctFigure, pointCc, r3, readFct, stats, type FctData } from './fct.js';
 
 
-/** The value column of a port series table (src/experiment/output.ts). */
+/** The value column of a port series table (src/experiment/run/output.ts). */
 const SERIES_VALUE = { queues: 'bytes', throughput: 'bps' } as const;
 
 /** A time series of one port (queues.csv / throughput.csv): the given port, else the table's first. */

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstTime, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/series.js';
-import { readColumns } from '../../src/experiment/results.js';
+import { firstTime, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/results/series.js';
+import { readColumns } from '../../src/experiment/results/results.js';
 import { mean } from '../../src/metrics/stats.js';
 
 const PS = 1e-12;

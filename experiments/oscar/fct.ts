@@ -5,8 +5,8 @@
  * linear-interpolated p99, small = size <= 150 KiB), and the slowdown / gains
  * tables. "OSCAR x% better than X" is (X - OSCAR) / X (docs/experiments.md §1).
  */
-import { readColumns } from '../../src/experiment/results.js';
-import { sweptCcName, type Cell, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readColumns } from '../../src/experiment/results/results.js';
+import { sweptCcName, type Cell, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { mean, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 
 export const SMALL_MAX_BYTES = 150 * 1024;

@@ -14,10 +14,10 @@
  * The measurements are plain functions on the series, so tests apply them too.
  */
 import { percentileLinear } from '../../src/metrics/stats.js';
-import { readRunManifest } from '../../src/experiment/results.js';
-import { loadRun, type Series } from '../../src/experiment/series.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
-import { rotationMatchings } from '../../src/net/topology/rdcn.js';
+import { readRunManifest } from '../../src/experiment/results/results.js';
+import { loadRun, type Series } from '../../src/experiment/results/series.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
+import { rotationMatchings } from '../../src/engine/rotation.js';
 
 const US_PS = 1e6;
 

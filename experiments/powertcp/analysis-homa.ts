@@ -8,9 +8,9 @@
  * after the incast (`best-overcommitment`, a claim in data/published/powertcp.yaml).
  * Points are told apart by the swept `overcommitment`.
  */
-import { readRunSummary } from '../../src/experiment/results.js';
-import { loadRun } from '../../src/experiment/series.js';
-import { registerFigure, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readRunSummary } from '../../src/experiment/results/results.js';
+import { loadRun } from '../../src/experiment/results/series.js';
+import { registerFigure, type Cell, type FigureAnalysis, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { flowStarts, incastTimeFromSpec, measureFairness, measureIncast, readDrops } from './analysis.js';
 
 const r1 = (x: number): number => Math.round(x * 10) / 10;

@@ -14,8 +14,8 @@
  */
 import { percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 import { parseTimePs } from '../../src/engine/units.js';
-import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type PointResult } from '../../src/experiment/analysis.js';
+import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results/results.js';
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type PointResult } from '../../src/experiment/results/analysis.js';
 import { gainPct } from './analysis.js';
 
 const MS_PS = 1e9;

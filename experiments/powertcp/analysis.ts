@@ -9,14 +9,26 @@
  * 100 KB - 1 MB, long > 1 MB. The measurements are plain functions on the series, so
  * tests apply them to `simulate` results directly.
  */
-import type { FlowsEntry } from '../../src/workload/flows.js';
-import type { IncastEntry } from '../../src/workload/incast.js';
-import type { SimOutput } from '../../src/sim/types.js';
+import type { SimOutput } from '../../src/metrics/types.js';
 import { jainIndex, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
 import { parseBytes } from '../../src/engine/units.js';
-import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results.js';
-import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/series.js';
-import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readFctRecords, readRunManifest, readRunSummary, readTable, type FctRecord } from '../../src/experiment/results/results.js';
+import { loadRun, runSeries, type RunSeries, type Series } from '../../src/experiment/results/series.js';
+
+/**
+ * The fields of a spec's `flows` and `incast` workload entries read here, as the manifest records
+ * them (workload/flows.ts and workload/incast.ts define the entries; an analysis reads the result
+ * files, not the simulator's types).
+ */
+interface FlowsEntry {
+  type: 'flows';
+  flows: { start: number; tag?: string }[];
+}
+interface IncastEntry {
+  type: 'incast';
+  at?: number[];
+}
+import { registerFigure, sweptCcName, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 
 const US_PS = 1e6;
 /** host link rate of the PowerTCP trees */
@@ -194,8 +206,8 @@ export function incastTimeFromSpec(dir: string): number {
   const m = readRunManifest(dir);
   let best = Infinity;
   for (const w of m?.spec?.workload ?? []) {
-    if (w.type === 'flows') for (const f of (w as FlowsEntry).flows) if (f.tag === 'incast' || f.tag === 'query') best = Math.min(best, f.start);
-    if (w.type === 'incast') for (const t of (w as IncastEntry).at ?? []) best = Math.min(best, t);
+    if (w.type === 'flows') for (const f of (w['flows'] as FlowsEntry['flows'])) if (f.tag === 'incast' || f.tag === 'query') best = Math.min(best, f.start);
+    if (w.type === 'incast') for (const t of (w['at'] as IncastEntry['at']) ?? []) best = Math.min(best, t);
   }
   return Number.isFinite(best) ? best : 0;
 }
@@ -273,7 +285,7 @@ export function flowStarts(dir: string): Map<number, number> {
   const starts = new Map<number, number>();
   // flow ids are start-time order, ties in listing order (resolve.ts)
   const list: number[] = [];
-  for (const w of m?.spec?.workload ?? []) if (w.type === 'flows') for (const f of (w as FlowsEntry).flows) list.push(f.start);
+  for (const w of m?.spec?.workload ?? []) if (w.type === 'flows') for (const f of (w['flows'] as FlowsEntry['flows'])) list.push(f.start);
   list
     .map((s, k) => ({ s, k }))
     .sort((a, b) => a.s - b.s || a.k - b.k)

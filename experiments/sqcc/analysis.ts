@@ -7,8 +7,8 @@
  * as max - min over that window and, less sensitive to single spikes, p95 - p5.
  */
 import { mean as meanOf, percentileLinear, sortedCopy } from '../../src/metrics/stats.js';
-import { readTable, requireRunManifest } from '../../src/experiment/results.js';
-import { registerFigure, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/analysis.js';
+import { readTable, requireRunManifest } from '../../src/experiment/results/results.js';
+import { registerFigure, type Cell, type FigureAnalysis, type FigureResult, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 
 export interface QueueStats {
   n: number;

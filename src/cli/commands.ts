@@ -3,10 +3,10 @@
  * command line and loads this module only for them; run and validate are in
  * ./run.ts, which loads less).
  */
-import { UsageError } from '../experiment/errors.js';
-import { loadSpecPlugins } from '../experiment/plugins.js';
-import { runSweep, type SweepOutcome } from '../experiment/sweep-run.js';
-import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/slurm.js';
+import { UsageError } from '../engine/errors.js';
+import { loadSpecPlugins } from '../experiment/run/plugins.js';
+import { runSweep, type SweepOutcome } from '../experiment/run/sweep-run.js';
+import { submitSlurm, sweepStatus, type SweepStatus } from '../experiment/run/slurm.js';
 import { formatCell, formatTable } from '../report/text.js';
 import { claimsSummaryLines, claimsView, formatCause, formatMeasured, provenanceText, quickLabel, reproduce, verdictCounts, writeClaimsReadme, type ClaimsView } from '../report/reproduce.js';
 import { comparisonText, displayOrder } from '../report/published.js';
@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { out } from './format.js';
 import { fitTable, TERMINAL_COLUMNS, wrap } from './fit.js';
 import { printSweepEstimate } from './estimate.js';
-import type { Cell, FigureTable } from '../experiment/analysis.js';
-import { readRunSummary } from '../experiment/results.js';
-import { pointDir } from '../experiment/sweep-point.js';
+import type { Cell, FigureTable } from '../experiment/results/analysis.js';
+import { readRunSummary } from '../experiment/results/results.js';
+import { pointDir } from '../experiment/results/points.js';
 import { PointsFailed } from './errors.js';
 import '../../experiments/index.js';
 

@@ -4,10 +4,10 @@
  * record the agreement).
  */
 import { join } from 'node:path';
-import { UsageError } from '../experiment/errors.js';
+import { UsageError } from '../engine/errors.js';
 import { parseBytes } from '../engine/units.js';
-import { sealHtml, sealJson } from '../experiment/ownership.js';
-import { writeOwnedHtml, writeOwnedJson } from '../experiment/write-owned.js';
+import { sealHtml, sealJson } from '../experiment/results/ownership.js';
+import { writeOwnedHtml, writeOwnedJson } from '../experiment/results/write-owned.js';
 import { comparisonCdf, comparisonJson, comparisonTable, compareFlows, readCcsimFlows, readReferenceFlows, type Comparison, type ReferenceFormat, type TimeUnit } from '../report/compare.js';
 import { chartHtmlOf, renderPage, tableHtml, type ReportSection } from '../report/html.js';
 import { formatTable } from '../report/text.js';
@@ -44,7 +44,7 @@ export function comparisonSection(c: Comparison, id: string, title: string): Rep
 
 function writeComparisonReport(dir: string, sections: ReportSection[], meta: string[]): string {
   const file = join(dir, 'report.html');
-  // ownership (experiment/ownership.ts): replaces only a report ccsim wrote; sealed, written atomically
+  // ownership (experiment/results/ownership.ts): replaces only a report ccsim wrote; sealed, written atomically
   writeOwnedHtml(file, sealHtml(renderPage('ccsim compare', meta, sections)), 'the report');
   return file;
 }

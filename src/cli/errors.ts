@@ -1,5 +1,5 @@
 /** How the CLI reports an error, and its exit code. */
-import { SpecError, UsageError, errorMessage } from '../experiment/errors.js';
+import { SpecError, UsageError, errorMessage } from '../engine/errors.js';
 
 /** Some sweep points failed (already reported): exit code 3. */
 export class PointsFailed extends Error {}

@@ -1,12 +1,12 @@
 /**
  * The cost estimate as the CLI prints it: `validate` (in full), and `run`,
  * `sweep` and `reproduce` before they start (one line; they ask nothing and
- * go on). The numbers come from experiment/estimate-cost.ts with the cached
- * calibration of this machine (experiment/calibration-cache.ts).
+ * go on). The numbers come from experiment/run/estimate-cost.ts with the cached
+ * calibration of this machine (experiment/run/calibration-cache.ts).
  */
 import { formatTime } from '../engine/units.js';
-import type { CalibrationResult } from '../experiment/calibration-cache.js';
-import type { CostEstimate, RunBasis, SweepCostEstimate } from '../experiment/estimate-cost.js';
+import type { CalibrationResult } from '../experiment/run/calibration-cache.js';
+import type { CostEstimate, RunBasis, SweepCostEstimate } from '../experiment/run/estimate-cost.js';
 import { fmtInt, out, plural } from './format.js';
 
 /** 1.2k, 3.4M, 5.6G */
@@ -40,7 +40,7 @@ export function rateNote(c: { eventsPerSec: number; cached: boolean; measuredAt:
 
 /** This machine's calibration (cached; measured once, most of a second, when there is none). */
 export async function calibration(recalibrate?: boolean): Promise<CalibrationResult> {
-  const { cachedCalibration } = await import('../experiment/calibration-cache.js');
+  const { cachedCalibration } = await import('../experiment/run/calibration-cache.js');
   return await cachedCalibration({ recalibrate: recalibrate === true });
 }
 
@@ -98,7 +98,7 @@ export function cutShortWarning(b: Pick<RunBasis, 'flows' | 'startLate' | 'canno
 
 /** The one line `run` prints before it starts (±2x: a factor of 2 either way, as `validate` says). */
 export async function printRunEstimate(basis: RunBasis, stopAtPs: number | null): Promise<void> {
-  const { costOf } = await import('../experiment/estimate-cost.js');
+  const { costOf } = await import('../experiment/run/estimate-cost.js');
   const cal = await calibration();
   const e = costOf(basis, cal);
   const field = endFieldOf(stopAtPs);
@@ -112,7 +112,7 @@ export async function printRunEstimate(basis: RunBasis, stopAtPs: number | null)
 
 /** The one line `sweep` and `reproduce` print before they start: the points about to run on `jobs` workers. */
 export async function printSweepEstimate(points: readonly { basis: RunBasis }[], jobs: number): Promise<void> {
-  const { estimateSweepCost } = await import('../experiment/estimate-cost.js');
+  const { estimateSweepCost } = await import('../experiment/run/estimate-cost.js');
   const cal = await calibration();
   const e = estimateSweepCost(points, jobs, cal);
   process.stdout.write(

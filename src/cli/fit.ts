@@ -4,7 +4,7 @@
  * and causes; the terminal gets them shortened (an ellipsis where text was
  * cut) and the full text stays in the report and its claims.csv.
  */
-import type { FigureTable } from '../experiment/analysis.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
 import { formatCell } from '../report/text.js';
 
 export const TERMINAL_COLUMNS = 120;

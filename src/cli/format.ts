@@ -1,6 +1,6 @@
 /** Terminal output of the CLI: aligned numbers and the run summary. */
 import { formatTime } from '../engine/units.js';
-import type { RunResult } from '../experiment/runner.js';
+import type { RunResult } from '../experiment/run/runner.js';
 import { lossWarnings, type FctStats } from '../metrics/summary.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -4,17 +4,18 @@ import { ccDefinitions } from '../cc/registry.js';
 import type { CcDefinition } from '../cc/types.js';
 import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
-import { UsageError } from '../experiment/errors.js';
+import { UsageError } from '../engine/errors.js';
 import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
-import { disciplineRegistry } from '../net/switch-registry.js';
+import { admissionPolicyRegistry, disciplineRegistry } from '../net/switch-registry.js';
+import { lossRecoveryRegistry, sendDriverRegistry } from '../transport/strategies.js';
 import { fmtInt, out, pad } from './format.js';
 import { TERMINAL_COLUMNS, wrap } from './fit.js';
-import { FAT_TREE_REQUIRED, SPINE_LEAF_REQUIRED, topologySchema } from '../experiment/spec-topology.js';
+import { FAT_TREE_REQUIRED, SPINE_LEAF_REQUIRED, topologySchema } from '../experiment/spec/spec-topology.js';
 
 /** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
-export { loadPlugins } from '../experiment/plugins.js';
+export { loadPlugins } from '../experiment/run/plugins.js';
 
 // ---------------------------------------------------------------------------------------------
 // `list`: CC parameter descriptions from the zod schemas
@@ -192,9 +193,32 @@ function listDisciplines(): void {
   }
 }
 
+/** The admission policies (net/switch-registry.ts) with their parameters and units. */
+function listAdmissionPolicies(): void {
+  out('admission policies (spec `network.switch.admission: [{ name, params }]`):');
+  const defs = admissionPolicyRegistry.values();
+  const w = Math.max(...defs.map((d) => d.name.length));
+  for (const d of defs) {
+    out(`  ${pad(d.name, w, true)}  ${d.description ?? ''}`);
+    for (const p of d.params === undefined ? [] : describeParams(d.params)) out(`  ${pad('', w, true)}    ${p.name}: ${p.description}`);
+  }
+}
+
+/** The transport's send drivers and loss recoveries (transport/strategies.ts), plug-ins' included. */
+function listTransportStrategies(): void {
+  const section = (title: string, defs: readonly { name: string; description: string; parallel?: boolean }[]): void => {
+    out(title);
+    const w = Math.max(...defs.map((d) => d.name.length));
+    for (const d of defs) out(`  ${pad(d.name, w, true)}  ${d.description}${d.parallel === true ? '' : ' [one thread]'}`);
+  };
+  section('send drivers (spec `network.transport.sendDriver`):', sendDriverRegistry.values());
+  out();
+  section('loss recovery (spec `network.transport.retxMode`):', lossRecoveryRegistry.values());
+}
+
 export function listCommand(what: string | undefined): void {
   const all = what === undefined;
-  const known = ['topologies', 'workloads', 'ccs', 'disciplines'];
+  const known = ['topologies', 'workloads', 'ccs', 'disciplines', 'transport'];
   if (!all && !known.includes(what)) throw new UsageError(`list: unknown "${what}" (use ${known.join(', ')})`);
   if (all || what === 'topologies') listTopologies();
   if (all) out();
@@ -202,5 +226,11 @@ export function listCommand(what: string | undefined): void {
   if (all) out();
   if (all || what === 'ccs') listCcs();
   if (all) out();
-  if (all || what === 'disciplines') listDisciplines();
+  if (all || what === 'disciplines') {
+    listDisciplines();
+    out();
+    listAdmissionPolicies();
+  }
+  if (all) out();
+  if (all || what === 'transport') listTransportStrategies();
 }

@@ -141,20 +141,20 @@ function buildProgram(): Command {
     .option('-o, --out <file>', 'write to this file (default: standard output)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs and workload types are in the schema')
     .action(async (o: { out?: string; plugins?: string[] }) => {
-      const { specJsonSchema, loadPlugins } = await import('../experiment/json-schema.js');
-      if (o.plugins !== undefined) await loadPlugins(o.plugins);
+      const { specJsonSchema } = await import('../experiment/spec/json-schema.js');
+      if (o.plugins !== undefined) await (await import('../experiment/run/plugins.js')).loadPlugins(o.plugins);
       const text = JSON.stringify(specJsonSchema(), null, 2) + '\n';
       if (o.out === undefined) process.stdout.write(text);
       else {
-        (await import('../experiment/write-owned.js')).writeOwnedJson(o.out, text, 'the schema');
+        (await import('../experiment/results/write-owned.js')).writeOwnedJson(o.out, text, 'the schema');
         process.stdout.write(`schema: ${o.out}\n`);
       }
     });
 
   program
     .command('list')
-    .description('list topologies, workloads, congestion-control algorithms and queue disciplines')
-    .argument('[what]', 'topologies | workloads | ccs | disciplines (default: all)')
+    .description('list topologies, workloads, congestion-control algorithms, queue disciplines and transport strategies')
+    .argument('[what]', 'topologies | workloads | ccs | disciplines | transport (default: all)')
     .option('--plugins <files...>', 'plug-in modules to load first: their CCs, workload types and disciplines are listed')
     .action(async (what: string | undefined, o: { plugins?: string[] }) => {
       const { listCommand, loadPlugins } = await import('./list.js');

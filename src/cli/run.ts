@@ -1,7 +1,7 @@
 /** `ccsim run` and `ccsim validate`: they load the spec modules, and the simulator or sweep planner only when used. */
-import { loadSpecPlugins } from '../experiment/plugins.js';
-import { closedLoopOf, loadAndResolve, readSpecFile } from '../experiment/resolve.js';
-import { runWork } from '../experiment/estimate-work.js';
+import { loadSpecPlugins } from '../experiment/run/plugins.js';
+import { closedLoopOf, loadAndResolve, readSpecFile } from '../experiment/spec/resolve.js';
+import { runWork } from '../experiment/spec/estimate-work.js';
 import { calibration, cutShortWarning, endFieldOf, printRunCost, printRunEstimate, printSweepCost } from './estimate.js';
 import { fmtInt, out, plural, printRunSummary } from './format.js';
 
@@ -33,12 +33,12 @@ export async function runCommand(
   if (o.explainPartition === true) {
     await loadSpecPlugins(spec);
     const { loaded, input } = loadAndResolve(spec, o.seed !== undefined ? { seed: o.seed } : {}, { quick: o.quick === true });
-    const { planThreads, partitionTable } = await import('../experiment/threads.js');
+    const { planThreads, partitionTable } = await import('../sim/parallel/threads.js');
     const requested = o.threads ?? loaded.spec.threads;
     for (const line of partitionTable(input.topology, planThreads(input.topology, requested, o.threads !== undefined ? 'option' : 'spec'))) out(line);
     return;
   }
-  const { runExperiment } = await import('../experiment/runner.js');
+  const { runExperiment } = await import('../experiment/run/runner.js');
   const r = await runExperiment(spec, {
     ...(o.out !== undefined ? { out: o.out } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
@@ -52,7 +52,7 @@ export async function runCommand(
       ? {}
       : {
           beforeRun: async (input) => {
-            const { runBasis } = await import('../experiment/estimate-cost.js');
+            const { runBasis } = await import('../experiment/run/estimate-cost.js');
             await printRunEstimate(runBasis(input), input.stopAtPs);
           },
         }),
@@ -64,11 +64,11 @@ export async function validateCommand(
   spec: string,
   o: { seed?: number; quick?: boolean; estimate?: boolean; jobs?: number; recalibrate?: boolean },
 ): Promise<void> {
-  await loadSpecPlugins(spec); // the spec's own CCs, workloads, ... before it is checked (experiment/plugins.ts)
+  await loadSpecPlugins(spec); // the spec's own CCs, workloads, ... before it is checked (experiment/run/plugins.ts)
   const read = readRaw(spec);
   if (read !== undefined && isSweep(read.raw)) {
     await import('../../experiments/index.js');
-    const { planSweep } = await import('../experiment/sweep.js');
+    const { planSweep } = await import('../experiment/run/sweep.js');
     const plan = planSweep(spec, { quick: o.quick === true });
     const flows = plan.points.reduce((a, p) => a + p.flows, 0);
     out(`ok: ${plan.name}: sweep of ${plan.points.length} points over ${plan.fields.map((f) => f.path).join(', ')} (${fmtInt(flows)} flows in all)`);
@@ -79,7 +79,7 @@ export async function validateCommand(
       out(`  ${cutShortWarning(first.basis, endFieldOf(first.spec.stop.at ?? null))!.replace('warning: ', `warning: ${what}: `)}`);
     }
     if (o.estimate === false) return;
-    const { estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/estimate-cost.js');
+    const { estimateSweepCost, SLOW_RUN_SECS } = await import('../experiment/run/estimate-cost.js');
     const { availableParallelism } = await import('node:os');
     const cal = await calibration(o.recalibrate);
     const e = estimateSweepCost(plan.points, o.jobs ?? Math.max(1, availableParallelism() - 1), cal);
@@ -97,7 +97,7 @@ export async function validateCommand(
   const cut = cutShortWarning(runWork(input, closedLoopOf(input)), field);
   if (cut !== undefined) out(`  ${cut}`);
   if (o.estimate === false) return;
-  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/estimate-cost.js');
+  const { estimateCost, SLOW_RUN_SECS } = await import('../experiment/run/estimate-cost.js');
   const cal = await calibration(o.recalibrate);
   const e = estimateCost(input, cal);
   printRunCost(e, cal, field);

@@ -9,7 +9,7 @@
  * - Iteration is in registration order (built-ins first, in the order of their list), which
  *   is the order `ccsim list`, the JSON schema and error messages use.
  * - `version` changes at every registration, so a schema built from a registry (the
- *   workload union, src/experiment/spec.ts) knows when to build itself again.
+ *   workload union, src/experiment/spec/spec.ts) knows when to build itself again.
  *
  * Registries are filled when modules load and read while specs are checked and networks
  * built: never on the hot path.

@@ -177,7 +177,7 @@ export class Samplers {
 
   /**
    * `queues: auto`'s state once its open sample is closed: every watched port's peak and buffer.
-   * A parallel run merges them from the partitions that own the ports (experiment/parallel.ts).
+   * A parallel run merges them from the partitions that own the ports (sim/parallel/parallel.ts).
    */
   autoRaw(): AutoQueues | null {
     if (this.autoPorts.length === 0) return null;

@@ -3,7 +3,7 @@
  * series the metrics layer collects, and what a simulation asks it to sample.
  * `SimOutput` (src/sim/types.ts re-exports it) is the whole of it.
  */
-import type { DeadlockReport } from '../net/deadlock.js';
+import type { DeadlockReport } from '../engine/deadlock-report.js';
 import type { JobRecord } from '../workload/driver.js';
 
 export type { JobRecord } from '../workload/driver.js';

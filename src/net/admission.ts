@@ -34,6 +34,7 @@
  * packet's per-hop words from the arguments (the record only if they need
  * more) and allocate nothing per packet.
  */
+import type { z } from 'zod';
 import type { Rng } from '../engine/rng.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { SwitchConfig } from './config.js';
@@ -74,13 +75,29 @@ export interface AdmissionContext {
   readonly rng: Rng;
 }
 
-/** A named admission policy (switch-registry.ts): `SwitchConfig.admission` names it. */
-export interface AdmissionPolicyDefinition {
+/**
+ * A named admission policy (switch-registry.ts): `SwitchConfig.admission` names it. Its
+ * parameters are typed by a zod schema with units (`params`, made with engine/spec-fields.ts as
+ * specs are): the spec's `params` are checked with it when the spec is resolved (errors name the
+ * field), parsed with it before `create`, and it is what the JSON schema and `ccsim list` show.
+ */
+export interface AdmissionPolicyDefinition<P = Readonly<Record<string, unknown>>> {
   readonly name: string;
+  readonly description?: string;
   /** the policy may return TRIM: a switch running it makes its header queue (`trimQueue`) urgent at every port */
   readonly trims?: boolean;
-  /** problems with `params` (the key and what is wrong), checked when a spec is resolved so they are spec errors */
+  /** the parameters, with units; absent: `create` gets the spec's `params` object as written */
+  readonly params?: z.ZodType<P>;
+  /** (without `params`) problems with the spec's `params` (the key and what is wrong), checked when a spec is resolved */
   check?(params: Readonly<Record<string, unknown>>): { key: string; message: string }[];
-  /** a fresh policy for one switch; `params` come from the spec (validate them here) */
-  create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy;
+  /** a fresh policy for one switch, with its parsed parameters */
+  create(ctx: AdmissionContext, params: P): AdmissionPolicy;
+}
+
+/** A policy's parameters from the spec, parsed by its schema (absent: as written); a spec resolved first has been checked. */
+export function admissionParams<P>(def: AdmissionPolicyDefinition<P>, raw: Readonly<Record<string, unknown>>): P {
+  if (def.params === undefined) return raw as P;
+  const r = def.params.safeParse(raw);
+  if (!r.success) throw new Error(`admission policy ${def.name}: ${r.error.issues.map((i) => `params.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data;
 }

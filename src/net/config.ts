@@ -192,8 +192,9 @@ export type NackRule = 'timer' | 'rearmOnInOrder';
  * resent; OSCAR §6 NDP baseline; src/transport/selective.ts), or trim (a
  * reorder buffer; losses are learnt only from trimmed headers, NACKed one by
  * one, and from headers a switch returned: NDP §3; src/transport/trim-recovery.ts).
+ * A name in the loss-recovery registry (src/transport/strategies.ts; plug-ins may add one).
  */
-export type RetxMode = 'gbn' | 'none' | 'selective' | 'trim';
+export type RetxMode = string;
 /**
  * Who lets a flow send (src/transport/send-driver.ts): the sender's CC window
  * (`sender`), or also credit the receiver grants on its ACKs (`receiverGrant`,
@@ -201,9 +202,10 @@ export type RetxMode = 'gbn' | 'none' | 'selective' | 'trim';
  * or Homa's grants (`homa`: SRPT over a receiver's incoming messages, set by
  * the `homa` CC; src/transport/homa.ts), or NDP's PULLs (`ndpPull`: an
  * initial window, then one packet per PULL the receiver paces at its link
- * rate; src/transport/ndp-pull.ts; needs retxMode trim).
+ * rate; src/transport/ndp-pull.ts; needs retxMode trim). A name in the send-driver registry
+ * (src/transport/strategies.ts; plug-ins may add one).
  */
-export type SendDriverMode = 'sender' | 'receiverGrant' | 'homa' | 'ndpPull';
+export type SendDriverMode = string;
 export type PortRule = 'hpcc' | 'sequential';
 export type BaseRttMode = 'perFlowOscar' | 'globalMaxHpcc';
 export type IdealFctMode = 'hpcc' | 'oscar';

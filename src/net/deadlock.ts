@@ -16,38 +16,9 @@
 import type { Network } from './network.js';
 import type { Port } from './port.js';
 
-/** One (egress port, class) of a deadlock cycle. */
-export interface DeadlockPort {
-  node: number;
-  name: string;
-  /** port number at `node` */
-  port: number;
-  /** the node this port sends to (which paused it) */
-  peer: number;
-  peerName: string;
-  cls: number;
-  pausedSincePs: number;
-  queuedBytes: number;
-}
-
-export interface DeadlockReport {
-  /** simulated time of the check that found the cycle, ps */
-  detectedAtPs: number;
-  /** the pause duration required (DeadlockOptions.minPausedPs) */
-  minPausedPs: number;
-  /** true when no event was left (the fabric was frozen); the duration rule is then moot */
-  frozen: boolean;
-  /** the cycle in wait-for order: each port's queue waits for the next one */
-  cycle: DeadlockPort[];
-  /** flows not finished when the run ended */
-  unfinishedFlows: number;
-  /** packets dropped in the whole run */
-  drops: number;
-  /** unfinished flows that lost at least one packet (data or ACK; D-HPCC has no RTO, so a lost tail is never recovered) */
-  unfinishedWithDrops: number;
-  /** no unfinished flow lost a packet: the deadlock alone keeps them from finishing */
-  dropsRuledOut: boolean;
-}
+// the report's record types sit in engine/ so that readers of result files need no network code
+export type { DeadlockPort, DeadlockReport } from '../engine/deadlock-report.js';
+import type { DeadlockPort } from '../engine/deadlock-report.js';
 
 export interface DeadlockOptions {
   /** each port of the cycle paused continuously at least this long (ACC: a flow never completes; 1 ms default) */

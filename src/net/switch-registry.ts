@@ -21,15 +21,15 @@ export const admissionPolicyRegistry = new Registry<AdmissionPolicyDefinition>({
 export const disciplineRegistry = new Registry<QueueDisciplineDefinition>({ kind: 'queue discipline', key: (d) => d.name });
 
 for (const d of [redDequeue, tcdDequeue, intDequeue, mpdDequeue]) dequeuePolicyRegistry.register(d);
-admissionPolicyRegistry.register(trimAdmission);
+registerAdmissionPolicy(trimAdmission);
 for (const d of [strictDiscipline, rrDiscipline, drrDiscipline as unknown as QueueDisciplineDefinition]) disciplineRegistry.register(d);
 
 /** `source` names where a definition comes from, for messages (a plug-in module's file; default `built-in`). */
 export function registerDequeuePolicy(def: DequeuePolicyDefinition, source?: string): void {
   dequeuePolicyRegistry.register(def, source);
 }
-export function registerAdmissionPolicy(def: AdmissionPolicyDefinition, source?: string): void {
-  admissionPolicyRegistry.register(def, source);
+export function registerAdmissionPolicy<P>(def: AdmissionPolicyDefinition<P>, source?: string): void {
+  admissionPolicyRegistry.register(def as unknown as AdmissionPolicyDefinition, source);
 }
 export function registerQueueDiscipline<P>(def: QueueDisciplineDefinition<P>, source?: string): void {
   disciplineRegistry.register(def as unknown as QueueDisciplineDefinition, source);

@@ -22,6 +22,7 @@ import type { AdmissionContext, AdmissionPolicy } from './admission.js';
 import { Bfc, bfcConfig } from './bfc.js';
 import { DISC_RR, DISC_STRICT, makeDiscipline } from './queue-discipline.js';
 import { findAdmissionPolicy, findDequeuePolicy, findDiscipline } from './switch-registry.js';
+import { admissionParams } from './admission.js';
 import { switchPolicyNames, type SwitchNeeds } from './switch-features.js';
 import { mix32 } from './hash.js';
 import { ns3EcmpIndex, ns3RouteOrder } from './ecmp-ns3.js';
@@ -180,7 +181,7 @@ export class Switch implements PortOwner {
   private buildAdmission(chosen: { name: string; params?: Record<string, unknown> }[], rates: number[]): void {
     const ac: AdmissionContext = { pk: this.pk, cfg: this.cfg, sched: this.ctx.sched, rateBps: rates, rng: this.sprayRng.fork('admission') };
     const defs = chosen.map((c) => findAdmissionPolicy(c.name));
-    this.admission = chosen.map((c, i) => defs[i]!.create(ac, c.params ?? {}));
+    this.admission = chosen.map((c, i) => defs[i]!.create(ac, admissionParams(defs[i]!, c.params ?? {})));
     this.nAdmission = this.admission.length;
     this.arrivals = new AdmissionGate(this);
     this.held = new Uint8Array(this.ports.length * 8);

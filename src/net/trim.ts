@@ -13,6 +13,8 @@
  * policies runs any (its `AdmissionGate`). Per packet it reads two queue
  * counters and, to trim, the packet's payload word; it allocates nothing.
  */
+import { z } from 'zod';
+import { sizeField } from '../engine/spec-fields.js';
 import * as admission from './admission.js';
 import type { AdmissionContext, AdmissionPolicy, AdmissionPolicyDefinition } from './admission.js';
 import * as packet from './packet.js';
@@ -30,23 +32,13 @@ export interface TrimParams {
   headerQueueBytes: number;
 }
 
-const KEYS: readonly (keyof TrimParams)[] = ['thresholdBytes', 'headerQueueBytes'];
-
-function problems(params: Readonly<Record<string, unknown>>): { key: string; message: string }[] {
-  const out: { key: string; message: string }[] = [];
-  for (const key of KEYS) {
-    const v = params[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) out.push({ key, message: 'must be a number of bytes > 0' });
-  }
-  for (const key of Object.keys(params)) if (!(KEYS as readonly string[]).includes(key)) out.push({ key, message: `unknown parameter (known: ${KEYS.join(', ')})` });
-  return out;
-}
-
-function positive(params: Readonly<Record<string, unknown>>, key: keyof TrimParams): number {
-  const bad = problems(params).find((p) => p.key === key);
-  if (bad !== undefined) throw new Error(`admission policy trim: params.${key} ${bad.message}, got ${JSON.stringify(params[key])}`);
-  return params[key] as number;
-}
+/** The parameters with their units (a size: bytes, or text such as "12KB"; engine/spec-fields.ts). */
+const trimParams = z
+  .object({
+    thresholdBytes: sizeField({ bare: true }).describe("size (bytes, or text such as \"12KB\"): a data queue's bytes beyond which arriving data packets are trimmed (NDP: 8 full-size packets)"),
+    headerQueueBytes: sizeField({ bare: true }).describe('size (bytes, or text such as "12KB"): header queue capacity; beyond it headers go back to their sender'),
+  })
+  .strict();
 
 export class TrimAdmission implements AdmissionPolicy {
   readonly name = 'trim';
@@ -72,11 +64,12 @@ export class TrimAdmission implements AdmissionPolicy {
   }
 }
 
-export const trimAdmission: AdmissionPolicyDefinition = {
+export const trimAdmission: AdmissionPolicyDefinition<TrimParams> = {
   name: 'trim',
+  description: "NDP's trimming: a data packet beyond the threshold loses its payload; its header joins the header queue, or goes back to its sender when that is full (NDP §3.1)",
   trims: true,
-  check: problems,
-  create(ctx: AdmissionContext, params: Readonly<Record<string, unknown>>): AdmissionPolicy {
-    return new TrimAdmission(ctx.pk, positive(params, 'thresholdBytes'), positive(params, 'headerQueueBytes'), ctx.cfg.trimQueue ?? 7);
+  params: trimParams,
+  create(ctx: AdmissionContext, params: TrimParams): AdmissionPolicy {
+    return new TrimAdmission(ctx.pk, params.thresholdBytes, params.headerQueueBytes, ctx.cfg.trimQueue ?? 7);
   },
 };

@@ -11,8 +11,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { UsageError } from '../experiment/errors.js';
-import { parseSpec, readSpecFile, resolveSpec } from '../experiment/resolve.js';
+import { UsageError } from '../engine/errors.js';
+import { parseSpec, readSpecFile, resolveSpec } from '../experiment/spec/resolve.js';
 import { simulate } from '../sim/simulate.js';
 import type { FctRow } from '../metrics/types.js';
 import { compareFlows, readReferenceFlows, type Comparison, type FlowOutcome } from './compare.js';

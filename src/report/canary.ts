@@ -18,12 +18,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planSweep } from '../experiment/sweep.js';
-import { executeSweeps, prepareSweep } from '../experiment/sweep-run.js';
+import { planSweep } from '../experiment/run/sweep.js';
+import { executeSweeps, prepareSweep } from '../experiment/run/sweep-run.js';
 import { experimentState } from './claims-view.js';
-import { buildId, modelFilePath, resetModelCache } from '../experiment/build-id.js';
-import { readSpecFile } from '../experiment/resolve.js';
-import { pointDir } from '../experiment/sweep-point.js';
+import { buildId, modelFilePath, resetModelCache } from '../experiment/results/build-id.js';
+import { readSpecFile } from '../experiment/spec/resolve.js';
+import { pointDir } from '../experiment/results/points.js';
 import { packageRoot } from '../workload/package-root.js';
 import { fingerprintOf, modelFileSchema, type ModelFile } from './provenance.js';
 import type { Paper } from './published.js';

@@ -11,8 +11,8 @@
  * would show only the largest bin; the share answers "where did this bin's time go", and the
  * axis label keeps the mean FCT for the scale.
  */
-import type { FigureTable } from '../experiment/analysis.js';
-import type { RunData } from '../experiment/results.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
+import type { RunData } from '../experiment/results/results.js';
 import type { BreakdownGroup, BreakdownSummary } from '../metrics/breakdown-summary.js';
 import type { PortBreakdown } from '../metrics/types.js';
 import { MAX_SERIES, WIDTH, frame, limitNote, type Chart, type Option } from './charts.js';

@@ -4,8 +4,8 @@
  * per run, so a sweep over CCs shows each CC's iteration time side by side
  * (OSCAR §6.4 Fig 12, CCC §6.4 Fig 12; docs/guide.md, "Collective workloads").
  */
-import type { RunData } from '../experiment/results.js';
-import type { FigureTable } from '../experiment/analysis.js';
+import type { RunData } from '../experiment/results/results.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
 import { MAX_SERIES, WIDTH, axis, frame, limitNote, r3, type Chart, type Option } from './charts.js';
 
 const MS = 1e9;

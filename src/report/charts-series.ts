@@ -3,9 +3,9 @@
  * per sampled port, per-flow rates, PFC pauses per layer) and the topology
  * map (node ids by layer), from a result folder's tables. See ./charts.ts.
  */
-import type { FigureTable } from '../experiment/analysis.js';
-import type { RunData, TableRow } from '../experiment/results.js';
-import { readTable } from '../experiment/results.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
+import type { RunData, TableRow } from '../experiment/results/results.js';
+import { readTable } from '../experiment/results/results.js';
 import { MAX_SERIES, axis, frame, heightFor, limitNote, thin, type Chart } from './charts.js';
 import { lineStyleOf, type SeriesStyle } from './encoding.js';
 

@@ -6,8 +6,8 @@
  * turns result data into a `Chart`; a chart without data carries the reason
  * (`empty`) instead of an option, so no empty axes are ever drawn.
  */
-import type { RunData } from '../experiment/results.js';
-import { readColumns } from '../experiment/results.js';
+import type { RunData } from '../experiment/results/results.js';
+import { readColumns } from '../experiment/results/results.js';
 import type { BinSetStats, FctStats } from '../metrics/summary.js';
 import { legendNames, shortKeys } from './labels.js';
 import { barStyleOf, lineStyleOf, seriesStyles, type SeriesStyle } from './encoding.js';

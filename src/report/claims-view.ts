@@ -6,10 +6,10 @@
  * `stale`, one on fewer points than the claim needs is `partial`.
  */
 import { existsSync } from 'node:fs';
-import type { SweepPlan } from '../experiment/sweep.js';
-import { analyzeSweep, type FailedPoint, type SweepAnalysis } from '../experiment/sweep-run.js';
-import { pointState, type PointState } from '../experiment/sweep-point.js';
-import type { MeasuredClaim } from '../experiment/analysis.js';
+import type { SweepPlan } from '../experiment/run/sweep.js';
+import { analyzeSweep, type FailedPoint, type SweepAnalysis } from '../experiment/run/sweep-run.js';
+import { pointState, type PointState } from '../experiment/results/points.js';
+import type { MeasuredClaim } from '../experiment/results/analysis.js';
 import { experimentName, rowOf, type ClaimRecord, type ClaimRow, type Paper, type PublishedData, type RecordedClaim, type ReplicaClaims } from './published.js';
 import { currentModel, isPartial, specHashOf, staleReason, type Provenance } from './provenance.js';
 

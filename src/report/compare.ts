@@ -20,9 +20,9 @@
  */
 import { existsSync } from 'node:fs';
 import { readTextFileCapped } from '../engine/io.js';
-import { UsageError, errorMessage } from '../experiment/errors.js';
-import { readTable } from '../experiment/results.js';
-import type { FigureTable } from '../experiment/analysis.js';
+import { UsageError, errorMessage } from '../engine/errors.js';
+import { readTable } from '../experiment/results/results.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
 import { mean, percentileLinear, sortedCopy } from '../metrics/stats.js';
 import { axis, frame, heightFor, type Chart, type Option } from './charts.js';
 

@@ -6,8 +6,8 @@
  * series (hpcc and oscar at one load shared a colour). A sweep that does not
  * vary the CC colours by its first varied field instead.
  */
-import type { RunData } from '../experiment/results.js';
-import { ccText } from '../experiment/sweep.js';
+import type { RunData } from '../experiment/results/results.js';
+import { ccText } from '../experiment/run/sweep.js';
 
 /** Colour-blind-friendly first (Okabe-Ito), then further distinct hues. */
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#8C564B', '#7F3C8D', '#11A579', '#F2B701', '#E73F74'];

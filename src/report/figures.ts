@@ -9,10 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as echarts from 'echarts';
-import { UsageError, errorMessage } from '../experiment/errors.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
-import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
-import { loadResults } from '../experiment/results.js';
+import { UsageError, errorMessage } from '../engine/errors.js';
+import { writeFileAtomic } from '../experiment/results/points.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/results/ownership.js';
+import { loadResults } from '../experiment/results/results.js';
 import { HEIGHT, WIDTH, type Chart, type Option } from './charts.js';
 import { standardCharts } from './html.js';
 
@@ -112,7 +112,7 @@ export async function writeFigures(dir: string, out: string, format: 'svg' | 'pn
     }
     const svg = renderSvg(c.option, c.width ?? WIDTH, c.height ?? HEIGHT);
     const file = join(out, `${c.id}.${format}`);
-    // ownership (experiment/ownership.ts): an SVG ccsim wrote ends with a seal comment, and only such a file is replaced
+    // ownership (experiment/results/ownership.ts): an SVG ccsim wrote ends with a seal comment, and only such a file is replaced
     const refusal = Resvg === undefined ? reportReplaceRefusal(file) : undefined;
     if (refusal !== undefined) throw new UsageError(`cannot write the figure: ${refusal}`);
     if (Resvg === undefined) writeFileAtomic(file, sealHtml(svg));

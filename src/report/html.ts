@@ -9,10 +9,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { UsageError, errorMessage } from '../experiment/errors.js';
-import { reportReplaceRefusal, sealHtml } from '../experiment/ownership.js';
-import { ccsimVersion } from '../experiment/output.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { UsageError, errorMessage } from '../engine/errors.js';
+import { reportReplaceRefusal, sealHtml } from '../experiment/results/ownership.js';
+import { ccsimVersion } from '../experiment/run/output.js';
+import { writeFileAtomic } from '../experiment/results/points.js';
 import type { FctStats } from '../metrics/summary.js';
 import { HEIGHT, WIDTH, slowdownBarCharts, slowdownCdf, sweepLines, type Chart } from './charts.js';
 import { flowRates, pfcByLayer, portSeries, topologyTable } from './charts-series.js';
@@ -21,11 +21,11 @@ import { tagTable } from './tags.js';
 import { legendNames } from './labels.js';
 import { labelChart, labelTable, sampleLabel } from './sample-label.js';
 import { portPeakHeatMap, portPeakTable } from './port-peaks.js';
-import { findFigure } from '../experiment/analysis.js';
-import type { Cell, FigureResult, FigureTable } from '../experiment/analysis.js';
+import { findFigure } from '../experiment/results/analysis.js';
+import type { Cell, FigureResult, FigureTable } from '../experiment/results/analysis.js';
 import { jobCharts, jobTable } from './charts-jobs.js';
 import { breakdownCharts, breakdownPortTable } from './charts-breakdown.js';
-import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results.js';
+import { loadResults, pointResults, type ResultSet, type RunData } from '../experiment/results/results.js';
 import { formatCell } from './text.js';
 
 export function esc(s: string): string {
@@ -344,7 +344,7 @@ export function writeReport(dir: string, out?: string): { file: string; charts: 
     `results: ${dir} · ccsim ${ccsimVersion()}`,
   ];
   const file = out ?? join(dir, 'report.html');
-  // ownership (experiment/ownership.ts): an existing file is replaced only if it is a report ccsim wrote
+  // ownership (experiment/results/ownership.ts): an existing file is replaced only if it is a report ccsim wrote
   const refusal = reportReplaceRefusal(file);
   if (refusal !== undefined) throw new UsageError(`cannot write the report: ${refusal}`);
   const html = sealHtml(renderPage(`ccsim report: ${set.name}`, meta, sections));

@@ -2,11 +2,11 @@
  * Legend names of a report's runs, built from the values a sweep varies: only
  * the fields whose values differ between the runs shown, each as
  * `key=value`, a CC with parameters spelled as everywhere else
- * (`cc=dcqcn[variant=paper]`, src/experiment/sweep.ts `ccText`), and any other object value as its compact JSON when
+ * (`cc=dcqcn[variant=paper]`, src/experiment/run/sweep.ts `ccText`), and any other object value as its compact JSON when
  * short, else as `#n` (its n-th distinct value, listed in a note).
  */
-import type { RunData } from '../experiment/results.js';
-import { ccText } from '../experiment/sweep.js';
+import type { RunData } from '../experiment/results/results.js';
+import { ccText } from '../experiment/run/sweep.js';
 
 /** The short key of a varied field path (`workload[0].load` -> `load`), the full path when two would clash. */
 export function shortKeys(paths: readonly string[]): Map<string, string> {

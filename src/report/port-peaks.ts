@@ -9,8 +9,8 @@
  * port numbers), drawn as a table so it needs no chart type beyond the
  * report's runtime.
  */
-import type { Cell, FigureTable } from '../experiment/analysis.js';
-import { readTable, type RunData } from '../experiment/results.js';
+import type { Cell, FigureTable } from '../experiment/results/analysis.js';
+import { readTable, type RunData } from '../experiment/results/results.js';
 
 /** "Above" thresholds of the role table (bytes). */
 const HOT = 100_000;

@@ -10,16 +10,16 @@
  *   makes every record of the old model stale.
  * - the spec: a hash of the sweep points the claim needs (their specs and input files); a
  *   record made from other specs is stale.
- * - the build: the commit the points ran on (experiment/build-id.ts); a record without one
+ * - the build: the commit the points ran on (experiment/results/build-id.ts); a record without one
  *   (made before provenance existed) or from uncommitted changes is stale.
  * - the points: used / needed; fewer used than needed is **partial**.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { currentModel } from '../experiment/build-id.js';
+import { currentModel } from '../experiment/results/build-id.js';
 
 export interface Provenance {
-  /** commits the points ran on (experiment/build-id.ts), comma-separated when several */
+  /** commits the points ran on (experiment/results/build-id.ts), comma-separated when several */
   build: string;
   /** model fingerprints the points ran on (data/measured/model.json), comma-separated when several */
   model: string;
@@ -78,7 +78,7 @@ export const modelFileSchema = z
   .strict();
 export type ModelFile = z.output<typeof modelFileSchema>;
 
-export { currentModel, modelFilePath } from '../experiment/build-id.js';
+export { currentModel, modelFilePath } from '../experiment/results/build-id.js';
 
 /** The fingerprint of a set of canary values: sha256 of their sorted keys and 12-digit values. */
 export function fingerprintOf(canaries: Readonly<Record<string, number>>): string {

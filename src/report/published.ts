@@ -36,11 +36,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../experiment/errors.js';
-import { readSpecFile } from '../experiment/resolve.js';
-import { specErrorMap } from '../experiment/spec.js';
-import { zodToSpecError } from '../experiment/errors.js';
-import type { MeasuredClaim } from '../experiment/analysis.js';
+import { UsageError } from '../engine/errors.js';
+import { readSpecFile } from '../experiment/spec/resolve.js';
+import { specErrorMap } from '../experiment/spec/spec.js';
+import { zodToSpecError } from '../engine/errors.js';
+import type { MeasuredClaim } from '../experiment/results/analysis.js';
 import { meanCi95 } from '../metrics/stats.js';
 import { recordedClaimSchema, type Provenance } from './provenance.js';
 

@@ -7,9 +7,9 @@
  * quick run cannot judge it. After the run, claims whose analysis gives no
  * value at quick size are listed as well (ClaimsView.unmeasured, in the CLI).
  */
-import { splitExperiment } from '../experiment/meta.js';
-import { readSpecFile } from '../experiment/resolve.js';
-import type { SweepPlan } from '../experiment/sweep.js';
+import { splitExperiment } from '../experiment/spec/meta.js';
+import { readSpecFile } from '../experiment/spec/resolve.js';
+import type { SweepPlan } from '../experiment/run/sweep.js';
 import type { PublishedData } from './published.js';
 
 export interface QuickScope {

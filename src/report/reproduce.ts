@@ -15,16 +15,16 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { SpecError, UsageError, type SpecIssue } from '../experiment/errors.js';
-import { planSweep, type SweepPlan, type SweepPoint } from '../experiment/sweep.js';
-import { defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type SweepOptions } from '../experiment/sweep-run.js';
-import { writeFileAtomic } from '../experiment/sweep-point.js';
+import { SpecError, UsageError, type SpecIssue } from '../engine/errors.js';
+import { planSweep, type SweepPlan, type SweepPoint } from '../experiment/run/sweep.js';
+import { defaultSweepDir, executeSweeps, jobsFor, prepareSweep, type SweepOptions } from '../experiment/run/sweep-run.js';
+import { writeFileAtomic } from '../experiment/results/points.js';
 import { experimentState, measuredMap, perReplicaMap, recordOf, unmeasuredOf, withProvenance, withRecorded, type ClaimsView, type ExperimentState } from './claims-view.js';
-import { commitResultFiles, prepareOutDir } from '../experiment/outdir.js';
-import { sealHtml } from '../experiment/ownership.js';
-import { ccsimVersion } from '../experiment/output.js';
+import { commitResultFiles, prepareOutDir } from '../experiment/results/outdir.js';
+import { sealHtml } from '../experiment/results/ownership.js';
+import { ccsimVersion } from '../experiment/run/output.js';
 import { esc, renderPage, standardSections, type ReportSection } from './html.js';
-import { loadResults } from '../experiment/results.js';
+import { loadResults } from '../experiment/results/results.js';
 import {
   checkPaper,
   compareClaims,
@@ -263,7 +263,7 @@ function writeClaimFiles(dir: string, view: ClaimsView): string[] {
 
 /** The reproduction report: verdict table, then per experiment its figure, claims and charts. */
 export function writeReproduceReport(view: ClaimsView, dir: string, notes: readonly string[] = []): string {
-  // the report folder is a ccsim result folder (experiment/outdir.ts): checked, staged, sealed manifest
+  // the report folder is a ccsim result folder (experiment/results/outdir.ts): checked, staged, sealed manifest
   const plan = prepareOutDir(dir, REPRODUCE_FILES);
   const sections: ReportSection[] = [];
   const title = view.data?.title ?? view.paper;

@@ -6,8 +6,8 @@
  * number for a converged one. Runs that share every swept value but their
  * seed or perturbation are replicas of one point.
  */
-import type { ResultSet } from '../experiment/results.js';
-import type { FigureTable } from '../experiment/analysis.js';
+import type { ResultSet } from '../experiment/results/results.js';
+import type { FigureTable } from '../experiment/results/analysis.js';
 import { HEIGHT, type Chart, type Option } from './charts.js';
 
 /** `quick size, one seed`, `one seed (seed 1)`, ...; undefined for full-size results with replicas. */

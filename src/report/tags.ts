@@ -4,8 +4,8 @@
  * summary.json; the report shows them as rows beside the run's overall ones,
  * so an incast's slowdown is never averaged away.
  */
-import type { Cell, FigureTable } from '../experiment/analysis.js';
-import type { RunData } from '../experiment/results.js';
+import type { Cell, FigureTable } from '../experiment/results/analysis.js';
+import type { RunData } from '../experiment/results/results.js';
 import type { FctStats } from '../metrics/summary.js';
 import { formatCell } from './text.js';
 

@@ -2,7 +2,7 @@
  * Plain-text rendering of figure tables for the terminal (`ccsim sweep`,
  * `ccsim reproduce`).
  */
-import type { Cell, FigureTable } from '../experiment/analysis.js';
+import type { Cell, FigureTable } from '../experiment/results/analysis.js';
 
 export function formatCell(c: Cell): string {
   if (c === null) return '-';

@@ -5,8 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../experiment/errors.js';
-import { readTable, type TableRow } from '../experiment/results.js';
+import { UsageError } from '../engine/errors.js';
+import { readTable, type TableRow } from '../experiment/results/results.js';
 import { BREAKDOWN_PARTS } from '../metrics/breakdown.js';
 
 export interface WhyOptions {

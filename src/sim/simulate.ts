@@ -98,7 +98,7 @@ export class Simulation {
   private holdEnd = Infinity;
   /**
    * false in a partition of a parallel run (sim/partition-run.ts): its window loop
-   * (experiment/partition-loop.ts) releases the held links, and a scheduler that runs out of
+   * (sim/parallel/partition-loop.ts) releases the held links, and a scheduler that runs out of
    * events only idles to the window's end, since packets may still come across a cut
    */
   ownWindows = true;
@@ -262,7 +262,7 @@ export class Simulation {
     }
   }
 
-  /** Ends the run at `ps` (>= now) if it would end later: a partition of a parallel run learns the end from the others (experiment/parallel-worker.ts). */
+  /** Ends the run at `ps` (>= now) if it would end later: a partition of a parallel run learns the end from the others (sim/parallel/parallel-worker.ts). */
   endAt(ps: number): void {
     if (ps < this.endPs) this.endPs = ps;
   }

@@ -43,8 +43,8 @@ export interface RecoveryHost {
 
 /** Loss recovery: the receiver's and the sender's side of one strategy. */
 export interface LossRecovery {
-  /** `retxMode` value */
-  readonly name: 'gbn' | 'none' | 'selective' | 'trim';
+  /** `retxMode` value: its name in the registry (strategies.ts) */
+  readonly name: string;
   /**
    * Receiver: data packet `pkt` of f arrived (first byte `seq`, `payload`
    * bytes, CE-marked or not). Returns true when the transport keeps the
@@ -69,6 +69,12 @@ export interface LossRecovery {
   takeLost(f: Flow): number;
   /** Sender: the retransmission timeout fired with data outstanding (`timeouts` already counted). */
   onTimeout(f: Flow): void;
+  /**
+   * A trimmed header of a data packet (`pkt`) reached its receiver, or came back to its sender
+   * (HostEndpoint.onTrimmed): returns whether the recovery took it. Absent: the host counts
+   * trimmed headers lost (only trim-recovery.ts has it).
+   */
+  onTrimmed?(pkt: number): boolean;
 }
 
 /**

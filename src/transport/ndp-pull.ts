@@ -28,12 +28,14 @@ import type { NetContext } from '../net/context.js';
 import type { Host } from '../net/host.js';
 import { controlAck } from './ack-info.js';
 import type { Flow } from './flow.js';
-import type { SendDriver } from './send-driver.js';
+import type { PullSource, SendDriver } from './send-driver.js';
 
 
-export class NdpPull implements SendDriver {
+export class NdpPull implements SendDriver, PullSource {
   readonly name = 'ndpPull';
   readonly carriesGrants = true;
+  /** the trim recovery asks for PULLs (trim-recovery.ts) */
+  readonly pulls: PullSource = this;
   private readonly sched: Scheduler;
   private readonly kind: number;
   /** per receiving host: a ring of flow ids, one per PULL waiting */

@@ -26,7 +26,7 @@ import { acceptReordered, type LossRecovery, type RecoveryHost } from './loss-re
 import type { Flow } from './flow.js';
 
 export class SelectiveRepeat implements LossRecovery {
-  readonly name: LossRecovery['name'] = 'selective';
+  readonly name: string = 'selective';
 
   constructor(protected readonly t: RecoveryHost) {}
 

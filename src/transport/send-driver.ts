@@ -14,8 +14,8 @@
 import type { Flow } from './flow.js';
 
 export interface SendDriver {
-  /** `sendDriver` value */
-  readonly name: 'sender' | 'receiverGrant' | 'homa' | 'ndpPull';
+  /** `sendDriver` value: its name in the registry (strategies.ts) */
+  readonly name: string;
   /** ACKs carry the receiver's credit (the transport then calls `grant` and `onGrant`) */
   readonly carriesGrants: boolean;
   /** Sender: f starts (before its first packet). */
@@ -38,6 +38,16 @@ export interface SendDriver {
    * for a driver that has it, decided once per run.
    */
   packetPrio?(f: Flow, seq: number): number;
+  /** the driver's PULLs, for a loss recovery that asks for them (NDP's trim recovery); absent: none */
+  readonly pulls?: PullSource;
+}
+
+/** A receiver-paced source of sending credit (NDP's PULLs, ndp-pull.ts) that a loss recovery drives. */
+export interface PullSource {
+  /** a data packet (or trimmed header) of f arrived at its receiver */
+  onArrival(f: Flow): void;
+  /** the receiver asks for `n` more packets of f */
+  credit(f: Flow, n: number): void;
 }
 
 /**

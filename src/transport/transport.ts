@@ -30,15 +30,11 @@ import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
-import { GoBackN, NoRetransmission, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
-import { NdpPull } from './ndp-pull.js';
-import { ReceiverGrant } from './receiver-grant.js';
-import { HomaDriver } from './homa.js';
-import { SelectiveRepeat } from './selective.js';
+import type { LossRecovery, RecoveryHost } from './loss-recovery.js';
 import { RetransmitTimer } from './rto.js';
-import { SenderDriven, type SendDriver } from './send-driver.js';
+import type { SendDriver } from './send-driver.js';
 import { BfcPausedDriver } from './bfc-pause.js';
-import { TrimRecovery } from './trim-recovery.js';
+import { lossRecoveryRegistry, sendDriverRegistry, type StrategyBuild } from './strategies.js';
 import { FlowStarts } from './flow-starts.js';
 import type { FlowFactory } from './setup.js';
 
@@ -142,33 +138,30 @@ export class Transport implements HostEndpoint, RecoveryHost {
     this.echoMpd = cc.needs.mpd === true;
     // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
     this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
-    const noRetx = c.retxMode === 'none';
-    this.lossList = c.retxMode === 'selective' || c.retxMode === 'trim'; // (before the drivers, which take it)
+    // the run's strategies by registered name (strategies.ts); a spec's name was checked when it was resolved
+    const recoveryDef = lossRecoveryRegistry.get(c.retxMode);
+    const driverDef = sendDriverRegistry.get(c.sendDriver);
+    const noRetx = !recoveryDef.resends;
+    this.lossList = recoveryDef.keepsLost; // (before the drivers, which take it)
     this.rtoPs = noRetx ? 0 : c.rtoPs > 0 ? c.rtoPs : net.switch.pfcEnabled ? 0 : 10 * MS;
     // a sender with a timeout resends from sndUna, below what the receiver may already hold when the
     // last ACKs were lost: those duplicates must be acknowledged or the flow never completes. D-HPCC
     // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
     const ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
-    const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
-    const windowPackets = c.windowUnit === 'packets';
     const flows = this.flows;
-    // NDP (ndp-pull.ts, trim-recovery.ts): PULLs travel in the header class, the recovery asks for them
-    const pull = c.sendDriver === 'ndpPull' ? new NdpPull(ctx, flows, hosts, c.grantWindowBytes, this.ackHighClass >= 0 ? this.ackHighClass : (net.switch.trimQueue ?? 7)) : null;
-    const own =
-      pull ??
-      (c.sendDriver === 'receiverGrant' ? new ReceiverGrant(scaleWindow, windowPackets, this.lossList, c.grantWindowBytes)
-      : c.sendDriver === 'homa' ? new HomaDriver(this, this.ackHighClass >= 0 ? this.ackHighClass : 7)
-      : new SenderDriven(scaleWindow, windowPackets, this.lossList));
-    this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
-    this.driver = this.bfcPause ?? own;
-    const trim = c.retxMode === 'trim' ? new TrimRecovery(this, flows, pull, (f) => {
+    const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
+    const windowGrew = (f: Flow): void => {
       this.touch(f);
       this.onWindowGrew(f);
-    }) : null;
-    if (trim !== null) this.onTrimmed = (pkt) => trim.onTrimmed(pkt);
-    this.recovery =
-      noRetx ? new NoRetransmission(this)
-      : trim ?? (c.retxMode === 'selective' ? new SelectiveRepeat(this) : new GoBackN(this, c.nackRule === 'timer', c.nackIntervalPs, ackDuplicates));
+    };
+    const build: StrategyBuild = { transport: this, ctx, flows, hosts, net, scaleWindow, windowPackets: c.windowUnit === 'packets', lossList: this.lossList, ackHighClass: this.ackHighClass, ackDuplicates, windowGrew };
+    // the driver first, then the recovery (their event kinds are registered in this order)
+    const own = driverDef.create(build);
+    this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
+    this.driver = this.bfcPause ?? own;
+    const recovery = recoveryDef.create(build, own);
+    if (recovery.onTrimmed !== undefined) this.onTrimmed = (pkt) => recovery.onTrimmed!(pkt);
+    this.recovery = recovery;
     ctx.sourceOf = (id) => flows[id]?.src ?? -1;
     this.grants = this.driver.carriesGrants;
     this.driverPrio = this.driver.packetPrio !== undefined;

@@ -19,13 +19,13 @@
 import * as packet from '../net/packet.js';
 import type { Flow } from './flow.js';
 import { acceptReordered, type LossRecovery, type RecoveryHost } from './loss-recovery.js';
-import type { NdpPull } from './ndp-pull.js';
+import type { PullSource } from './send-driver.js';
 import { SelectiveRepeat } from './selective.js';
 
 const { FLAG_RTS } = packet;
 
 export class TrimRecovery extends SelectiveRepeat implements LossRecovery {
-  override readonly name: LossRecovery['name'] = 'trim';
+  override readonly name: string = 'trim';
   /** headers a switch returned to this run's senders, and NACKs sent for trimmed headers */
   returnedHeaders = 0;
   headerNacks = 0;
@@ -36,7 +36,7 @@ export class TrimRecovery extends SelectiveRepeat implements LossRecovery {
     t: RecoveryHost,
     private readonly flows: readonly (Flow | null)[],
     /** the PULL driver when sending is pulled (null: the CC's window drives it) */
-    private readonly pull: NdpPull | null,
+    private readonly pull: PullSource | null,
     /** the transport's "something changed for f" notice to its NIC */
     private readonly touch: (f: Flow) => void,
   ) {

@@ -2,7 +2,7 @@
  * The ccsim command the tests run: the bundle that `npm run build` and
  * `npm test` write (scripts/bundle.mjs), which is what an installed `ccsim`
  * runs. Importing this module also points `validate`'s calibration cache
- * (src/experiment/calibration-cache.ts) at a scratch folder of the test file,
+ * (src/experiment/run/calibration-cache.ts) at a scratch folder of the test file,
  * so no test reads or writes the user's ~/.cache/ccsim.
  */
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 /** Small experiment specs shared by the sweep, Slurm and reproduction tests, and a spec-error probe. */
 import assert from 'node:assert/strict';
-import { SpecError } from '../../src/experiment/errors.js';
+import { SpecError } from '../../src/engine/errors.js';
 
 /** 8 senders x 64 KB into one receiver on a 9-host star: finishes in milliseconds of wall time. */
 export function star9Incast(name: string): string {

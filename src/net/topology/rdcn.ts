@@ -18,6 +18,7 @@
  * topology (`Topology.rdcn`).
  */
 import type { Topology, TopoLink, TopoNode } from './types.js';
+import { rotationMatchings } from '../../engine/rotation.js';
 import { validateTopology } from './validate.js';
 
 /** The circuit schedule of a reconfigurable topology, in ToR indices (0..tors-1). Times in ps. */
@@ -66,16 +67,8 @@ export interface RdcnOptions {
 
 export const RDCN_KEYS = ['tors', 'hostsPerTor', 'hostRateBps', 'packetRateBps', 'circuitRateBps', 'delayPs', 'packetDelayPs', 'circuitDelayPs', 'matchings', 'dayPs', 'nightPs', 'startPs', 'name'];
 
-/**
- * The round-robin generator: tors-1 matchings, matching k (k = 1..tors-1) sends ToR i to
- * ToR (i+k) mod tors, so every ordered ToR pair has its circuit once per cycle (a week).
- * PowerTCP §5: 25 ToRs, 24 matchings.
- */
-export function rotationMatchings(tors: number): number[][] {
-  const out: number[][] = [];
-  for (let k = 1; k < tors; k++) out.push(Array.from({ length: tors }, (_, i) => (i + k) % tors));
-  return out;
-}
+// the generator is plain arithmetic in engine/ so that the analyses of result files can use it without network code
+export { rotationMatchings } from '../../engine/rotation.js';
 
 /**
  * The first problem with a schedule, as [path below the schedule, message], or null.

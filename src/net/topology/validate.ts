@@ -2,7 +2,7 @@
  * The structural check of a finished `Topology` against the contract in
  * types.ts (dense ids, hosts first, valid links), run by every builder and
  * file loader. Option values are validated once, by the spec schema
- * (experiment/spec.ts); the builders trust their typed options.
+ * (experiment/spec/spec.ts); the builders trust their typed options.
  */
 import type { Layer, Topology } from './types.js';
 
