@@ -131,8 +131,7 @@ export class QueueAccount {
   worstQ = 0;
   worstT = 0;
 
-  /** a waiting data packet's flow, arrival and transmission start (`hop` to `addFlowWait`: fields, not double arguments V8 would box) */
-  private waitFlow = 0;
+  /** a waiting data packet's arrival and transmission start (`hop` to `addFlowWait`: fields, not double arguments V8 would box) */
   private waitFrom = 0;
   private waitTo = 0;
   /** on the parallel engine (`partition`): whether another partition sends flow `id` (asked once per flow); null on one thread */
@@ -193,6 +192,18 @@ export class QueueAccount {
     if (now <= a) return;
     pt[i + 1] = pt[i + 1]! + (now - a);
     if (type !== PKT_DATA) return;
+    // the rest in a call of its own: hop stays small enough for V8 to inline it into the port's transmission
+    this.waitFrom = a;
+    this.waitTo = now;
+    this.addFlowWait(pkt, gid);
+  }
+
+  /**
+   * Data packet `pkt` waited at port gid from `waitFrom` to `waitTo`: its flow's time queued there
+   * grows by the part of that interval not already counted (the union of its packets' waits, so at
+   * most the time it was running; a port serves one flow's packets of a class in order).
+   */
+  private addFlowWait(pkt: number, gid: number): void {
     const flow = this.pool.flow(pkt);
     let b = this.blockOf(flow);
     if (b < 0) {
@@ -201,18 +212,6 @@ export class QueueAccount {
       b = this.open(flow);
       this.remoteBlock[b] = 1;
     }
-    this.waitFlow = flow;
-    this.waitFrom = a;
-    this.waitTo = now;
-    this.addFlowWait(b, gid);
-  }
-
-  /**
-   * The flow of block b had a data packet waiting at port gid from `waitFrom` to `waitTo`: its time
-   * queued there grows by the part of that interval not already counted (the union of its packets'
-   * waits, so at most the time it was running; a port serves one flow's packets of a class in order).
-   */
-  private addFlowWait(b: number, gid: number): void {
     const a = this.waitFrom;
     const s = this.waitTo;
     let sl = this.sl;
@@ -229,7 +228,7 @@ export class QueueAccount {
     sl[x + S_END] = s;
     sl[x + S_LAST] = add;
     this.queuePs[gid] = this.queuePs[gid]! + add;
-    if (this.remote !== null && this.remoteBlock[b] === 1) this.logWait(x, gid, s, add);
+    if (this.remote !== null && this.remoteBlock[b] === 1) this.logWait(flow, x, gid, s, add);
   }
 
   /**
@@ -476,7 +475,7 @@ export class QueueAccount {
     this.log = new Float64Array(1024 * LOG_W);
   }
 
-  private logWait(x: number, gid: number, s: number, add: number): void {
+  private logWait(flow: number, x: number, gid: number, s: number, add: number): void {
     let o = this.logN * LOG_W;
     if (o + LOG_W > this.log.length) {
       const l = new Float64Array(this.log.length * 2);
@@ -484,7 +483,7 @@ export class QueueAccount {
       this.log = l;
     }
     const log = this.log;
-    log[o++] = this.waitFlow;
+    log[o++] = flow;
     log[o++] = x;
     log[o++] = gid;
     log[o++] = s;
