@@ -12,6 +12,7 @@ import { BREAKDOWN_PARTS, SenderAccount } from '../transport/breakdown-sender.js
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
 import type { BreakdownOutput, FctRow, FlowBreakdown, PortBreakdown } from './types.js';
+import { BoardView, type FinishBoard, type PartitionBreakdown, type PartitionFlow } from './breakdown-merge.js';
 
 export { BREAKDOWN_PARTS };
 
@@ -67,6 +68,11 @@ export class Breakdown {
   private fct = new Float64Array(1024);
   private values = new Float64Array(1024 * BREAKDOWN_PARTS.length);
   private readonly tags: string[] = [];
+  /** on the parallel engine (`partition`): the finish board, this partition's flows, and the others' flows' worst ports here */
+  private board: BoardView | null = null;
+  private readonly own: PartitionFlow[] = [];
+  private readonly remote: number[] = [];
+  private readonly openPauses: number[] = [];
 
   constructor(
     private readonly ctx: NetContext,
@@ -94,6 +100,10 @@ export class Breakdown {
     this.sender.finish(f);
     const parts = Array.from(this.sender.out);
     const g = this.qa.worstGid;
+    if (this.board !== null) {
+      this.board.publish(f.id, f.finishPs);
+      this.own.push({ id: f.id, bytes: f.sizeBytes, fctPs: f.finishPs - f.startPs, tag: f.tag, parts, gid: g, q: this.qa.worstQ, t: this.qa.worstT });
+    }
     const port = g >= 0 ? this.ctx.ports[g]! : null;
     this.pending.set(f.id, {
       parts,
@@ -129,15 +139,52 @@ export class Breakdown {
     row.breakdown = b;
   }
 
-  /** The run is over at `endPs`: the finished flows' parts and the per-port totals. */
-  output(endPs: number): BreakdownOutput {
+  /**
+   * This breakdown is one partition's of a parallel run (experiment/parallel.ts) of `flows` flows:
+   * `remote` tells whether another partition sends a flow; completions are shared on `board`.
+   */
+  partition(board: FinishBoard, me: number, remote: (id: number) => boolean, flows: number): void {
+    this.board = new BoardView(board, me);
+    this.qa.partition(remote, flows);
+  }
+
+  /** A window ending at `upTo` is over (Infinity: the run): takes in the other partitions' completions up to then. */
+  learn(upTo: number): void {
+    if (this.board === null) return;
+    const ids: number[] = [];
+    const at: number[] = [];
+    this.board.take(upTo, ids, at);
+    this.qa.settle(ids, at, (id, gid, q, t) => this.remote.push(id, gid, q, t));
+  }
+
+  /** What the merge needs of this partition (after `output`). */
+  partitionReport(): PartitionBreakdown {
+    const ports = this.rows();
+    return {
+      flows: this.own,
+      remote: this.remote,
+      queuePs: this.qa.queuePs,
+      pausedPs: this.qa.pausedPs,
+      openPauses: this.openPauses,
+      ports: ports.rows,
+      portGid: ports.gid,
+      peerGid: ports.peer,
+      parts: [...BREAKDOWN_PARTS],
+    };
+  }
+
+  /** The ports in output order: their rows (totals as counted here), gids and peers' gids. */
+  private rows(): { rows: PortBreakdown[]; gid: number[]; peer: number[] } {
     const qa = this.qa;
-    qa.closePauses(endPs);
-    const ports: PortBreakdown[] = [];
+    const rows: PortBreakdown[] = [];
+    const gid: number[] = [];
+    const peerGid: number[] = [];
     for (const list of this.network.nodePorts) {
       for (const p of list) {
         const peer = p.peerNode >= 0 ? this.network.nodePorts[p.peerNode]?.[p.peerPort] : undefined;
-        ports.push({
+        gid.push(p.gid);
+        peerGid.push(peer !== undefined ? peer.gid : -1);
+        rows.push({
           node: p.node,
           port: p.index,
           peer: p.peerNode,
@@ -149,6 +196,15 @@ export class Breakdown {
         });
       }
     }
+    return { rows, gid, peer: peerGid };
+  }
+
+  /** The run is over at `endPs`: the finished flows' parts and the per-port totals. */
+  output(endPs: number): BreakdownOutput {
+    const qa = this.qa;
+    // a partition's end is not the run's: its pauses still in force are closed by the merge
+    qa.closePauses(endPs, this.board !== null ? this.openPauses : undefined);
+    const ports = this.rows().rows;
     const n = this.n;
     return {
       parts: [...BREAKDOWN_PARTS],

@@ -30,8 +30,10 @@ const X_SIZE = 3;
 const X_HASH = 4;
 const X_ARRIVAL = 5;
 const X_RECORD = 6;
+/** the packet's queueing so far, for the FCT breakdown (net/queue-account.ts; 0 without it) */
+const X_QUEUED = X_RECORD + RECORD_WORDS;
 /** doubles per crossing entry */
-export const CROSS_WORDS = X_RECORD + RECORD_WORDS;
+export const CROSS_WORDS = X_QUEUED + 1;
 
 /** Entries in a Float64Array: `count` of them from index 0. A local buffer grows; a shared one cannot. */
 export class CrossBuffer {
@@ -57,6 +59,7 @@ export class CrossBuffer {
     buf[o + X_SIZE] = size;
     buf[o + X_HASH] = hash;
     buf[o + X_ARRIVAL] = arrival;
+    buf[o + X_QUEUED] = ctx.acct !== null ? ctx.acct.queued(pkt) : 0;
     ctx.pool.writeRecord(pkt, buf, o + X_RECORD);
     ctx.pool.release(pkt);
     this.count++;
@@ -69,6 +72,7 @@ export class CrossBuffer {
     for (let i = 0; i < this.count; i++) {
       const o = i * CROSS_WORDS;
       const p = ctx.pool.readRecord(buf, o + X_RECORD);
+      if (ctx.acct !== null) ctx.acct.crossed(p, buf[o + X_ARRIVAL]!, buf[o + X_QUEUED]!);
       ports[buf[o + X_PORT]!]!.acceptCrossing(p, buf[o + X_META]!, buf[o + X_DST]!, buf[o + X_SIZE]!, buf[o + X_HASH]!, buf[o + X_ARRIVAL]!);
     }
     this.count = 0;

@@ -9,6 +9,14 @@
  * hop's transmission end plus the link's delay) to the start of its transmission there. A
  * sender NIC's data packet is built when it starts transmitting: the sender's waits are the
  * transport's (transport/breakdown-sender.ts), which adds them to the NIC's port here.
+ *
+ * A flow's waits count at a switch port while the flow runs: those that end at or after its
+ * completion time do not (on one thread the block is closed at completion, and a wait that ended
+ * at that same picosecond before it is taken back, `close`). On the parallel engine a partition
+ * counts the flows of other partitions' senders in blocks of its own (`partition`), keeps a log of
+ * the window's waits, and when it learns at the window's end that such a flow completed takes back
+ * the waits at or after its completion (`settle`) and gives its worst port as a candidate: the same
+ * numbers as one thread, with no dependence on the order of events at one picosecond.
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import * as packet from './packet.js';
@@ -18,19 +26,28 @@ import type { NicFlow } from './host.js';
 const { PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK, PKT_PFC, metaType } = packet;
 
 /**
- * Ports remembered per flow (the ones beyond go to one "other" sum: spraying over many paths).
- * A flow's block of slots is laid out by the ports' slot hints (`slotOf`, by gid: the port's
+ * Ports per block of a flow (a flow that meets more, spraying over many paths, chains a further
+ * block: every port a flow meets is counted). A flow's block of slots is laid out by the ports' slot hints (`slotOf`, by gid: the port's
  * role in the fabric, metrics/breakdown.ts): a flow on one path meets one port per role (its NIC,
  * the ToR's uplink, ..., the ToR's downlink), so its packet at a port finds the port's slot at
  * the hinted place with one comparison instead of scanning the ports it met before. A port whose
  * hinted slot another port holds (several paths) takes the first free slot.
  */
-export const FLOW_PORT_SLOTS = 16;
-/** a slot's words in `QueueAccount.sl`: gid, queueing, end of the last wait counted, when taken */
-const SLOT_W = 4;
+export const FLOW_PORT_SLOTS = 8;
+/**
+ * a slot's words in `QueueAccount.sl`, side by side in one cache line: gid, queueing, end of the
+ * last wait counted, when it was taken (the start of the first wait counted), the last wait's part
+ */
+const SLOT_W = 8;
 const S_Q = 1;
 const S_END = 2;
-const S_SEQ = 3;
+const S_T = 3;
+const S_LAST = 4;
+const BLOCK_W = FLOW_PORT_SLOTS * SLOT_W;
+/** `blockOfFlow` of a flow that completed (no block, and none is opened for it) */
+const CLOSED = -2;
+/** a log entry (`partition`): the flow, its slot's index in `sl`, the port, the wait's end and the part counted */
+const LOG_W = 5;
 
 /** The transport's per-flow hooks (transport/breakdown-sender.ts): the NIC builds a flow's packet, or looks at the flow again. */
 export interface FlowAccount {
@@ -89,33 +106,42 @@ export class QueueAccount {
   private readonly hist = new Map<number, PauseHistory>();
   /** by gid * 8 + class: 1 once a NIC class was paused (`everPaused`, asked per data packet: no Map lookup) */
   private readonly histSeen: Uint8Array;
-  // per flow: a block of port slots while it runs
+  // per flow: a block of port slots while it runs (-1: none yet, CLOSED: completed)
   private blockOfFlow = new Int32Array(1024).fill(-1);
   private readonly freeBlocks: number[] = [];
   private blocks = 0;
+  /** per block: the block chained after it (a flow that meets more ports than a block holds), -1: none */
+  private next = new Int32Array(0);
   /**
-   * slot k at 4 k, its words side by side (one cache line per access): the port's gid (-1: free),
-   * the flow's queueing there, the end of the last wait counted there, and when the slot was taken
-   * (a count: the worst port of equal queueing is the one met first)
+   * slot k at 8 k, its words side by side (one cache line per access): the port's gid (-1: free),
+   * the flow's queueing there, the end of the last wait counted there, when the slot was taken (the
+   * worst port of equal queueing is the one met first) and the last wait's counted part
    */
   private sl = new Float64Array(0);
-  private seq = 0;
   /** by port gid: the slot it takes in a flow's block when free (0 .. FLOW_PORT_SLOTS - 1) */
   private readonly slotOf: Uint8Array;
-  private otherQ = new Float64Array(0);
   /** per block: the queueing of the flow's last data packet received (its ACK carries it back) */
   private lastQ = new Float64Array(0);
   /** the last ACK or NACK a host received: its flow, time and queueing (data packet and ACK) */
   private ackFlow = -1;
   private ackAt = -1;
   private ackQ = 0;
-  /** `close`'s answer: the flow's port with the most queueing (gid, -1: none) and that queueing */
+  /** `close`'s answer: the flow's port with the most queueing (gid, -1: none), that queueing, and when the flow met it */
   worstGid = -1;
   worstQ = 0;
+  worstT = 0;
 
   /** a waiting data packet's arrival and transmission start (`hop` to `addFlowWait`: fields, not double arguments V8 would box) */
   private waitFrom = 0;
   private waitTo = 0;
+  /** on the parallel engine (`partition`): whether another partition sends flow `id` (asked once per flow); null on one thread */
+  private remote: ((id: number) => boolean) | null = null;
+  /** per block: 1 when its flow's sender is in another partition */
+  private remoteBlock = new Uint8Array(0);
+  /** the window's waits of other partitions' flows (LOG_W words each), and by flow id the completion time `settle` takes back from */
+  private log = new Float64Array(0);
+  private logN = 0;
+  private doneAt = new Float64Array(0);
 
   constructor(
     private readonly pool: PacketStore,
@@ -166,64 +192,76 @@ export class QueueAccount {
     if (now <= a) return;
     pt[i + 1] = pt[i + 1]! + (now - a);
     if (type !== PKT_DATA) return;
-    const b = this.blockOf(this.pool.flow(pkt));
-    if (b < 0) return;
+    // the rest in a call of its own: hop stays small enough for V8 to inline it into the port's transmission
     this.waitFrom = a;
     this.waitTo = now;
-    this.addFlowWait(b, gid);
+    this.addFlowWait(pkt, gid);
   }
 
   /**
-   * The flow of block b had a data packet waiting at port gid from `waitFrom` to `waitTo`: its time
-   * queued there grows by the part of that interval not already counted (the union of its packets'
-   * waits, so at most the time it was running; a port serves one flow's packets of a class in order).
+   * Data packet `pkt` waited at port gid from `waitFrom` to `waitTo`: its flow's time queued there
+   * grows by the part of that interval not already counted (the union of its packets' waits, so at
+   * most the time it was running; a port serves one flow's packets of a class in order).
    */
-  private addFlowWait(b: number, gid: number): void {
+  private addFlowWait(pkt: number, gid: number): void {
+    const flow = this.pool.flow(pkt);
+    let b = this.blockOf(flow);
+    if (b < 0) {
+      // one thread: the flow completed; a partition: another partition's flow met here first
+      if (b === CLOSED || this.remote === null || !this.remote(flow)) return;
+      b = this.open(flow);
+      this.remoteBlock[b] = 1;
+    }
     const a = this.waitFrom;
     const s = this.waitTo;
-    const sl = this.sl;
-    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    let sl = this.sl;
+    let x = b * BLOCK_W + this.slotOf[gid]! * SLOT_W;
     if (sl[x] !== gid) {
       x = this.slotFor(b, gid);
-      if (x < 0) {
-        // more ports than slots (spraying over many paths): the port's total still counts it
-        this.queuePs[gid] = this.queuePs[gid]! + (s - a);
-        this.otherQ[b] = this.otherQ[b]! + (s - a);
-        return;
-      }
+      // (a chained block may have grown the slots)
+      sl = this.sl;
     }
     const end = sl[x + S_END]!;
+    if (s <= end) return;
     const add = s - (a > end ? a : end);
-    if (add > 0) {
-      sl[x + S_Q] = sl[x + S_Q]! + add;
-      this.queuePs[gid] = this.queuePs[gid]! + add;
-    }
-    if (s > end) sl[x + S_END] = s;
+    sl[x + S_Q] = sl[x + S_Q]! + add;
+    sl[x + S_END] = s;
+    sl[x + S_LAST] = add;
+    this.queuePs[gid] = this.queuePs[gid]! + add;
+    if (this.remote !== null && this.remoteBlock[b] === 1) this.logWait(flow, x, gid, s, add);
   }
 
   /**
-   * Port gid's slot in block b (its index in `sl`), taken now if the port has none: its hinted
-   * slot if free, else the first free one; -1: all taken.
+   * Port gid's slot in block b's chain (its index in `sl`), taken now if the port has none: its
+   * hinted slot if free, else the first free one, else one in a block chained to the last.
    */
   private slotFor(b: number, gid: number): number {
-    const o = b * FLOW_PORT_SLOTS * SLOT_W;
-    const last = o + FLOW_PORT_SLOTS * SLOT_W;
     const sl = this.sl;
-    let x = o + this.slotOf[gid]! * SLOT_W;
+    let x = b * BLOCK_W + this.slotOf[gid]! * SLOT_W;
     if (sl[x] !== -1) {
-      // the hinted slot is another port's: the port is elsewhere in the block, or takes the first free slot
+      // the hinted slot is another port's: the port is elsewhere in the chain, or takes the first free slot
       let free = -1;
-      for (x = o; x < last; x += SLOT_W) {
-        if (sl[x] === gid) return x;
-        if (free < 0 && sl[x] === -1) free = x;
+      let last = b;
+      for (let c = b; c >= 0; c = this.next[c]!) {
+        last = c;
+        for (let y = c * BLOCK_W; y < (c + 1) * BLOCK_W; y += SLOT_W) {
+          if (this.sl[y] === gid) return y;
+          if (free < 0 && this.sl[y] === -1) free = y;
+        }
       }
-      if (free < 0) return -1;
+      if (free < 0) {
+        const nb = this.newBlock();
+        this.next[last] = nb;
+        free = nb * BLOCK_W;
+      }
       x = free;
     }
-    sl[x] = gid;
-    sl[x + S_Q] = 0;
-    sl[x + S_END] = 0;
-    sl[x + S_SEQ] = this.seq++;
+    const s = this.sl;
+    s[x] = gid;
+    s[x + S_Q] = 0;
+    s[x + S_END] = 0;
+    s[x + S_T] = this.sched.now;
+    s[x + S_LAST] = 0;
     return x;
   }
 
@@ -240,7 +278,12 @@ export class QueueAccount {
     if (2 * pkt >= this.pt.length) return;
     const type = metaType(meta);
     if (type === PKT_DATA) {
-      const b = this.blockOf(this.pool.flow(pkt));
+      const flow = this.pool.flow(pkt);
+      let b = this.blockOf(flow);
+      if (b === -1 && this.remote !== null && this.remote(flow)) {
+        b = this.open(flow);
+        this.remoteBlock[b] = 1;
+      }
       if (b >= 0) this.lastQ[b] = this.pt[2 * pkt + 1]!;
     } else if (type === PKT_ACK || type === PKT_NACK) {
       this.ackFlow = this.pool.flow(pkt);
@@ -252,6 +295,18 @@ export class QueueAccount {
   /** The queueing of the ACK that flow `id` received at `now` and of the data packet it answers, or 0 if none arrived then. */
   ackQueue(id: number, now: number): number {
     return this.ackFlow === id && this.ackAt === now ? this.ackQ : 0;
+  }
+
+  /** Packet `pkt`'s queueing so far (it leaves for another partition: net/crossing.ts). */
+  queued(pkt: number): number {
+    return 2 * pkt + 1 < this.pt.length ? this.pt[2 * pkt + 1]! : 0;
+  }
+
+  /** Packet `pkt` came from another partition: it reaches its node at `arrival` with `q` ps of queueing so far. */
+  crossed(pkt: number, arrival: number, q: number): void {
+    if (2 * pkt >= this.pt.length) this.growPackets(pkt);
+    this.pt[2 * pkt] = arrival;
+    this.pt[2 * pkt + 1] = q;
   }
 
   /** Class `cls` of port gid was paused (true) or resumed now: only changes of its state. */
@@ -284,40 +339,53 @@ export class QueueAccount {
     return this.histSeen[gid * 8 + cls] === 1;
   }
 
-  /** The end of the run: pauses still in force count up to `now`. */
-  closePauses(now: number): void {
+  /**
+   * The end of the run: pauses still in force count up to `now`, in (port, class) order. With
+   * `open`, they are listed there instead (gid, since): a partition's end is not the run's.
+   */
+  closePauses(now: number, open?: number[]): void {
     const s = this.pauseSince;
     for (let k = 0; k < s.length; k++) {
       if (s[k]! < 0) continue;
       const gid = k >> 3;
-      this.pausedPs[gid] = this.pausedPs[gid]! + (now - s[k]!);
+      if (open !== undefined) open.push(gid, s[k]!);
+      else this.pausedPs[gid] = this.pausedPs[gid]! + (now - s[k]!);
       s[k] = -1;
     }
   }
 
-  /** Flow `id`'s block of port slots (-1: none). */
+  /** Flow `id`'s block of port slots (-1: none, CLOSED (-2): it completed). */
   blockOf(id: number): number {
     return id >= 0 && id < this.blockOfFlow.length ? this.blockOfFlow[id]! : -1;
   }
 
   /** Gives flow `id` a block (it starts being accounted); returns it. */
   open(id: number): number {
-    if (id >= this.blockOfFlow.length) {
-      let n = this.blockOfFlow.length;
-      while (n <= id) n *= 2;
-      const a = new Int32Array(n).fill(-1);
-      a.set(this.blockOfFlow);
-      this.blockOfFlow = a;
-    }
+    if (id >= this.blockOfFlow.length) this.growFlows(id);
+    const b = this.newBlock();
+    this.blockOfFlow[id] = b;
+    this.lastQ[b] = 0;
+    return b;
+  }
+
+  private growFlows(id: number): void {
+    let n = this.blockOfFlow.length;
+    while (n <= id) n *= 2;
+    const a = new Int32Array(n).fill(-1);
+    a.set(this.blockOfFlow);
+    this.blockOfFlow = a;
+  }
+
+  /** A free block, its slots free. */
+  private newBlock(): number {
     let b = this.freeBlocks.pop();
     if (b === undefined) {
       b = this.blocks++;
       if (b >= this.lastQ.length) this.growBlocks(Math.max(64, b * 2));
     }
-    this.blockOfFlow[id] = b;
-    for (let x = b * FLOW_PORT_SLOTS * SLOT_W; x < (b + 1) * FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) this.sl[x] = -1;
-    this.otherQ[b] = 0;
-    this.lastQ[b] = 0;
+    this.next[b] = -1;
+    this.remoteBlock[b] = 0;
+    for (let x = b * BLOCK_W; x < (b + 1) * BLOCK_W; x += SLOT_W) this.sl[x] = -1;
     return b;
   }
 
@@ -327,47 +395,126 @@ export class QueueAccount {
   }
 
   private growBlocks(cap: number): void {
-    const sl = new Float64Array(cap * FLOW_PORT_SLOTS * SLOT_W);
+    const sl = new Float64Array(cap * BLOCK_W);
     sl.set(this.sl);
     this.sl = sl;
-    const o = new Float64Array(cap);
-    o.set(this.otherQ);
-    this.otherQ = o;
     const l = new Float64Array(cap);
     l.set(this.lastQ);
     this.lastQ = l;
+    const n = new Int32Array(cap);
+    n.set(this.next);
+    this.next = n;
+    const r = new Uint8Array(cap);
+    r.set(this.remoteBlock);
+    this.remoteBlock = r;
   }
 
   /** Adds `w` ps of queueing of the flow of block b at port gid (and to the port's total when `port`). */
   addFlowQueue(b: number, gid: number, w: number, port = false): void {
     if (port) this.queuePs[gid] = this.queuePs[gid]! + w;
-    let x = (b * FLOW_PORT_SLOTS + this.slotOf[gid]!) * SLOT_W;
+    let x = b * BLOCK_W + this.slotOf[gid]! * SLOT_W;
     if (this.sl[x] !== gid) x = this.slotFor(b, gid);
-    if (x < 0) this.otherQ[b] = this.otherQ[b]! + w;
-    else this.sl[x + S_Q] = this.sl[x + S_Q]! + w;
+    this.sl[x + S_Q] = this.sl[x + S_Q]! + w;
   }
 
-  /** Flow `id` is done: sets `worstGid` / `worstQ` (the first port of the most queueing) and frees its block. */
+  /**
+   * Flow `id` completed now: sets `worstGid` / `worstQ` / `worstT` (of the ports whose queueing is
+   * largest, the one met first, then the lowest gid) and frees its blocks. A wait at a switch port
+   * that ended now, before the completion in this picosecond's order of events, is taken back:
+   * waits count while the flow runs, whatever the order of events at one time (and on the parallel
+   * engine a partition could not see that order).
+   */
   close(id: number): void {
+    this.closeBlocks(id, true);
+  }
+
+  private closeBlocks(id: number, takeBackNow: boolean): void {
     this.worstGid = -1;
     this.worstQ = 0;
+    this.worstT = 0;
     const b = this.blockOf(id);
+    if (id >= this.blockOfFlow.length) this.growFlows(id);
+    this.blockOfFlow[id] = CLOSED;
     if (b < 0) return;
     const sl = this.sl;
-    const o = b * FLOW_PORT_SLOTS * SLOT_W;
-    let seq = 0;
-    for (let x = o; x < o + FLOW_PORT_SLOTS * SLOT_W; x += SLOT_W) {
-      const g = sl[x]!;
-      if (g === -1) continue;
-      const q = sl[x + S_Q]!;
-      // of equal queueing, the port the flow met first (slots are by role, not in the order met)
-      if (q > this.worstQ || (q === this.worstQ && q > 0 && sl[x + S_SEQ]! < seq)) {
-        this.worstQ = q;
-        this.worstGid = g;
-        seq = sl[x + S_SEQ]!;
+    const now = this.sched.now;
+    for (let c = b; c >= 0; c = this.next[c]!) {
+      for (let x = c * BLOCK_W; x < (c + 1) * BLOCK_W; x += SLOT_W) {
+        const g = sl[x]!;
+        if (g === -1) continue;
+        let q = sl[x + S_Q]!;
+        if (takeBackNow && sl[x + S_END] === now && this.isHost[g] === 0) {
+          q -= sl[x + S_LAST]!;
+          sl[x + S_Q] = q;
+          this.queuePs[g] = this.queuePs[g]! - sl[x + S_LAST]!;
+        }
+        this.offer(g, q, sl[x + S_T]!);
       }
+      this.freeBlocks.push(c);
     }
-    this.blockOfFlow[id] = -1;
-    this.freeBlocks.push(b);
+  }
+
+  /** Makes port g (queueing q, met at t) the worst if it is worse than the worst so far. */
+  offer(g: number, q: number, t: number): void {
+    if (q <= 0) return;
+    if (q > this.worstQ || (q === this.worstQ && (t < this.worstT || (t === this.worstT && g < this.worstGid)))) {
+      this.worstGid = g;
+      this.worstQ = q;
+      this.worstT = t;
+    }
+  }
+
+  /**
+   * The parallel engine: this account is one partition's of a run of `flows` flows; `remote` tells
+   * whether another partition runs a flow's sender. Their waits here are counted in blocks of their
+   * own and logged for the window, until `settle` learns that they completed.
+   */
+  partition(remote: (id: number) => boolean, flows: number): void {
+    this.remote = remote;
+    this.doneAt = new Float64Array(flows).fill(Infinity);
+    this.log = new Float64Array(1024 * LOG_W);
+  }
+
+  private logWait(flow: number, x: number, gid: number, s: number, add: number): void {
+    let o = this.logN * LOG_W;
+    if (o + LOG_W > this.log.length) {
+      const l = new Float64Array(this.log.length * 2);
+      l.set(this.log);
+      this.log = l;
+    }
+    const log = this.log;
+    log[o++] = flow;
+    log[o++] = x;
+    log[o++] = gid;
+    log[o++] = s;
+    log[o] = add;
+    this.logN++;
+  }
+
+  /**
+   * The window is over and another partition's flows `ids` completed at `at` (ps, the same order):
+   * the waits counted here at or after its completion are taken back (in the window's log: later
+   * windows see the flow closed), then each flow's worst port here is passed to `found` (its id,
+   * gid, queueing and when it was met) and its blocks freed. The log starts again.
+   */
+  settle(ids: readonly number[], at: readonly number[], found: (id: number, gid: number, q: number, t: number) => void): void {
+    const done = this.doneAt;
+    for (let i = 0; i < ids.length; i++) done[ids[i]!] = at[i]!;
+    const log = this.log;
+    const sl = this.sl;
+    for (let o = (this.logN - 1) * LOG_W; o >= 0; o -= LOG_W) {
+      if (log[o + 3]! < done[log[o]!]!) continue;
+      const x = log[o + 1]!;
+      const g = log[o + 2]!;
+      sl[x + S_Q] = sl[x + S_Q]! - log[o + 4]!;
+      this.queuePs[g] = this.queuePs[g]! - log[o + 4]!;
+    }
+    this.logN = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      done[id] = Infinity;
+      this.closeBlocks(id, false);
+      if (this.worstGid >= 0) found(id, this.worstGid, this.worstQ, this.worstT);
+    }
   }
 }

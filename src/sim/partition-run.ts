@@ -12,6 +12,7 @@
  */
 import { CROSS_WORDS, CrossBuffer, type CrossSink } from '../net/crossing.js';
 import type { Port } from '../net/port.js';
+import type { FinishBoard } from '../metrics/breakdown-merge.js';
 import { Simulation } from './simulate.js';
 import type { SimInput } from './types.js';
 
@@ -44,6 +45,7 @@ export class PartitionSim implements CrossSink {
     private readonly of: Int32Array,
     readonly me: number,
     count: number,
+    board?: FinishBoard,
   ) {
     const sim = new Simulation(input);
     this.sim = sim;
@@ -57,6 +59,16 @@ export class PartitionSim implements CrossSink {
       }
     }
     sim.transport.startOnly(local);
+    if (sim.breakdown !== null && board !== undefined) {
+      // the FCT breakdown counts here the waits of the flows other partitions send (metrics/breakdown-merge.ts)
+      // (asked once per flow and partition: flows are made as they start, every partition makes every flow)
+      const ctx = sim.ctx;
+      const remote = (id: number): boolean => {
+        const s = ctx.sourceOf(id);
+        return s >= 0 && local[s] === 0;
+      };
+      sim.breakdown.partition(board, me, remote, input.flows.length);
+    }
     sim.ownWindows = false;
     sim.deadlockHook = (now, minPausedPs, frozen) => {
       const net = sim.network;

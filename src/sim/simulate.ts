@@ -76,7 +76,7 @@ export class Simulation {
   private readonly stream: FlowStream | undefined;
   private readonly recorder: FctRecorder;
   /** the FCT breakdown (metrics.breakdown), or null */
-  private readonly breakdown: Breakdown | null;
+  readonly breakdown: Breakdown | null;
   private readonly samplers: Samplers;
   private readonly untilDone: boolean;
   private endPs: number;

@@ -38,16 +38,22 @@ const LOSS = 4;
 const TAIL_QUEUE = 5;
 const TAIL_BASE = 6;
 
+/**
+ * A block's words in `SenderAccount.w`, side by side (a data packet's accounting touches one or two
+ * cache lines, not one per array): the parts, the end of the flow's last transmission, when its
+ * window last opened, whether it is closed now, the part the last transmission went to.
+ */
+const W = 16;
+const CUR = K;
+const OPEN_AT = K + 1;
+const BLOCKED = K + 2;
+const LAST_PART = K + 3;
+
 export class SenderAccount implements FlowAccount {
   private readonly sched: Scheduler;
   private readonly pool: PacketStore;
-  /** per block (QueueAccount's): end of the flow's last transmission, when its window last opened, closed now */
-  private cur = new Float64Array(0);
-  private openAt = new Float64Array(0);
-  private blocked = new Uint8Array(0);
-  private parts = new Float64Array(0);
-  /** the part the last transmission went to */
-  private lastPart = new Uint8Array(0);
+  /** per block (QueueAccount's), W words: see W */
+  private w = new Float64Array(0);
   /** `finish`'s answer: the parts of the flow that finished (ps) */
   readonly out = new Float64Array(K);
 
@@ -62,31 +68,18 @@ export class SenderAccount implements FlowAccount {
 
   private open(f: Flow): number {
     const b = this.qa.open(f.id);
-    if (b >= this.cur.length) this.grow(this.qa.blockCapacity);
-    this.cur[b] = f.startPs;
-    this.openAt[b] = f.startPs;
-    this.blocked[b] = 0;
-    this.parts.fill(0, b * K, b * K + K);
-    this.lastPart[b] = TX;
+    if ((b + 1) * W > this.w.length) {
+      const w = new Float64Array(this.qa.blockCapacity * W);
+      w.set(this.w);
+      this.w = w;
+    }
+    const o = b * W;
+    this.w.fill(0, o, o + K);
+    this.w[o + CUR] = f.startPs;
+    this.w[o + OPEN_AT] = f.startPs;
+    this.w[o + BLOCKED] = 0;
+    this.w[o + LAST_PART] = TX;
     return b;
-  }
-
-  private grow(cap: number): void {
-    const f64 = (a: Float64Array, n: number): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
-      const b = new Uint8Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.cur = f64(this.cur, cap);
-    this.openAt = f64(this.openAt, cap);
-    this.parts = f64(this.parts, cap * K);
-    this.blocked = u8(this.blocked);
-    this.lastPart = u8(this.lastPart);
   }
 
   /** The NIC chose flow `nf` to send now: builds its packet and accounts the wait before it and its transmission. */
@@ -96,18 +89,18 @@ export class SenderAccount implements FlowAccount {
     const qa = this.qa;
     let b = qa.blockOf(f.id);
     if (b < 0) b = this.open(f);
+    const w = this.w;
+    const o = b * W;
     // what allowed this packet, read before building it moves the pacer
-    let e = this.blocked[b] === 1 ? now : this.openAt[b]!;
+    let e = w[o + BLOCKED] === 1 ? now : w[o + OPEN_AT]!;
     const ready = f.readyAt();
     if (ready > e) e = ready;
     const p = this.transport.sendData(f);
     const port = this.hosts[f.src]!.port;
-    const t0 = this.cur[b]!;
-    const o = b * K;
-    const parts = this.parts;
+    const t0 = w[o + CUR]!;
     const retx = this.pool.has(p, FLAG_RETX);
     if (now > t0) {
-      if (retx) parts[o + LOSS] = parts[o + LOSS]! + (now - t0);
+      if (retx) w[o + LOSS] = w[o + LOSS]! + (now - t0);
       else {
         if (e < t0) e = t0;
         if (e > now) e = now;
@@ -122,18 +115,18 @@ export class SenderAccount implements FlowAccount {
           cc -= pe - p0;
           nic -= p1 - pe;
         }
-        parts[o + CC] = parts[o + CC]! + cc;
-        parts[o + PFC] = parts[o + PFC]! + pfc;
-        parts[o + NIC] = parts[o + NIC]! + nic;
+        w[o + CC] = w[o + CC]! + cc;
+        w[o + PFC] = w[o + PFC]! + pfc;
+        w[o + NIC] = w[o + NIC]! + nic;
         if (pfc + nic > 0) qa.addFlowQueue(b, port.gid, pfc + nic, true);
       }
     }
     const ser = port.serPs(this.pool.size(p));
     const k = retx ? LOSS : TX;
-    parts[o + k] = parts[o + k]! + ser;
-    this.lastPart[b] = k;
-    this.cur[b] = now + ser;
-    this.blocked[b] = f.maySend() ? 0 : 1;
+    w[o + k] = w[o + k]! + ser;
+    w[o + LAST_PART] = k;
+    w[o + CUR] = now + ser;
+    w[o + BLOCKED] = f.maySend() ? 0 : 1;
     return p;
   }
 
@@ -142,34 +135,36 @@ export class SenderAccount implements FlowAccount {
     const b = this.qa.blockOf(nf.id);
     if (b < 0) return;
     const may = nf.maySend();
-    if (this.blocked[b] === 1) {
+    const o = b * W;
+    if (this.w[o + BLOCKED] === 1) {
       if (may) {
-        this.blocked[b] = 0;
-        this.openAt[b] = this.sched.now;
+        this.w[o + BLOCKED] = 0;
+        this.w[o + OPEN_AT] = this.sched.now;
       }
-    } else if (!may) this.blocked[b] = 1;
+    } else if (!may) this.w[o + BLOCKED] = 1;
   }
 
   /**
    * Flow f completed: its parts into `out`, its worst port into the QueueAccount's
-   * `worstGid` / `worstQ`; its blocks are freed.
+   * `worstGid` / `worstQ` / `worstT`; its blocks are freed.
    */
   finish(f: Flow): void {
     let b = this.qa.blockOf(f.id);
     if (b < 0) b = this.open(f);
-    const o = b * K;
-    const parts = this.parts;
-    let tail = f.finishPs - this.cur[b]!;
+    const w = this.w;
+    const o = b * W;
+    let tail = f.finishPs - w[o + CUR]!;
     if (tail < 0) {
       // completed while a (needless) retransmission was still leaving the NIC: its end is cut off
-      parts[o + this.lastPart[b]!] = parts[o + this.lastPart[b]!]! + tail;
+      const lp = o + w[o + LAST_PART]!;
+      w[lp] = w[lp]! + tail;
       tail = 0;
     }
     const aq = this.qa.ackQueue(f.id, f.finishPs);
     const tq = aq < tail ? aq : tail;
-    parts[o + TAIL_QUEUE] = tq;
-    parts[o + TAIL_BASE] = tail - tq;
-    for (let i = 0; i < K; i++) this.out[i] = parts[o + i]!;
+    w[o + TAIL_QUEUE] = tq;
+    w[o + TAIL_BASE] = tail - tq;
+    for (let i = 0; i < K; i++) this.out[i] = w[o + i]!;
     this.qa.close(f.id);
   }
 }

@@ -16,6 +16,7 @@ import { ccDefinitions, findCc } from '../../cc/registry.js';
 import { CROSS_WORDS } from '../../net/crossing.js';
 import { findDiscipline } from '../../net/switch-registry.js';
 import { FctRecorder } from '../../metrics/collect.js';
+import { finishBoard, mergeBreakdown } from '../../metrics/breakdown-merge.js';
 import { topAutoQueues, type AutoQueues } from '../../metrics/samplers.js';
 import type { Partitioning } from '../../net/topology/partition.js';
 import { WindowBarrier, WindowRing } from '../../engine/window-sync.js';
@@ -26,7 +27,6 @@ import { lossRecoveryRegistry, sendDriverRegistry } from '../../transport/strate
 
 /** What in `input` the parallel engine does not run yet (null: it runs it). */
 export function parallelUnsupported(input: SimInput): string | null {
-  if (input.metrics.breakdown === true) return 'metrics.breakdown (its per-flow accounting spans partitions; it runs on one thread)';
   if (input.flowStream !== undefined) return 'a streamed workload (flows made as they start)';
   if ((input.drivers ?? []).length > 0) return 'closed-loop workloads';
   if (input.fastForward !== undefined && input.fastForward !== null) return 'engine.fastForward (its skips need the whole network at once)';
@@ -142,7 +142,9 @@ export function runParallel(input: SimInput, part: Partitioning, stats?: Partiti
   const url = opts.workerUrl ?? entryUrl(import.meta.url, './parallel-worker.js', './parallel-worker.mjs');
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
-  const job = (me: number): PartitionJob => ({ input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity });
+  // the FCT breakdown: the partitions tell each other which flows completed (metrics/breakdown-merge.ts)
+  const board = input.metrics.breakdown === true ? { board: finishBoard(input.flows.map((f) => f.src), part.of, P) } : {};
+  const job = (me: number): PartitionJob => ({ input: plain, of: part.of, me, count: P, lookaheadPs: part.lookaheadPs, barrier, rings, capacity, ...board });
   // partitions 1..P-1 on worker threads; partition 0 on this thread, which would otherwise only wait
   for (let me = 1; me < P; me++) {
     const ch = new MessageChannel();
@@ -178,6 +180,15 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
   const fin = reports.flatMap((r) => r.finishes!);
   fin.sort((a, b) => a.id - b.id);
   const recorder = new FctRecorder(input.net.metrics.clampSlowdownAt1, sink ?? null);
+  const endPs = Math.max(...reports.map((r) => r.endPs!));
+  // each flow's breakdown from its sender's partition, its worst port from all (metrics/breakdown-merge.ts)
+  const bd = reports[0]!.breakdown !== undefined ? mergeBreakdown(reports.map((r) => r.breakdown!), of, endPs) : null;
+  if (bd !== null) {
+    recorder.attach = (row) => {
+      const b = bd.byId.get(row.id);
+      if (b !== undefined) row.breakdown = b;
+    };
+  }
   for (const f of fin) recorder.add(f);
   recorder.flush();
   const nodes = first.nodes.map((n) => outs[of[n.node]!]!.nodes[n.node]!);
@@ -213,7 +224,6 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     drops += n.drops;
     pausesSent += n.pausesSent;
   }
-  const endPs = Math.max(...reports.map((r) => r.endPs!));
   // the events of no node (the flow-start chain, the samplers, link events) run in every partition
   const globalEvents = reports[0]!.globalEvents!;
   const events = outs.reduce((a, o) => a + o.events, 0) - (reports.length - 1) * globalEvents;
@@ -254,9 +264,9 @@ function merge(input: SimInput, part: Partitioning, reports: PartitionReport[], 
     wallMs: Math.max(...outs.map((o) => o.wallMs)),
     // a deadlock stops every partition at the same window end; partition 0's report is the run's
     deadlock: first.deadlock,
-    // closed-loop workloads and the breakdown run on one thread only (parallelUnsupported)
+    // closed-loop workloads run on one thread only (parallelUnsupported)
     jobs: undefined,
-    breakdown: undefined,
+    breakdown: bd?.output,
     // fast-forward runs on one thread only (parallelUnsupported)
     fastForward: undefined,
   };

@@ -14,6 +14,7 @@ import { CROSS_WORDS } from '../../net/crossing.js';
 import { PartitionSim, type FinishRecord } from '../partition-run.js';
 import type { SimInput, SimOutput } from '../types.js';
 import type { AutoQueues } from '../../metrics/samplers.js';
+import type { FinishBoard, PartitionBreakdown } from '../../metrics/breakdown-merge.js';
 
 /** A barrier count at or above this: a worker needs the whole network (below: flows it finished). */
 const WHOLE_NETWORK = 2 ** 40;
@@ -28,6 +29,8 @@ export interface PartitionJob {
   barrier: SharedArrayBuffer;
   rings: (SharedArrayBuffer | null)[][];
   capacity: number;
+  /** with metrics.breakdown: the partitions' completions (metrics/breakdown-merge.ts) */
+  board?: FinishBoard;
 }
 
 /** What a partition's loop returns. */
@@ -43,6 +46,8 @@ export interface PartitionReport {
   stats?: PartitionStats;
   /** `queues: auto`'s state, with the buffers of this partition's ports only */
   auto?: AutoQueues | null;
+  /** with metrics.breakdown: this partition's part of it */
+  breakdown?: PartitionBreakdown;
 }
 
 /** How a partition's run went (docs/performance.md, the scaling projection): not part of any result. */
@@ -74,7 +79,7 @@ export function runPartition(j: PartitionJob): PartitionReport {
 function runWindows(j: PartitionJob): PartitionReport {
   const P = j.count;
   const me = j.me;
-  const ps = new PartitionSim(j.input, j.of, me, P);
+  const ps = new PartitionSim(j.input, j.of, me, P, j.board);
   const sim = ps.sim;
   const bar = new WindowBarrier(j.barrier, P, me);
   const ring = (from: number, to: number): WindowRing => new WindowRing(j.rings[from]![to]!, j.capacity);
@@ -121,6 +126,7 @@ function runWindows(j: PartitionJob): PartitionReport {
     waitMs += t2 - t1;
     for (let u = 0; u < P; u++) if (u !== me) ps.deliver(inRings[u]!.received(k));
     ps.release();
+    sim.breakdown?.learn(e);
     if (bar.sum >= WHOLE_NETWORK) break; // a worker needs the whole network: the run goes again on one thread
     if (over) {
       endPs = sim.sched.now;
@@ -143,11 +149,12 @@ function runWindows(j: PartitionJob): PartitionReport {
     // the next window: the grid's window of the earliest next event anywhere
     w = Math.max(e + 1, Math.floor(bar.minNext / G) * G);
   }
+  sim.breakdown?.learn(Infinity);
   const output = sim.finish();
   let heldLocal = 0;
   for (const f of sim.transport.flows) if (f !== null && j.of[f.src] === me) heldLocal++;
   const stats = { windows, events: sim.sched.eventsProcessed, crossSent, runMs, waitMs };
   const auto = sim.autoQueues();
   if (auto !== null) auto.bufs = auto.bufs.map((b, i) => (j.of[auto.ports[i]!.node] === me ? b.slice() : new Uint32Array(0)));
-  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.globalEvents, stats, auto };
+  return { ok: true, wholeNetwork: ps.wholeNetwork, output, finishes: ps.finishes, heldLocal, endPs, globalEvents: sim.globalEvents, stats, auto, ...(sim.breakdown !== null ? { breakdown: sim.breakdown.partitionReport() } : {}) };
 }
