@@ -30,8 +30,8 @@ const timeoutSecs = Number(opt('--timeout', '60'));
 const only = opt('--only', undefined);
 
 await import(join(ROOT, 'dist', 'experiments', 'index.js'));
-const { planSweep } = await import(join(ROOT, 'dist', 'src', 'experiment', 'sweep.js'));
-const { readSpecFile } = await import(join(ROOT, 'dist', 'src', 'experiment', 'resolve.js'));
+const { planSweep } = await import(join(ROOT, 'dist', 'src', 'experiment', 'run', 'sweep.js'));
+const { readSpecFile } = await import(join(ROOT, 'dist', 'src', 'experiment', 'spec', 'resolve.js'));
 
 const record = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')) : { runs: [] };
 const keyOf = (r) => `${r.spec}|${r.quick}|${r.point ?? ''}`;

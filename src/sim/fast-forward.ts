@@ -18,44 +18,16 @@
  * trip but for its sequence numbers, so the state after the skip is the state the packet-level
  * run would have reached, within the tolerance.
  */
-import type { CcDefinition } from '../cc/types.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { FastForwardStats } from '../metrics/types.js';
-import type { NetworkConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import { PKT_ACK, PKT_DATA, PKT_NACK } from '../net/packet.js';
 import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
 import type { Drivers } from './drivers.js';
-import type { FastForwardOptions, SimInput } from './types.js';
+import type { FastForwardOptions } from './types.js';
+export { fastForwardRefusals } from './fast-forward-refusals.js';
 
-/**
- * Why `input` cannot be fast-forwarded, one message each naming the spec field (empty: it can).
- * Checked when a simulation is built (and by the spec's resolution, which names the same fields).
- */
-export function fastForwardRefusals(input: SimInput, def: CcDefinition, net: NetworkConfig): string[] {
-  const out: string[] = [];
-  const why = (field: string, text: string): void => {
-    out.push(`${field}: ${text}`);
-  };
-  if (def.fastForward !== true) why('cc', `${def.name} does not support fast-forward yet (its state must move with the sequence numbers: cc/types.ts shiftSeq)`);
-  if (!net.switch.pfcEnabled) why('network.switch.pfcEnabled', 'false (a lossy fabric): drops, retransmissions and timeouts cannot be skipped');
-  if (net.transport.retxMode !== 'gbn') why('network.transport.retxMode', `${net.transport.retxMode}: only go-back-N keeps no per-packet sender state`);
-  if (net.transport.sendDriver !== 'sender') why('network.transport.sendDriver', `${net.transport.sendDriver}: receiver-driven and BFC sending keep per-packet credit`);
-  if (net.switch.bfc !== undefined) why('network.switch.bfc', 'per-flow pauses are not steady state');
-  if (input.linkEvents.length > 0) why('events', `${input.linkEvents.length} link event(s): a changing topology is not skipped`);
-  if (input.circuitSchedule !== undefined || input.topology.rdcn !== undefined) why('schedule', 'circuit schedules change the topology every slot');
-  const m = input.metrics;
-  const series: string[] = [];
-  if (m.queuePorts.length > 0 || m.queueAuto !== undefined) series.push('queues');
-  if (m.throughputPorts.length > 0) series.push('throughput');
-  if (m.flowThroughput !== null) series.push('flowThroughput');
-  if (m.ccTrace !== null) series.push('ccTrace');
-  if (m.switchBuffer !== undefined) series.push('switchBuffer');
-  if (m.breakdown === true) series.push('breakdown');
-  if (series.length > 0) why(`metrics.${series[0]!}`, `time series and the FCT breakdown inside skipped spans are not produced yet (asked: ${series.join(', ')})`);
-  return out;
-}
 
 /** The stats of a run that skipped nothing yet. */
 export function emptyFastForwardStats(): FastForwardStats {

@@ -57,15 +57,7 @@ export interface FastForwardOptions {
   queueSlackBytes: number;
 }
 
-export const DEFAULT_FAST_FORWARD: FastForwardOptions = {
-  tolerance: 0.02,
-  driftTolerance: 0.005,
-  intervalRtts: 1,
-  intervals: 4,
-  marginRtts: 4,
-  minSkipRtts: 8,
-  queueSlackBytes: 3000,
-};
+export { DEFAULT_FAST_FORWARD } from './fast-forward-refusals.js';
 
 export interface SimInput {
   seed: number;

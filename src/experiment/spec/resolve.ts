@@ -16,8 +16,8 @@ import { MAX_NESTING_DEPTH, jsonTooDeepAt, readTextFileCapped } from '../../engi
 import { losslessBufferProblem } from '../../engine/plausibility.js';
 import { admissionPolicyNames, findAdmissionPolicy } from '../../net/switch-registry.js';
 import { deepMerge, profileDefaults, type NetworkConfig, type ProfileName } from '../../net/config.js';
-import { fastForwardRefusals } from '../../sim/fast-forward.js';
-import { DEFAULT_FAST_FORWARD, type SimInput } from '../../sim/types.js';
+import { DEFAULT_FAST_FORWARD, fastForwardRefusals } from '../../sim/fast-forward-refusals.js';
+import type { SimInput } from '../../sim/types.js';
 import { SpecError, UsageError, errorMessage, valueAtPath, zodToSpecError, type SpecIssue } from '../../engine/errors.js';
 import { checkDiscipline } from './check-discipline.js';
 import { Issues } from './issues.js';
