@@ -23,6 +23,7 @@ import { profileDefaults, type NetworkConfig } from '../src/net/config.js';
 import type { SimOutput } from '../src/sim/types.js';
 import type { FlowSpec } from '../src/workload/types.js';
 import { input, net } from './helpers/sim.js';
+import { fakeCcFlow, type RecordingFlow } from './helpers/fake-flow.js';
 import { pfcReceived } from '../src/net/pfc-rx.js';
 
 // ------------------------------------------------------------------ switch side
@@ -197,21 +198,14 @@ function tenToOneInput(cc: string) {
 
 // ------------------------------------------------------------------ the +TCD baselines, hook level
 
-interface Fake extends Omit<CcFlow, 'rateBps'> {
-  rateBps: number;
-  rates: number[];
+interface Fake extends RecordingFlow {
+  /** the rates the CC set, in order */
+  readonly rates: number[];
 }
 
 function fakeFlow(): Fake {
-  const f: Fake = {
-    id: 0, src: 0, dst: 1, sizeBytes: 1e9, lineRateBps: C, baseRttPs: 12 * US, baseBdpBytes: 150_000, pathBaseRttPs: 12 * US, pathRttPs: 12 * US,
-    maxBaseRttPs: 12 * US, maxBaseBdpBytes: 150_000, baseOneWayPs: 6 * US, dataWireBytes: 1056, mtuBytes: 1000, rateBps: C,
-    cwndBytes: Infinity, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: 1e8, net: profileDefaults('acc'),
-    nextAvail: 0, holdUntilPs: 0, now: () => 0, rates: [],
-    setRate(bps: number) { f.rates.push(bps); f.rateBps = bps; },
-    setCwnd() {}, setHold() {}, setTimer() {}, cancelTimer() {}, timerPending: () => false,
-  };
-  return f;
+  const f = fakeCcFlow({ lineRateBps: C, baseRttPs: 12 * US, baseBdpBytes: 150_000, minRateBps: 1e8, profile: 'acc' });
+  return Object.defineProperty(f, 'rates', { get: () => f.calls.map((c) => c.bps) }) as Fake;
 }
 
 function ack(seq: number, rttPs: number, tcd: number, sndNxt: number): AckInfo {

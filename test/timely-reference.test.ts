@@ -12,28 +12,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCc } from '../src/cc/registry.js';
-import { type AckInfo, type CcFlow, type CcInstance, INT_MAX_HOPS } from '../src/cc/types.js';
-import { profileDefaults } from '../src/net/config.js';
+import { type AckInfo, type CcInstance, INT_MAX_HOPS } from '../src/cc/types.js';
 import { US } from '../src/engine/units.js';
+import { fakeCcFlow, type RecordingFlow } from './helpers/fake-flow.js';
 
 const C = 25e9;
 const MB = 1e6; // Mb/s in bps
 
-interface Fake extends Omit<CcFlow, 'rateBps'> {
-  rateBps: number;
-  calls: { bps: number; adjust: boolean | undefined }[];
-}
+type Fake = RecordingFlow;
 
 function fakeFlow(): Fake {
-  const f: Fake = {
-    id: 0, src: 0, dst: 16, sizeBytes: 1e12, lineRateBps: C, baseRttPs: 28.96 * US, baseBdpBytes: 90_500, pathBaseRttPs: 4 * US, pathRttPs: 4 * US,
-    maxBaseRttPs: 28.96 * US, maxBaseBdpBytes: 90_500, baseOneWayPs: 2 * US, dataWireBytes: 1056, mtuBytes: 1000, rateBps: C,
-    cwndBytes: Infinity, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: 0, net: profileDefaults('hpcc'),
-    nextAvail: 0, holdUntilPs: 0, now: () => 0, calls: [],
-    setRate(bps: number, adjust?: boolean) { f.calls.push({ bps, adjust }); f.rateBps = bps; },
-    setCwnd() {}, setHold() {}, setTimer() {}, cancelTimer() {}, timerPending: () => false,
-  };
-  return f;
+  return fakeCcFlow({ lineRateBps: C, baseRttPs: 28.96 * US, baseBdpBytes: 90_500, pathRttPs: 4 * US, dst: 16, sizeBytes: 1e12, profile: 'hpcc' });
 }
 
 /** An ACK up to `seq` whose data packet was sent at `sentPs` and is acknowledged `rttPs` later, with the sender's snd_nxt. */
