@@ -8,14 +8,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runExperiment } from '../src/experiment/run/runner.js';
 import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { writeReport } from '../src/report/html.js';
 import { tempDir } from './helpers/tmp.js';
+import { haveChromium, withReportPage } from './helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const dir = tempDir('report-breakdown-test');
 
 // an incast into host 0 through a small shared buffer: PFC pauses, two tags
@@ -118,22 +118,9 @@ test('report of a breakdown sweep: a chart per size bin with a bar per CC, worst
 });
 
 test('the breakdown section renders in headless Chromium: charts drawn, legends whole, no overlapping labels, tooltips', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env['CI']) assert.fail(`${CHROMIUM} is missing in CI`);
-    t.skip(`${CHROMIUM} not installed (apt-get install chromium); the browser check runs in CI`);
-    return;
-  }
+  if (!haveChromium(t)) return;
   const file = await runReport();
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`file://${file}`);
+  await withReportPage(file, async (page, errors) => {
     const drawn = await page.$$eval('#breakdown figure.chart', (figs) =>
       figs.map((f) => {
         const svg = f.querySelector('.plot svg');
@@ -172,7 +159,5 @@ test('the breakdown section renders in headless Chromium: charts drawn, legends 
     assert.match(tip[0]!, /^background, n=\d+, mean FCT [\d.]+ (us|ms)/);
     assert.match(tip[0]!, /tx: sending at line rate: [\d.]+ % \([\d.,]+ us per flow\)/);
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-  }
+  });
 });

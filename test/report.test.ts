@@ -22,9 +22,9 @@ import { readColumns, readFctRecords, readTable, requireResultJson } from '../sr
 import { UsageError } from '../src/engine/errors.js';
 import { tempDir } from './helpers/tmp.js';
 import { CLI } from './helpers/cli.js';
+import { haveChromium, withReportPage } from './helpers/browser.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../ci-artifacts/', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const dir = tempDir('report-test');
 
 const SPEC = `name: rep
@@ -124,27 +124,9 @@ test('report: bad input is a clear error (no results, missing folder), exit 2, n
 });
 
 test('report renders in headless Chromium: no console errors, every chart drawn, SVG download works, PNG kept', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env['CI']) assert.fail(`${CHROMIUM} is missing in CI: .ci/run must install the Debian chromium package`);
-    t.skip(`${CHROMIUM} not installed (apt-get install chromium); the browser check runs in CI`);
-    return;
-  }
+  if (!haveChromium(t)) return;
   const file = await sweepReport();
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
-    await page.goto(`file://${file}`);
+  await withReportPage(file, async (page, errors) => {
     const drawn = await page.$$eval('figure.chart:not(.empty)', (figs) =>
       figs.map((f) => {
         const svg = f.querySelector('.plot svg');
@@ -210,9 +192,7 @@ test('report renders in headless Chromium: no console errors, every chart drawn,
     await page.screenshot({ path: png, fullPage: true });
     assert.ok(statSync(png).size > 10_000);
     console.log(`# report screenshot: ${png}`);
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test('ccsim report --svg / --png: one figure file per drawn chart, none for a chart without data', async (t) => {
