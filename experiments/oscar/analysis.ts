@@ -11,10 +11,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean } from '../../src/metrics/stats.js';
 import { cdfQuantile, loadCdf } from '../../src/workload/cdf.js';
-import { readColumns, readRunManifest, type ResultColumns } from '../../src/experiment/results/results.js';
+import { readColumns, readRunManifest } from '../../src/experiment/results/results.js';
 import { registerFigure, type Cell, type FigureAnalysis, type FigureTable, type MeasuredClaim, type PointResult } from '../../src/experiment/results/analysis.js';
 import { APPENDIX_FIGURES } from './analysis-appendix.js';
 import { BFC_FIGURES } from './analysis-bfc.js';
+import { flowSeries } from './burst.js';
 import { SIZE_GROUPS, TAG_GROUPS, fctFigure, pointCc, r3, readFct, stats, type FctData } from './fct.js';
 
 
@@ -40,20 +41,6 @@ function readSeries(dir: string, name: 'queues' | 'throughput', node?: number, p
   return { t, v };
 }
 
-/** A time series of one flow of a per-flow table (flow_throughput: goodput `bps`; cc_trace: a traced field). */
-function flowSeries(c: ResultColumns, flow: number, value: string): { t: number[]; v: number[] } {
-  const flows = c.numbers('flow');
-  const ts = c.numbers('t_ps');
-  const vs = c.numbers(value);
-  const t: number[] = [];
-  const v: number[] = [];
-  for (let i = 0; i < c.length; i++) {
-    if (flows[i] !== flow) continue;
-    t.push(ts[i]!);
-    v.push(vs[i]!);
-  }
-  return { t, v };
-}
 
 function readFlowSeries(dir: string, flow: number): { t: number[]; v: number[] } {
   return flowSeries(readColumns(dir, 'flow_throughput'), flow, 'bps');

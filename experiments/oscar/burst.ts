@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstTime, movingAverage, window, type RunSeries, type Series } from '../../src/experiment/results/series.js';
-import { readColumns } from '../../src/experiment/results/results.js';
+import { readColumns, type ResultColumns } from '../../src/experiment/results/results.js';
 import { mean } from '../../src/metrics/stats.js';
 
 const PS = 1e-12;
@@ -70,12 +70,23 @@ export function hpccU(dir: string): Series | undefined {
   if (!existsSync(join(dir, 'cc_trace.csv'))) return undefined;
   const c = readColumns(dir, 'cc_trace');
   if (!c.has('u_int')) return undefined;
+  const out = flowSeries(c, 0, 'u_int');
+  return out.t.length > 1 ? out : undefined;
+}
+
+/** A time series of one flow of a per-flow table (flow_throughput: goodput `bps`; cc_trace: a traced field). */
+export function flowSeries(c: ResultColumns, flow: number, value: string): { t: number[]; v: number[] } {
   const flows = c.numbers('flow');
   const ts = c.numbers('t_ps');
-  const us = c.numbers('u_int');
-  const out: Series = { t: [], v: [] };
-  for (let i = 0; i < c.length; i++) if (flows[i] === 0 && Number.isFinite(us[i]!)) (out.t.push(ts[i]!), out.v.push(us[i]!));
-  return out.t.length > 1 ? out : undefined;
+  const vs = c.numbers(value);
+  const t: number[] = [];
+  const v: number[] = [];
+  for (let i = 0; i < c.length; i++) {
+    if (flows[i] !== flow) continue;
+    t.push(ts[i]!);
+    v.push(vs[i]!);
+  }
+  return { t, v };
 }
 
 /**
