@@ -1,7 +1,7 @@
 /**
  * Plug-ins from a user's own files (experiment/run/plugins.ts; docs/extending.md, "Plug-ins in
- * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload and a
- * strict-priority + DRR queue discipline) copied to a folder outside the repository and run
+ * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload, a
+ * strict-priority + DRR queue discipline and a ring topology) copied to a folder outside the repository and run
  * from its spec, with nothing in src/ changed: as one run (also on 2 threads), as a sweep
  * on 1 and 2 worker threads (the same results), and with the errors a broken plug-in gives.
  */
@@ -16,6 +16,7 @@ import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { ccRegistry } from '../src/cc/registry.js';
 import { workloadRegistry } from '../src/workload/registry.js';
 import { disciplineRegistry } from '../src/net/switch-registry.js';
+import { topologyRegistry } from '../src/net/topology/index.js';
 import { readFctRecords } from '../src/experiment/results/results.js';
 import { loadPlugins } from '../src/experiment/run/plugins.js';
 import { UsageError } from '../src/engine/errors.js';
@@ -46,13 +47,17 @@ function pointResults(sweepDir: string): Map<string, string> {
   return out;
 }
 
-test('a spec in a folder outside the repository runs its own CC, workload and queue discipline by name', async () => {
+test('a spec in a folder outside the repository runs its own CC, workload, queue discipline and topology by name', async () => {
   const dir = userFolder();
   const r = await runExperiment(join(dir, 'spec.yaml'), { out: join(dir, 'out'), quiet: true });
   // registered from the user's files, and named as their source
   assert.equal(ccRegistry.sourceOf('aimd'), join(dir, 'aimd-cc.mjs'));
   assert.equal(workloadRegistry.sourceOf('allToOne'), join(dir, 'all-to-one.mjs'));
   assert.equal(disciplineRegistry.sourceOf('sp-drr'), join(dir, 'sp-drr.mjs'));
+  assert.equal(topologyRegistry.sourceOf('ring'), join(dir, 'ring.mjs'));
+  // the ring: hosts 0..3, one on each of switches 4..7, the switches joined in a cycle
+  assert.equal(r.input.topology.name, 'ring4');
+  assert.deepEqual(r.input.topology.links.slice(4).map((l) => [l.a, l.b]), [[4, 5], [5, 6], [6, 7], [7, 4]]);
   assert.equal(r.input.cc.name, 'aimd');
   assert.deepEqual(r.input.cc.params, { increaseBytes: 2000, decrease: 0.6, minWindowBytes: 1000 });
   assert.equal(r.input.net.switch.discipline, 'sp-drr');
@@ -74,7 +79,7 @@ test('the plug-in CC reacts to its parameters, and the same spec on 2 threads gi
   const dir = userFolder();
   // a dumbbell splits into two partitions; the partition worker loads the plug-in files too
   const spec = readFileSync(join(dir, 'spec.yaml'), 'utf8').replace(
-    'topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }',
+    'topology: { type: ring, switches: 4, rate: 100Gbps, delay: 1us }',
     'topology: { type: dumbbell, left: 2, right: 2, hostRate: 100Gbps, bottleneckRate: 100Gbps, delay: 1us }',
   );
   writeFileSync(join(dir, 'dumbbell.yaml'), spec);
@@ -138,7 +143,7 @@ test('a plug-in that cannot be loaded, exports no function or registers a taken 
 
 test('ccsim list and ccsim schema with --plugins show a plug-in as they show built-ins', () => {
   const dir = userFolder();
-  const files = ['aimd-cc.mjs', 'all-to-one.mjs', 'sp-drr.mjs'].map((f) => join(dir, f));
+  const files = ['aimd-cc.mjs', 'all-to-one.mjs', 'sp-drr.mjs', 'ring.mjs'].map((f) => join(dir, f));
   const list = spawnSync(process.execPath, [CLI, 'list', '--plugins', ...files], { encoding: 'utf8' });
   assert.equal(list.status, 0, list.stderr);
   assert.match(list.stdout, /^ {2}aimd: toy AIMD window CC/m);
@@ -146,9 +151,12 @@ test('ccsim list and ccsim schema with --plugins show a plug-in as they show bui
   assert.match(list.stdout, /^ {2}allToOne +every sender starts a flow to one host each period/m);
   assert.match(list.stdout, /^ {2}sp-drr +strict priority for strictQueues, DRR over the rest/m);
   assert.match(list.stdout, /^ {2}drr +deficit round robin/m);
+  assert.match(list.stdout, /^ {2}ring +switches in a ring, hosts on each \(examples\/plugins\/ring\.mjs\)$/m);
+  assert.match(list.stdout, /^ {17}fields: switches \(int\), hostsPerSwitch\? \(int = 1\), rate \(rate\), delay \(time\), name\? \(string\)$/m);
   const schema = spawnSync(process.execPath, [CLI, 'schema', '--plugins', ...files], { encoding: 'utf8' });
   assert.equal(schema.status, 0, schema.stderr);
   const s = JSON.parse(schema.stdout) as { $defs: Record<string, { properties?: Record<string, { description?: string }> }> };
   assert.equal(s.$defs['cc-params-aimd']?.properties?.['decrease']?.description, 'fraction of the window kept after a mark');
   assert.match(schema.stdout, /"const": "allToOne"/);
+  assert.match(schema.stdout, /"const": "ring"/);
 });

@@ -8,3 +8,7 @@ export * from './rdcn.js';
 export * from './files.js';
 export * from './routing.js';
 export * from './partition.js';
+export * from './kinds.js';
+export { FAT_TREE_REQUIRED, SPINE_LEAF_REQUIRED } from './kinds-builders.js';
+export * from './file-problems.js';
+export { Builder } from './builder.js';
