@@ -84,6 +84,10 @@ test('the plug-in CC reacts to its parameters, and the same spec on 2 threads gi
   );
   writeFileSync(join(dir, 'dumbbell.yaml'), spec);
   writeFileSync(join(dir, 'gentle.yaml'), spec.replace('decrease: 0.6', 'decrease: 0.95'));
+  // the ring itself splits in two (four switch groups): the same rows as the one-thread run of the first test
+  await runExperiment(join(dir, 'spec.yaml'), { out: join(dir, 'ring2'), quiet: true, threads: 2 });
+  assert.equal(JSON.parse(readFileSync(join(dir, 'ring2', 'manifest.json'), 'utf8')).threads.used, 2);
+  assert.equal(readFileSync(join(dir, 'ring2', 'fct.csv'), 'utf8'), readFileSync(join(dir, 'out', 'fct.csv'), 'utf8'));
   const one = await runExperiment(join(dir, 'dumbbell.yaml'), { out: join(dir, 'one'), quiet: true });
   const two = await runExperiment(join(dir, 'dumbbell.yaml'), { out: join(dir, 'two'), quiet: true, threads: 2 });
   assert.equal(JSON.parse(readFileSync(join(dir, 'two', 'manifest.json'), 'utf8')).threads.used, 2);
