@@ -118,10 +118,14 @@ test('a plug-in that cannot be loaded, exports no function or registers a taken 
   const dir = userFolder();
   writeFileSync(join(dir, 'clash.mjs'), "export default function (ccsim) { ccsim.registerCc({ name: 'dcqcn' }); }\n");
   writeFileSync(join(dir, 'nodefault.mjs'), 'export const x = 1;\n');
+  writeFileSync(join(dir, 'clash-topo.mjs'), "export default function (ccsim) { const { z } = ccsim; ccsim.registerTopology({ type: 'star', summary: 's', schema: z.object({ type: z.literal('star') }), build: () => null }); }\n");
+  writeFileSync(join(dir, 'bad-topo.mjs'), "export default function (ccsim) { const { z } = ccsim; ccsim.registerTopology({ type: 'torus', summary: 's', schema: z.object({ type: z.literal('ring') }), build: () => null }); }\n");
   writeFileSync(join(dir, 'broken.mjs'), 'export default function (ccsim) { this is not JavaScript }\n');
   const spec = readFileSync(join(dir, 'spec.yaml'), 'utf8');
   const cases: [string, RegExp][] = [
     ['./clash.mjs', /^error: plugin \S+clash\.mjs: congestion control "dcqcn" from \S+clash\.mjs clashes with the one already registered from built-in/],
+    ['./clash-topo.mjs', /^error: plugin \S+clash-topo\.mjs: topology type "star" from \S+clash-topo\.mjs clashes with the one already registered from built-in/],
+    ['./bad-topo.mjs', /^error: plugin \S+bad-topo\.mjs: topology type "torus" from \S+bad-topo\.mjs: its schema must be a zod object whose type is z\.literal\('torus'\)/],
     ['./nodefault.mjs', /^error: plugin \S+nodefault\.mjs: its default export must be a function/],
     ['./broken.mjs', /^error: plugin \S+broken\.mjs: cannot be loaded: /],
     ['./missing.mjs', /^error: plugin \S+missing\.mjs: file not found/],

@@ -14,7 +14,7 @@
  * A topology is data: whether a run on it may use the multi-threaded engine is decided from
  * the built topology (sim/parallel/parallel.ts), so a definition declares no capabilities.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { Registry } from '../../engine/registry.js';
 import { ACC_CBD_TOPOLOGY, ACC_TREE_TOPOLOGY, DUMBBELL_TOPOLOGY, FAT_TREE_TOPOLOGY, PARKING_LOT_TOPOLOGY, SPINE_LEAF_TOPOLOGY, STAR_TOPOLOGY } from './kinds-builders.js';
 import { RDCN_TOPOLOGY, TOR_MESH_TOPOLOGY } from './kinds-circuits.js';
@@ -72,6 +72,12 @@ export const topologyRegistry = new Registry<TopologyDefinition>({ kind: 'topolo
 
 /** Adds a topology type; a type name may be registered once. `source` names where it comes from (default `built-in`). */
 export function registerTopology<E extends { type: string }>(def: TopologyDefinition<E>, source?: string): void {
+  // the spec's union picks a definition by its schema's `type`: it must be the name registered
+  const shape = def.schema instanceof z.ZodObject ? (def.schema.shape as Record<string, unknown>) : undefined;
+  const literal = shape?.['type'];
+  if (!(literal instanceof z.ZodLiteral) || literal.value !== def.type) {
+    throw new Error(`topology type "${String(def.type)}" from ${source ?? 'built-in'}: its schema must be a zod object whose type is z.literal('${String(def.type)}')`);
+  }
   topologyRegistry.register(def as unknown as TopologyDefinition, source);
 }
 
