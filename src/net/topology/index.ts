@@ -1,4 +1,4 @@
-/** Topologies: plain-data contracts, builders, file loaders, routing. */
+/** Topologies: plain-data contracts, the topology-type registry (kinds.ts), builders, file loaders, routing. */
 export type * from './types.js';
 export * from './validate.js';
 export * from './builders.js';
