@@ -1,6 +1,6 @@
 /**
- * The spec's topology built (docs/network-model.md §2): builder options from
- * the spec's fields, size limits checked before building, and `TopoIndex`,
+ * The spec's topology built (docs/network-model.md §2) by its type's definition
+ * (net/topology/kinds.ts), size limits checked before building, and `TopoIndex`,
  * the built topology's facts that the cross-field checks use (spec node and
  * host ids, peers, host link rates, racks).
  */
