@@ -1,7 +1,7 @@
 /**
  * Plug-ins from a user's own files (experiment/run/plugins.ts; docs/extending.md, "Plug-ins in
- * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload and a
- * strict-priority + DRR queue discipline) copied to a folder outside the repository and run
+ * your own files"): examples/plugins/ (a toy AIMD CC, a periodic all-to-one workload, a
+ * strict-priority + DRR queue discipline and a ring topology) copied to a folder outside the repository and run
  * from its spec, with nothing in src/ changed: as one run (also on 2 threads), as a sweep
  * on 1 and 2 worker threads (the same results), and with the errors a broken plug-in gives.
  */
@@ -16,6 +16,7 @@ import { runSweep } from '../src/experiment/run/sweep-run.js';
 import { ccRegistry } from '../src/cc/registry.js';
 import { workloadRegistry } from '../src/workload/registry.js';
 import { disciplineRegistry } from '../src/net/switch-registry.js';
+import { topologyRegistry } from '../src/net/topology/index.js';
 import { readFctRecords } from '../src/experiment/results/results.js';
 import { loadPlugins } from '../src/experiment/run/plugins.js';
 import { UsageError } from '../src/engine/errors.js';
@@ -46,13 +47,17 @@ function pointResults(sweepDir: string): Map<string, string> {
   return out;
 }
 
-test('a spec in a folder outside the repository runs its own CC, workload and queue discipline by name', async () => {
+test('a spec in a folder outside the repository runs its own CC, workload, queue discipline and topology by name', async () => {
   const dir = userFolder();
   const r = await runExperiment(join(dir, 'spec.yaml'), { out: join(dir, 'out'), quiet: true });
   // registered from the user's files, and named as their source
   assert.equal(ccRegistry.sourceOf('aimd'), join(dir, 'aimd-cc.mjs'));
   assert.equal(workloadRegistry.sourceOf('allToOne'), join(dir, 'all-to-one.mjs'));
   assert.equal(disciplineRegistry.sourceOf('sp-drr'), join(dir, 'sp-drr.mjs'));
+  assert.equal(topologyRegistry.sourceOf('ring'), join(dir, 'ring.mjs'));
+  // the ring: hosts 0..3, one on each of switches 4..7, the switches joined in a cycle
+  assert.equal(r.input.topology.name, 'ring4');
+  assert.deepEqual(r.input.topology.links.slice(4).map((l) => [l.a, l.b]), [[4, 5], [5, 6], [6, 7], [7, 4]]);
   assert.equal(r.input.cc.name, 'aimd');
   assert.deepEqual(r.input.cc.params, { increaseBytes: 2000, decrease: 0.6, minWindowBytes: 1000 });
   assert.equal(r.input.net.switch.discipline, 'sp-drr');
@@ -74,11 +79,15 @@ test('the plug-in CC reacts to its parameters, and the same spec on 2 threads gi
   const dir = userFolder();
   // a dumbbell splits into two partitions; the partition worker loads the plug-in files too
   const spec = readFileSync(join(dir, 'spec.yaml'), 'utf8').replace(
-    'topology: { type: star, hosts: 4, rate: 100Gbps, delay: 1us }',
+    'topology: { type: ring, switches: 4, rate: 100Gbps, delay: 1us }',
     'topology: { type: dumbbell, left: 2, right: 2, hostRate: 100Gbps, bottleneckRate: 100Gbps, delay: 1us }',
   );
   writeFileSync(join(dir, 'dumbbell.yaml'), spec);
   writeFileSync(join(dir, 'gentle.yaml'), spec.replace('decrease: 0.6', 'decrease: 0.95'));
+  // the ring itself splits in two (four switch groups): the same rows as the one-thread run of the first test
+  await runExperiment(join(dir, 'spec.yaml'), { out: join(dir, 'ring2'), quiet: true, threads: 2 });
+  assert.equal(JSON.parse(readFileSync(join(dir, 'ring2', 'manifest.json'), 'utf8')).threads.used, 2);
+  assert.equal(readFileSync(join(dir, 'ring2', 'fct.csv'), 'utf8'), readFileSync(join(dir, 'out', 'fct.csv'), 'utf8'));
   const one = await runExperiment(join(dir, 'dumbbell.yaml'), { out: join(dir, 'one'), quiet: true });
   const two = await runExperiment(join(dir, 'dumbbell.yaml'), { out: join(dir, 'two'), quiet: true, threads: 2 });
   assert.equal(JSON.parse(readFileSync(join(dir, 'two', 'manifest.json'), 'utf8')).threads.used, 2);
@@ -109,10 +118,14 @@ test('a plug-in that cannot be loaded, exports no function or registers a taken 
   const dir = userFolder();
   writeFileSync(join(dir, 'clash.mjs'), "export default function (ccsim) { ccsim.registerCc({ name: 'dcqcn' }); }\n");
   writeFileSync(join(dir, 'nodefault.mjs'), 'export const x = 1;\n');
+  writeFileSync(join(dir, 'clash-topo.mjs'), "export default function (ccsim) { const { z } = ccsim; ccsim.registerTopology({ type: 'star', summary: 's', schema: z.object({ type: z.literal('star') }), build: () => null }); }\n");
+  writeFileSync(join(dir, 'bad-topo.mjs'), "export default function (ccsim) { const { z } = ccsim; ccsim.registerTopology({ type: 'torus', summary: 's', schema: z.object({ type: z.literal('ring') }), build: () => null }); }\n");
   writeFileSync(join(dir, 'broken.mjs'), 'export default function (ccsim) { this is not JavaScript }\n');
   const spec = readFileSync(join(dir, 'spec.yaml'), 'utf8');
   const cases: [string, RegExp][] = [
     ['./clash.mjs', /^error: plugin \S+clash\.mjs: congestion control "dcqcn" from \S+clash\.mjs clashes with the one already registered from built-in/],
+    ['./clash-topo.mjs', /^error: plugin \S+clash-topo\.mjs: topology type "star" from \S+clash-topo\.mjs clashes with the one already registered from built-in/],
+    ['./bad-topo.mjs', /^error: plugin \S+bad-topo\.mjs: topology type "torus" from \S+bad-topo\.mjs: its schema must be a zod object whose type is z\.literal\('torus'\)/],
     ['./nodefault.mjs', /^error: plugin \S+nodefault\.mjs: its default export must be a function/],
     ['./broken.mjs', /^error: plugin \S+broken\.mjs: cannot be loaded: /],
     ['./missing.mjs', /^error: plugin \S+missing\.mjs: file not found/],
@@ -138,7 +151,7 @@ test('a plug-in that cannot be loaded, exports no function or registers a taken 
 
 test('ccsim list and ccsim schema with --plugins show a plug-in as they show built-ins', () => {
   const dir = userFolder();
-  const files = ['aimd-cc.mjs', 'all-to-one.mjs', 'sp-drr.mjs'].map((f) => join(dir, f));
+  const files = ['aimd-cc.mjs', 'all-to-one.mjs', 'sp-drr.mjs', 'ring.mjs'].map((f) => join(dir, f));
   const list = spawnSync(process.execPath, [CLI, 'list', '--plugins', ...files], { encoding: 'utf8' });
   assert.equal(list.status, 0, list.stderr);
   assert.match(list.stdout, /^ {2}aimd: toy AIMD window CC/m);
@@ -146,9 +159,12 @@ test('ccsim list and ccsim schema with --plugins show a plug-in as they show bui
   assert.match(list.stdout, /^ {2}allToOne +every sender starts a flow to one host each period/m);
   assert.match(list.stdout, /^ {2}sp-drr +strict priority for strictQueues, DRR over the rest/m);
   assert.match(list.stdout, /^ {2}drr +deficit round robin/m);
+  assert.match(list.stdout, /^ {2}ring +switches in a ring, hosts on each \(examples\/plugins\/ring\.mjs\)$/m);
+  assert.match(list.stdout, /^ {17}fields: switches \(int\), hostsPerSwitch\? \(int = 1\), rate \(rate\), delay \(time\), name\? \(string\)$/m);
   const schema = spawnSync(process.execPath, [CLI, 'schema', '--plugins', ...files], { encoding: 'utf8' });
   assert.equal(schema.status, 0, schema.stderr);
   const s = JSON.parse(schema.stdout) as { $defs: Record<string, { properties?: Record<string, { description?: string }> }> };
   assert.equal(s.$defs['cc-params-aimd']?.properties?.['decrease']?.description, 'fraction of the window kept after a mark');
   assert.match(schema.stdout, /"const": "allToOne"/);
+  assert.match(schema.stdout, /"const": "ring"/);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { US } from '../src/engine/units.js';
 import { loadAndResolve } from '../src/experiment/spec/resolve.js';
 import { Simulation } from '../src/sim/simulate.js';
-import { rdcn, rotationMatchings, TOPOLOGY_TYPES, type RdcnOptions } from '../src/net/topology/index.js';
+import { rdcn, rotationMatchings, topologyRegistry, type RdcnOptions } from '../src/net/topology/index.js';
 import type { Port } from '../src/net/port.js';
 import { circuitDays, measureFig8 } from '../experiments/powertcp/analysis-fig8.js';
 import { input, net } from './helpers/sim.js';
@@ -58,7 +58,9 @@ test('rdcn: ToR ports are hosts, packet network, circuits in peer order; the rou
   const pairs = new Set<string>();
   for (const m of rotationMatchings(25)) m.forEach((j, i) => pairs.add(`${i}>${j}`));
   assert.equal(pairs.size, 25 * 24);
-  assert.ok(TOPOLOGY_TYPES.some((x) => x.name === 'rdcn' && x.options.includes('matchings') && /circuits \{ day, night, matchings/.test(x.description)));
+  const def = topologyRegistry.get('rdcn');
+  assert.match(def.summary, /circuits \{ day, night, matchings/);
+  assert.ok('circuits' in (def.schema as unknown as { shape: object }).shape);
 });
 
 test('no packet crosses a circuit outside its day, to the picosecond; the circuits carry most of the traffic', () => {

@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { GBPS, NS, US } from '../src/engine/units.js';
 import {
   PathOracle,
   TOPOLOGY_PRESETS,
-  TOPOLOGY_TYPES,
   accCbd,
   accTree,
   buildPortMap,
-  buildTopology,
   computeRoutes,
   dumbbell,
   fatTree,
@@ -18,6 +17,8 @@ import {
   spineLeafPreset,
   star,
   topologyPreset,
+  topologyRegistry,
+  type TopologyContext,
   validateTopology,
   type FatTreeOptions,
   type PortMap,
@@ -407,8 +408,17 @@ test('builders check what only they can (cross-field rules, names); option value
   assert.equal(fatTree(ft).nodes.length, 8 + 4 + 4 + 2);
   assert.throws(() => fatTree({ ...ft, cores: 3 }), /fatTree\.cores: must be divisible by aggsPerPod \(2\).*got 3/);
   assert.equal(fatTree({ ...ft, cores: 3, coreWiring: 'full' }).links.length, 8 + 8 + 4 * 3);
-  assert.throws(() => buildTopology('torus', {}), /unknown "torus"/);
-  assert.equal(buildTopology('star', { hosts: 4, rateBps: 1e9, delayPs: 0 }).nodes.length, 5);
+  assert.throws(() => topologyRegistry.get('torus'), /unknown topology type "torus" \(known: star, dumbbell, /);
+  const ctx: TopologyContext = {
+    specDir: '.',
+    limits: { hosts: 1e6, links: 1e6, fileBytes: 1e6 },
+    error: () => {},
+    guard: (_path, fn) => fn(),
+    throwIfAny: () => {},
+    checkSize: () => {},
+  };
+  const starDef = topologyRegistry.get('star');
+  assert.equal((starDef.build(starDef.schema.parse({ type: 'star', hosts: 4, rate: '1Gbps', delay: 0 }), ctx) as Topology).nodes.length, 5);
   assert.throws(() => topologyPreset('nope'), /unknown "nope"/);
   // the one place option values are checked: the spec schema, naming the spec field and value
   const bad = (topology: unknown, re: RegExp): void => {
@@ -429,12 +439,14 @@ test('builders check what only they can (cross-field rules, names); option value
   bad({ type: 'spineLeaf', spines: 2, leaves: 2, hostsPerLeaf: 2, hostRate: '1G', fabricRate: '1G', delay: '1us', spine: 3 }, /topology\.spine: 3 — unknown key/);
 });
 
-test('catalogue: types and presets build valid topologies', () => {
-  assert.deepEqual(
-    TOPOLOGY_TYPES.map((t) => t.name),
-    ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd', 'accTree', 'torMesh', 'rdcn'],
-  );
-  assert.ok(TOPOLOGY_TYPES.every((t) => t.description.length > 0 && t.options.length > 0));
+test('catalogue: every topology type is a registry definition; types and presets build valid topologies', () => {
+  assert.deepEqual(topologyRegistry.names(), ['star', 'dumbbell', 'parkingLot', 'fatTree', 'spineLeaf', 'accCbd', 'accTree', 'torMesh', 'rdcn', 'preset', 'file']);
+  for (const d of topologyRegistry) {
+    assert.ok(d.summary.length > 0, d.type);
+    // the spec entry's schema names the type it is registered under
+    assert.ok(d.schema instanceof z.ZodObject && (d.schema.shape as { type: z.ZodLiteral }).type.value === d.type, d.type);
+  }
+  assert.throws(() => topologyRegistry.register(topologyRegistry.get('star'), 'mine.mjs'), /topology type "star" from mine\.mjs clashes with the one already registered from built-in/);
   for (const p of TOPOLOGY_PRESETS) {
     const t = topologyPreset(p.name);
     validateTopology(t);

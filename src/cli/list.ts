@@ -5,14 +5,13 @@ import type { CcDefinition } from '../cc/types.js';
 import { PROFILE_NAMES, profileDefaults } from '../net/config.js';
 import { formatTime } from '../engine/units.js';
 import { UsageError } from '../engine/errors.js';
-import { TOPOLOGY_FILE_FORMATS, TOPOLOGY_PRESETS, TOPOLOGY_TYPES } from '../net/topology/index.js';
+import { TOPOLOGY_PRESETS, topologyRegistry, type TopologyDefinition } from '../net/topology/index.js';
 import { listWorkloads } from '../workload/index.js';
 import { workloadDefinitions } from '../workload/registry.js';
 import { admissionPolicyRegistry, disciplineRegistry } from '../net/switch-registry.js';
 import { lossRecoveryRegistry, sendDriverRegistry } from '../transport/strategies.js';
 import { fmtInt, out, pad } from './format.js';
 import { TERMINAL_COLUMNS, wrap } from './fit.js';
-import { FAT_TREE_REQUIRED, SPINE_LEAF_REQUIRED, topologySchema } from '../experiment/spec/spec-topology.js';
 
 /** (for `ccsim list --plugins`: their CCs, workload types and disciplines are listed) */
 export { loadPlugins } from '../experiment/run/plugins.js';
@@ -81,10 +80,10 @@ function fieldKind(s: z.ZodType): string {
 }
 
 /** A topology type's fields from its spec schema: `name (kind)`, optional ones with `?`, defaults with `=`. */
-function topologyFields(type: string): string[] {
-  const schema = topologySchema.options.find((o) => o.shape.type.value === type);
-  if (schema === undefined) return [];
-  const requiredUnlessPreset: readonly string[] = type === 'fatTree' ? FAT_TREE_REQUIRED : type === 'spineLeaf' ? SPINE_LEAF_REQUIRED : [];
+function topologyFields(def: TopologyDefinition): string[] {
+  const schema = def.schema;
+  if (!(schema instanceof z.ZodObject)) return [];
+  const requiredUnlessPreset: readonly string[] = def.requiredUnlessPreset ?? [];
   const parts: string[] = [];
   for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     if (name === 'type') continue;
@@ -97,15 +96,13 @@ function topologyFields(type: string): string[] {
   return wrap(text, TERMINAL_COLUMNS - 17, '').map((l) => `${' '.repeat(17)}${l}`);
 }
 
+/** The registered topology types (net/topology/kinds.ts), plug-ins' included, then the presets. */
 function listTopologies(): void {
   out('topology types (spec `topology.type`; fields: ? marks an optional one; rate as 100Gbps, time as 1us, size as 1KB):');
-  for (const t of TOPOLOGY_TYPES) {
-    for (const l of wrap(`  ${pad(t.name, 12, true)} ${t.description}`, TERMINAL_COLUMNS, ' '.repeat(15))) out(l);
-    for (const l of topologyFields(t.name)) out(l);
+  for (const def of topologyRegistry.values()) {
+    for (const l of wrap(`${pad(def.type, 12, true)} ${def.summary}`, TERMINAL_COLUMNS - 2, ' '.repeat(13))) out(`  ${l}`);
+    for (const l of topologyFields(def)) out(l);
   }
-  out(`  ${pad('preset', 12, true)} a named topology: topology: { type: preset, preset: <name> }`);
-  out(`  ${pad('file', 12, true)} a topology file: path, format (${TOPOLOGY_FILE_FORMATS.join(', ')}), linkConfig for oscar`);
-  for (const l of topologyFields('file')) out(l);
   out('topology presets:');
   const w = Math.max(...TOPOLOGY_PRESETS.map((p) => p.name.length));
   for (const p of TOPOLOGY_PRESETS) out(`  ${pad(p.name, w, true)}  ${p.description}`);

@@ -139,7 +139,7 @@ function buildProgram(): Command {
     .command('schema')
     .description('write the JSON Schema of a spec file (for editors: first line `# yaml-language-server: $schema=<file>`)')
     .option('-o, --out <file>', 'write to this file (default: standard output)')
-    .option('--plugins <files...>', 'plug-in modules to load first: their CCs and workload types are in the schema')
+    .option('--plugins <files...>', 'plug-in modules to load first: what they register (CCs, workload and topology types, ...) is in the schema')
     .action(async (o: { out?: string; plugins?: string[] }) => {
       const { specJsonSchema } = await import('../experiment/spec/json-schema.js');
       if (o.plugins !== undefined) await (await import('../experiment/run/plugins.js')).loadPlugins(o.plugins);
@@ -155,7 +155,7 @@ function buildProgram(): Command {
     .command('list')
     .description('list topologies, workloads, congestion-control algorithms, queue disciplines and transport strategies')
     .argument('[what]', 'topologies | workloads | ccs | disciplines | transport (default: all)')
-    .option('--plugins <files...>', 'plug-in modules to load first: their CCs, workload types and disciplines are listed')
+    .option('--plugins <files...>', 'plug-in modules to load first: what they register (CCs, workload and topology types, disciplines, ...) is listed')
     .action(async (what: string | undefined, o: { plugins?: string[] }) => {
       const { listCommand, loadPlugins } = await import('./list.js');
       if (o.plugins !== undefined) await loadPlugins(o.plugins);

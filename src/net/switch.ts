@@ -8,7 +8,8 @@
  * once from the profile and the CC's needs (the needs table, switch-features.ts;
  * dequeue-policies.ts). Before the MMU's admission, the switch's admission
  * policies, if it has any, may drop, trim, mark or hold the packet
- * (admission.ts). Which queue a port serves next is its discipline
+ * (admission.ts; the switch's `AdmissionGate`, switch-admission.ts, runs them
+ * on the way in). Which queue a port serves next is its discipline
  * (queue-discipline.ts). Zero processing delay.
  */
 import type { Rng } from '../engine/rng.js';
@@ -17,7 +18,6 @@ import type { NetContext } from './context.js';
 import * as mmuModule from './mmu.js';
 import { createMmu, type SwitchMmu } from './mmu.js';
 import type { DequeuePolicy, DequeuePolicyContext } from './dequeue-policies.js';
-import * as admissionModule from './admission.js';
 import type { AdmissionContext, AdmissionPolicy } from './admission.js';
 import { Bfc, bfcConfig } from './bfc.js';
 import { DISC_RR, DISC_STRICT, makeDiscipline } from './queue-discipline.js';
@@ -30,12 +30,12 @@ import * as packet from './packet.js';
 import type { PacketStore } from './packet.js';
 import type { Port, PortOwner } from './port.js';
 import { pfcReceived } from './pfc-rx.js';
+import { AdmissionGate } from './switch-admission.js';
 import type { RouteTable } from './topology/types.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
 const { ADMITTED_PAUSE, PASSED } = mmuModule;
-const { FLAG_BFC, FLAG_CE, FLAG_PAUSE, FLAG_RTS, FLAG_TRIM, NIL, PKT_DATA, PKT_PFC, metaPrio, metaType } = packet;
-const { ADMIT, DROP, HOLD, MARK, RETURN, TRIM } = admissionModule;
+const { FLAG_BFC, FLAG_PAUSE, NIL, PKT_PFC, metaPrio, metaType } = packet;
 
 /**
  * `mix32` as a signed int32 (the same bits). For the per-packet ECMP hash: a
@@ -67,19 +67,19 @@ export class Switch implements PortOwner {
   /** loadBalancing ns3Hash, and its next-hop lists in descending node id (made at the first use) */
   private readonly ns3: boolean;
   private ns3Ports: Int32Array | null = null;
-  private readonly mmuOffset: number;
+  readonly mmuOffset: number;
   /** egress processing at dequeue: marking before the PFC resume check, telemetry after (dequeue-policies.ts) */
   private marking: DequeuePolicy[] = [];
   private telemetry: DequeuePolicy[] = [];
   /** admission policies before the MMU (admission.ts); their number, 0 on every profile's switch */
-  private admission: AdmissionPolicy[] = [];
+  admission: AdmissionPolicy[] = [];
   private nAdmission = 0;
-  private readonly queue0Control: boolean;
+  readonly queue0Control: boolean;
   private readonly quanta: boolean;
   /** ps a PAUSE lasts at each port in quanta mode */
   private pauseDurPs: Float64Array = new Float64Array(0);
   kPfcRefresh = -1;
-  private readonly pk: PacketStore;
+  readonly pk: PacketStore;
   /** per-packet spraying choices */
   private readonly sprayRng: Rng;
   /** RED marking draws */
@@ -96,9 +96,9 @@ export class Switch implements PortOwner {
   /** what the links deliver to: this switch, or its admission gate when it has admission policies (`Network` points the ports there) */
   arrivals: PortOwner = this;
   /** 1 while an admission policy holds ingress (port, class) port*8+class paused (HOLD); sized with admission */
-  private held: Uint8Array = new Uint8Array(0);
+  held: Uint8Array = new Uint8Array(0);
   /** the data queue of trimmed headers */
-  private trimQueue = 7;
+  trimQueue = 7;
   /** BFC's physical queues and backpressure (bfc.ts), when `cfg.bfc` is set; its class defaults to this (the transport's data class, set by `Network`) */
   bfc: Bfc | null = null;
   dataClass = 0;
@@ -106,7 +106,7 @@ export class Switch implements PortOwner {
   trims = false;
 
   constructor(
-    private readonly ctx: NetContext,
+    readonly ctx: NetContext,
     readonly id: number,
     readonly cfg: SwitchConfig,
     routes: RouteTable,
@@ -274,60 +274,11 @@ export class Switch implements PortOwner {
   }
 
   /**
-   * Arrival at a switch with admission policies (its `AdmissionGate` delivers
-   * here; `arrive` has no admission test, so a switch without policies pays
-   * nothing for them). The policies run after routing, before the MMU and
-   * before the straight-through test; a verdict may drop, trim or mark the
-   * packet, whose record is then read again. The packet then takes the
-   * general path: the MMU's admission and its queue's ring; an idle port takes
-   * it at once (`enqueueEntry` kicks it), with the counters and order of work
-   * of the straight-through hop. PFC frames and D-HPCC control-queue packets
-   * skip admission, as they skip the MMU.
-   */
-  arriveAdmitting(pkt: number, inPort: number, meta: number, dst: number, size: number, hash: number): void {
-    if (metaType(meta) === PKT_PFC || (this.queue0Control === true && metaPrio(meta) === 0)) {
-      this.arrive(pkt, inPort, meta, dst, size, hash);
-      return;
-    }
-    const e = this.egressPort(dst, hash, pkt);
-    if (e < 0) {
-      this.dropPacket(pkt, this.ports[inPort]!);
-      return;
-    }
-    const out = this.ports[e]!;
-    if (this.admit(pkt, out, metaPrio(meta), size, meta, inPort) === false) return;
-    const pk = this.pk;
-    const m = pk.meta(pkt);
-    const sz = pk.size(pkt);
-    const q = metaPrio(m);
-    const r = this.mmu.enqueue(inPort, q, sz - this.mmuOffset, e);
-    if (r >= 0) {
-      if ((m & FLAG_TRIM) !== 0) this.headerDrops++;
-      this.dropPacket(pkt, out);
-      return;
-    }
-    if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    this.enqueueOrSplit(out, pkt, q, sz, m, dst, hash, inPort);
-  }
-
-  /** `out.enqueueEntry`, or BFC's storage for the split class (`Port.splitCls`): only the gate's paths can meet a split class. */
-  private enqueueOrSplit(out: Port, pkt: number, q: number, size: number, meta: number, dst: number, hash: number, inPort: number): void {
-    if (q === out.splitCls) out.split!.push(out, pkt, q, size, meta, dst, hash, inPort);
-    else out.enqueueEntry(pkt, q, size, meta, dst, hash, inPort);
-  }
-
-  /** `receive` for a switch with admission policies (its gate's). */
-  receiveAdmitting(pkt: number, inPort: number): void {
-    const pk = this.pk;
-    this.arriveAdmitting(pkt, inPort, pk.meta(pkt), pk.dst(pkt), pk.size(pkt), pk.hash(pkt));
-  }
-
-  /**
    * The egress port number toward host `dst` (ECMP by the flow hash, or a
    * sprayed draw; docs/network-model.md §11.6), or -1 without a route: the
-   * choice `arrive` makes inline on the hop, for the admission path.
+   * choice `arrive` makes inline on the hop, for the admission path (switch-admission.ts).
    */
-  private egressPort(dst: number, hash: number, pkt: number): number {
+  egressPort(dst: number, hash: number, pkt: number): number {
     const cnt = this.route[2 * dst]!;
     const first = this.route[2 * dst + 1]!;
     if (cnt <= 1) return cnt === 0 ? -1 : first;
@@ -343,98 +294,6 @@ export class Switch implements PortOwner {
     return order[this.route[2 * dst + 1]! + ns3EcmpIndex(this.ctx.flowKeys, this.pk.flow(pkt), dst, this.id, cnt)]!;
   }
 
-  /**
-   * Runs the admission policies (admission.ts) on a data packet headed for
-   * queue q of `out`; false when it was dropped. A trim or mark is written to
-   * the packet's record, which the caller reads again.
-   */
-  private admit(pkt: number, out: Port, q: number, size: number, meta: number, inPort: number): boolean {
-    const list = this.admission;
-    const pk = this.pk;
-    for (let i = 0; i < list.length; i++) {
-      const v = list[i]!.admit(pkt, out, q, size, meta, inPort);
-      if (v === ADMIT) continue;
-      if (v === RETURN) {
-        this.returnToSender(pkt, inPort, size, meta);
-        return false;
-      }
-      if (v === DROP || (v === TRIM && metaType(meta) !== PKT_DATA)) {
-        this.admissionDrops++;
-        if ((meta & FLAG_TRIM) !== 0 || metaPrio(meta) === this.trimQueue) this.headerDrops++;
-        this.dropPacket(pkt, out);
-        return false;
-      }
-      if (v === TRIM) {
-        if ((meta & FLAG_TRIM) !== 0) return true; // trimmed upstream already: it stays in the header queue
-        // the headers only (wire size minus payload), to the header queue (NDP's packet trimming; admission.ts TRIM)
-        const hdr = size - pk.aux(pkt);
-        pk.setSize(pkt, hdr > 0 ? hdr : 1);
-        pk.setFlag(pkt, FLAG_TRIM, true);
-        pk.setPrio(pkt, this.trimQueue);
-        this.trimmed++;
-        out.trimmed++;
-        return true;
-      }
-      if (v === MARK) {
-        pk.setFlag(pkt, FLAG_CE, true);
-        meta = pk.meta(pkt);
-        this.admissionMarks++;
-      } else if (v === HOLD) this.hold(inPort, q);
-      else throw new Error(`admission policy ${list[i]!.name}: unknown verdict ${v}`);
-    }
-    return true;
-  }
-
-  /**
-   * RETURN (admission.ts; NDP §3.1 return-to-sender): the packet, cut to its
-   * header if it is not yet, turns back toward its flow's source host in the
-   * header queue. A packet that is not data, was returned already, or whose
-   * source is unknown (`NetContext.sourceOf`) is dropped as a header drop.
-   * Rare (the header queue is full), so it may read the packet's record.
-   */
-  private returnToSender(pkt: number, inPort: number, size: number, meta: number): void {
-    const pk = this.pk;
-    const src = metaType(meta) === PKT_DATA && (meta & FLAG_RTS) === 0 ? this.ctx.sourceOf(pk.flow(pkt)) : -1;
-    const e = src >= 0 ? this.egressPort(src, pk.hash(pkt), pkt) : -1;
-    if (e < 0) {
-      this.admissionDrops++;
-      this.headerDrops++;
-      this.dropPacket(pkt, this.ports[inPort]!);
-      return;
-    }
-    const out = this.ports[e]!;
-    if ((meta & FLAG_TRIM) === 0) {
-      const hdr = size - pk.aux(pkt);
-      pk.setSize(pkt, hdr > 0 ? hdr : 1);
-      pk.setFlag(pkt, FLAG_TRIM, true);
-      this.trimmed++;
-      out.trimmed++;
-    }
-    pk.setFlag(pkt, FLAG_RTS, true);
-    pk.setPrio(pkt, this.trimQueue);
-    pk.setDst(pkt, src);
-    this.returned++;
-    const q = this.trimQueue;
-    const sz = pk.size(pkt);
-    const r = this.mmu.enqueue(inPort, q, sz - this.mmuOffset, e);
-    if (r >= 0) {
-      this.headerDrops++;
-      this.dropPacket(pkt, out);
-      return;
-    }
-    if (r === ADMITTED_PAUSE) this.sendPfc(inPort, q, true);
-    this.enqueueOrSplit(out, pkt, q, sz, pk.meta(pkt), src, pk.hash(pkt), inPort);
-  }
-
-  /** HOLD: ingress (port, class) pauses its upstream until `releaseHold` (admission.ts). */
-  private hold(inPort: number, cls: number): void {
-    const pq = inPort * 8 + cls;
-    if (this.held[pq] === 1) return;
-    this.held[pq] = 1;
-    this.holds++;
-    if (this.mmu.upstreamPaused[pq] === 0) this.sendPfc(inPort, cls, true);
-  }
-
   /** Ends an admission policy's hold of ingress (port, class): resumes its upstream unless the MMU still pauses it. */
   releaseHold(inPort: number, cls: number): void {
     const pq = inPort * 8 + cls;
@@ -443,7 +302,7 @@ export class Switch implements PortOwner {
     if (this.mmu.upstreamPaused[pq] === 0) this.sendPfc(inPort, cls, false);
   }
 
-  private dropPacket(pkt: number, port: Port): void {
+  dropPacket(pkt: number, port: Port): void {
     this.drops++;
     port.drops++;
     const fid = this.pk.flow(pkt);
@@ -518,7 +377,7 @@ export class Switch implements PortOwner {
     for (let i = 0; i < telemetry.length; i++) telemetry[i]!.apply(pkt, port, q, size);
   }
 
-  private sendPfc(portIdx: number, cls: number, pause: boolean): void {
+  sendPfc(portIdx: number, cls: number, pause: boolean): void {
     // an admission policy's hold keeps the class paused: releaseHold resumes it
     if (pause === false && this.nAdmission !== 0 && this.held[portIdx * 8 + cls] === 1) return;
     const port = this.ports[portIdx]!;
@@ -563,28 +422,5 @@ export class Switch implements PortOwner {
       pfcReceived(port, this.ctx.sched.now, cls, pause, 0);
     }
     pk.release(pkt);
-  }
-}
-
-/**
- * The receiving side of a switch with admission policies (admission.ts): the
- * links toward the switch deliver to it, and it runs the policies
- * (`Switch.arriveAdmitting`). A switch without policies is its own receiving
- * side, so its hop has no admission test at all (docs/journal.md, 2026-11-26,
- * sixth session).
- */
-class AdmissionGate implements PortOwner {
-  constructor(private readonly sw: Switch) {}
-  arrive(pkt: number, port: number, meta: number, dst: number, size: number, hash: number): void {
-    this.sw.arriveAdmitting(pkt, port, meta, dst, size, hash);
-  }
-  receive(pkt: number, port: number): void {
-    this.sw.receiveAdmitting(pkt, port);
-  }
-  pull(port: Port): number {
-    return this.sw.pull(port);
-  }
-  hasMore(port: Port): boolean {
-    return this.sw.hasMore(port);
   }
 }

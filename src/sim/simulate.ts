@@ -6,7 +6,6 @@
  */
 import { findCc, ccNames } from '../cc/registry.js';
 import { ccNeeds, unmetNeeds, type CcDefinition } from '../cc/types.js';
-import type { HomaParams } from '../cc/homa.js';
 import { applyCcNetwork, ccNetworkSettings } from '../cc/network-settings.js';
 import { Rng } from '../engine/rng.js';
 import { Scheduler } from '../engine/scheduler.js';
@@ -24,7 +23,6 @@ import { holdGridPs } from '../net/topology/partition.js';
 import type { Flow } from '../transport/flow.js';
 import { createFlows, FlowFactory, startOrder } from '../transport/setup.js';
 import { Transport } from '../transport/transport.js';
-import { HomaDriver } from '../transport/homa.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { Drivers } from './drivers.js';
 import { FastForward, fastForwardRefusals } from './fast-forward.js';
@@ -142,11 +140,8 @@ export class Simulation {
     const byTag = new Map<string, unknown>();
     for (const [tag, p] of Object.entries(input.cc.byTag ?? {})) byTag.set(tag, def.params.parse(p));
     transport.setCcParams(params, byTag);
-    // Homa's priority plan comes from the run's message sizes (cc/homa.ts)
-    if (transport.driver instanceof HomaDriver) {
-      if (def.name !== 'homa') throw new Error(`network.transport.sendDriver: homa needs cc homa, got ${def.name}`);
-      transport.driver.configure(params as HomaParams, input.flows.map((f) => f.bytes));
-    }
+    // a driver that plans from the run's CC and message sizes (Homa's priority plan, transport/homa.ts)
+    if (transport.driver.prepareRun !== undefined) transport.driver.prepareRun({ name: def.name, params }, input.flows.map((f) => f.bytes));
     for (const h of network.hosts) h.endpoint = transport;
 
     // ---- flows: made as they start and dropped when finished, unless a per-flow sampler needs

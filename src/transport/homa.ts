@@ -89,6 +89,12 @@ export class HomaDriver implements SendDriver {
     host.port.kick();
   }
 
+  /** SendDriver.prepareRun: Homa's driver works with the homa CC only, whose parameters set the plan. */
+  prepareRun(cc: { readonly name: string; readonly params: unknown }, messageBytes: ArrayLike<number>): void {
+    if (cc.name !== 'homa') throw new Error(`network.transport.sendDriver: homa needs cc homa, got ${cc.name}`);
+    this.configure(cc.params as HomaParams, messageBytes);
+  }
+
   /** The run's parameters and its messages' sizes (the workload's size distribution, for the priority plan). */
   configure(params: HomaParams, sizes: ArrayLike<number>): void {
     this.params = params;

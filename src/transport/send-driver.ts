@@ -40,6 +40,12 @@ export interface SendDriver {
   packetPrio?(f: Flow, seq: number): number;
   /** the driver's PULLs, for a loss recovery that asks for them (NDP's trim recovery); absent: none */
   readonly pulls?: PullSource;
+  /**
+   * Before the run, once: the run's CC (its name and parsed parameters) and the sizes of its
+   * messages, for a driver that plans from them (Homa's priority plan, homa.ts). Throws if the
+   * driver cannot work with that CC. Absent: the driver needs neither.
+   */
+  prepareRun?(cc: { readonly name: string; readonly params: unknown }, messageBytes: ArrayLike<number>): void;
 }
 
 /** A receiver-paced source of sending credit (NDP's PULLs, ndp-pull.ts) that a loss recovery drives. */

@@ -26,7 +26,7 @@ import { TrimRecovery } from './trim-recovery.js';
 
 /** What a strategy may use when the transport builds it (once per run). */
 export interface StrategyBuild {
-  /** the transport, as the recovery and Homa's driver see it */
+  /** the transport's receiver side (receiver.ts), as the recovery and Homa's driver see it */
   readonly transport: RecoveryHost & HomaHost;
   readonly ctx: NetContext;
   readonly flows: readonly (Flow | null)[];

@@ -11,7 +11,7 @@
  *            in-order packets with their count and summed in-flight stamps,
  *            docs/algorithms.md §2); CE echo on ACKs or CNP packets paced at 50 us per
  *            flow; INT stack, send time, in-flight stamp and receive time echoed to the
- *            sender when the CC needs them.
+ *            sender when the CC needs them: receiver.ts, which this class owns.
  *
  * Two strategies, one of each per run: loss recovery (loss-recovery.ts: go-back-N, none,
  * selective) and the send driver (send-driver.ts: the CC's window, or receiver credit).
@@ -19,7 +19,7 @@
  * D-OSCAR rules map one to one.
  */
 import type { Scheduler } from '../engine/scheduler.js';
-import type { AckInfo, CcDefinition, ReceiverInfo, SendInfo } from '../cc/types.js';
+import type { AckInfo, CcDefinition, SendInfo } from '../cc/types.js';
 import type { NetworkConfig, TransportConfig } from '../net/config.js';
 import type { NetContext } from '../net/context.js';
 import type { Host, HostEndpoint } from '../net/host.js';
@@ -30,7 +30,8 @@ import type { TxTimeQuantization } from '../engine/units.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { copyIntEcho, newAckInfo, newSendInfo } from './ack-info.js';
 import type { Flow } from './flow.js';
-import type { LossRecovery, RecoveryHost } from './loss-recovery.js';
+import type { LossRecovery } from './loss-recovery.js';
+import { Receiver } from './receiver.js';
 import { RetransmitTimer } from './rto.js';
 import type { SendDriver } from './send-driver.js';
 import { BfcPausedDriver } from './bfc-pause.js';
@@ -39,10 +40,10 @@ import { FlowStarts } from './flow-starts.js';
 import type { FlowFactory } from './setup.js';
 
 // the hot path's imported constants as own bindings, which V8 folds (port.ts says why)
-const { FLAG_CE, FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, NIL, PKT_ACK, PKT_CNP, PKT_DATA, PKT_NACK } = packet;
+const { FLAG_ECN_ECHO, FLAG_ECT, FLAG_RETX, PKT_DATA, PKT_NACK } = packet;
 const { MS, txTimePs } = units;
 
-export class Transport implements HostEndpoint, RecoveryHost {
+export class Transport implements HostEndpoint {
   readonly sched: Scheduler;
   readonly cfg: TransportConfig;
   readonly adjustPacing: boolean;
@@ -73,6 +74,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   readonly onTrimmed?: (pkt: number) => boolean;
   /** ACKs carry the receiver's credit (a receiver-driven send driver) */
   private readonly grants: boolean;
+  /** the receiver side: data arrivals, ACKs and CNPs (receiver.ts) */
+  readonly rx: Receiver;
   /** the send driver sets each data packet's class (Homa's levels), not the flow; the recovery keeps lost packets to resend first (selective, trim) */
   private readonly driverPrio: boolean;
   readonly lossList: boolean;
@@ -81,8 +84,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
   /** an absolute time handed to the scheduler (not a small integer: see Scheduler.scheduleFrom) */
   readonly timeArg = new Float64Array(1);
   private readonly rto: RetransmitTimer;
-  private kCnpTimer = -1;
-  private kAckFlush = -1;
   finishedCount = 0;
   finishOffsetPs = 0; // time fast-forward skipped (sim/fast-forward.ts), ps: a finishPs is the scheduler's time plus this
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
@@ -90,28 +91,16 @@ export class Transport implements HostEndpoint, RecoveryHost {
 
   private readonly ccFirst: boolean;
   private readonly cnpFlag: boolean;
-  private readonly cnpPacket: boolean;
-  private readonly ackStrict: boolean;
-  private readonly echoInt: boolean;
   private readonly echoTs: boolean;
   private readonly echoRxTs: boolean;
   private readonly echoInflight: boolean;
   private readonly echoMpd: boolean;
-  /** ACK class when the CC needs high-priority ACKs (ACC §4.3), else -1: the dialect's rule */
-  private readonly ackHighClass: number;
   private readonly ack: AckInfo;
   private readonly send: SendInfo;
   private ccParams: unknown = undefined;
   private tagParams: ReadonlyMap<string, unknown> | null = null;
-  /** the CC's receiver hook (null: none) and the per-host count of flows being received (docs/algorithms.md §8 [AMB-S7]) */
-  private readonly rxHook: ((rx: ReceiverInfo) => number) | null;
-  private readonly rxInfo: ReceiverInfo;
-  private readonly rxActive: Int32Array;
-  readonly countsReceiving: boolean;
   /** retransmission timeout in ps (0 = none); lossy mode turns on 10 ms when the profile has none (docs/network-model.md §10.2) */
   private readonly rtoPs: number;
-  /** ACK coalescing timer (ps; 0 = none): only with ackEvery > 1 */
-  private readonly coalesceTimeoutPs: number;
 
   constructor(
     readonly ctx: NetContext,
@@ -124,20 +113,14 @@ export class Transport implements HostEndpoint, RecoveryHost {
     this.pool = ctx.pool;
     this.quantization = ctx.quantization;
     this.cfg = net.transport;
-    this.coalesceTimeoutPs = this.cfg.ackEvery > 1 ? this.cfg.ackCoalesceTimeoutPs : 0;
     const c = this.cfg;
     this.adjustPacing = c.pacingUpdate === 'adjustOnRateChange';
     this.ccFirst = c.ackOrder === 'ccFirst';
     this.cnpFlag = c.cnpMode === 'ackFlag';
-    this.cnpPacket = c.cnpMode === 'cnpPacket';
-    this.ackStrict = c.ackPriority === 'strictAtHost';
-    this.echoInt = cc.needs.int === true;
     this.echoTs = cc.needs.ts === true;
     this.echoRxTs = cc.needs.rxTs === true;
     this.echoInflight = cc.needs.inflight === true;
     this.echoMpd = cc.needs.mpd === true;
-    // D-HPCC switches serve queue 0 first and never pause it; strict-priority switches serve the highest class first
-    this.ackHighClass = cc.needs.highPriorityAcks === true ? (net.switch.queue0Control ? 0 : 7) : -1;
     // the run's strategies by registered name (strategies.ts); a spec's name was checked when it was resolved
     const recoveryDef = lossRecoveryRegistry.get(c.retxMode);
     const driverDef = sendDriverRegistry.get(c.sendDriver);
@@ -149,12 +132,16 @@ export class Transport implements HostEndpoint, RecoveryHost {
     // acknowledges no duplicate and has no timeout; lossy mode gives it one, so it ACKs duplicates too.
     const ackDuplicates = c.ackOnDuplicate || this.rtoPs > 0;
     const flows = this.flows;
+    const rx = new Receiver(this.sched, ctx.pool, net, hosts, flows, cc, (f) => {
+      if (this.releaseFinished) this.release(f);
+    });
+    this.rx = rx;
     const scaleWindow = c.rateScaledWindow && cc.needs.rateScaledWindow === true;
     const windowGrew = (f: Flow): void => {
       this.touch(f);
       this.onWindowGrew(f);
     };
-    const build: StrategyBuild = { transport: this, ctx, flows, hosts, net, scaleWindow, windowPackets: c.windowUnit === 'packets', lossList: this.lossList, ackHighClass: this.ackHighClass, ackDuplicates, windowGrew };
+    const build: StrategyBuild = { transport: rx, ctx, flows, hosts, net, scaleWindow, windowPackets: c.windowUnit === 'packets', lossList: this.lossList, ackHighClass: rx.ackHighClass, ackDuplicates, windowGrew };
     // the driver first, then the recovery (their event kinds are registered in this order)
     const own = driverDef.create(build);
     this.bfcPause = net.switch.bfc !== undefined ? new BfcPausedDriver(own) : null;
@@ -163,15 +150,11 @@ export class Transport implements HostEndpoint, RecoveryHost {
     if (recovery.onTrimmed !== undefined) this.onTrimmed = (pkt) => recovery.onTrimmed!(pkt);
     this.recovery = recovery;
     ctx.sourceOf = (id) => flows[id]?.src ?? -1;
+    rx.bind(this.driver, recovery);
     this.grants = this.driver.carriesGrants;
     this.driverPrio = this.driver.packetPrio !== undefined;
     this.ack = newAckInfo();
     this.send = newSendInfo();
-    const hook = cc.receiverEcho;
-    this.rxHook = hook === undefined ? null : hook.bind(cc);
-    this.rxInfo = { flowId: 0, host: 0, activeFlowsAtHost: 0, nowPs: 0 };
-    this.rxActive = new Int32Array(hook === undefined ? 0 : hosts.length);
-    this.countsReceiving = hook !== undefined;
     const s = this.sched;
     this.kCcTimer = s.register({
       fire: (id, tag) => {
@@ -183,12 +166,12 @@ export class Transport implements HostEndpoint, RecoveryHost {
     }, 'CongestionControl.onTimer');
     // the timeout's event kind is registered second, as it always was (kinds are numbered in order)
     this.rto = new RetransmitTimer(s, flows, hosts, this.recovery, this.timeArg, this.rtoPs);
-    this.kCnpTimer = s.register({ fire: (id) => this.onCnpTimer(this.flowAt(id)) }, 'Transport.onCnpTimer');
+    rx.kCnpTimer = s.register({ fire: (id) => rx.onCnpTimer(rx.flowAt(id)) }, 'Transport.onCnpTimer');
     this.starts = new FlowStarts(s, flows, ctx, (f) => this.startFlow(f));
-    this.kAckFlush = s.register({
+    rx.kAckFlush = s.register({
       fire: (id) => {
         const f = flows[id];
-        if (f !== null && f !== undefined) this.onAckFlush(f);
+        if (f !== null && f !== undefined) rx.onAckFlush(f);
       },
     }, 'Transport.onAckFlush');
   }
@@ -234,12 +217,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
   /** The flows not yet started, in id order, with their ids (drains a stream). */
   unstarted(): Generator<{ id: number; spec: FlowSpec }> {
     return this.starts.unstarted();
-  }
-
-  private flowAt(id: number): Flow {
-    const f = this.flows[id];
-    if (f === null || f === undefined) throw new Error(`internal: packet or timer of flow ${id}, which was released`);
-    return f;
   }
 
   private startFlow(f: Flow): void {
@@ -306,13 +283,6 @@ export class Transport implements HostEndpoint, RecoveryHost {
     return p;
   }
 
-  // f's ACK-flush event at its deadline, the time through `timeArg` (see Scheduler.scheduleFrom)
-  private postAckFlush(f: Flow): void {
-    const a = this.timeArg;
-    a[0] = f.ackFlushAt;
-    this.sched.postAt(a, 0, this.kAckFlush, f.id, 0);
-  }
-
   /**
    * Serialization time of `wire` bytes at f's current rate (NetContext.txTime),
    * cached per flow. It takes the flow, not its rate: a rate in bps is not a
@@ -330,141 +300,11 @@ export class Transport implements HostEndpoint, RecoveryHost {
     return f.serPs;
   }
 
-  // ---------------------------------------------------------------- receiver
+  // ------------------------------------------------------------------ receiver (receiver.ts)
 
   /** Returns true when the packet is kept as the echo source of a pending coalesced ACK. */
   onData(pkt: number): boolean {
-    const pk = this.pk;
-    const f = this.flowAt(pk.flow(pkt));
-    const ce = pk.has(pkt, FLAG_CE);
-    const seq = pk.seq(pkt);
-    if (ce && this.cnpPacket) {
-      if (!f.cnpTimerRunning) {
-        this.sendCnp(f);
-        f.cnpTimerRunning = true;
-        f.cnpEcnSeen = false;
-        this.sched.post(this.cfg.cnpIntervalPs, 0, this.kCnpTimer, f.id, 0);
-      } else f.cnpEcnSeen = true;
-    }
-    return this.recovery.onData(f, pkt, seq, pk.aux(pkt), ce);
-  }
-
-  now(): number {
-    return this.sched.now;
-  }
-
-  /** In-order delivery moved f.rcvExpected up from `exp`: flows being received by this host, from the first delivered packet until the last (docs/algorithms.md §8 [AMB-S7]). */
-  countReceiving(f: Flow, exp: number): void {
-    if (exp === 0) this.rxActive[f.dst]!++;
-    if (f.rcvExpected >= f.sizeBytes) this.rxActive[f.dst]!--;
-  }
-
-  /**
-   * An accepted data packet joins the receiver's pending ACK: one ACK per
-   * `ackEvery` packets (at once for the flow's last byte or a CE mark), with
-   * the count and the summed in-flight stamps of the packets it covers.
-   */
-  countForAck(f: Flow, pkt: number, ce: boolean): boolean {
-    f.ackCounter++;
-    f.rcvSumInflight += this.pk.inflight(pkt);
-    if (f.ackCounter >= this.cfg.ackEvery || f.rcvExpected >= f.sizeBytes || ce) {
-      this.sendAck(f, pkt, false, f.ackCounter, f.rcvSumInflight, -1);
-      f.ackCounter = 0;
-      f.rcvSumInflight = 0;
-      if (f.ackHeld !== NIL) {
-        this.pk.release(f.ackHeld);
-        f.ackHeld = NIL;
-      }
-      return false;
-    }
-    if (this.coalesceTimeoutPs === 0) return false;
-    // keep the newest covered packet: a flush by the timer echoes it, as an ACK it triggered would
-    if (f.ackHeld !== NIL) this.pk.release(f.ackHeld);
-    else {
-      // the first packet of a new partial ACK starts the timer (one pending event per flow)
-      f.ackFlushAt = this.sched.now + this.coalesceTimeoutPs;
-      if (!f.ackFlushPending) {
-        f.ackFlushPending = true;
-        this.postAckFlush(f);
-      }
-    }
-    f.ackHeld = pkt;
-    return true;
-  }
-
-  /** The coalescing timer: the pending partial ACK goes out now. */
-  private onAckFlush(f: Flow): void {
-    f.ackFlushPending = false;
-    const held = f.ackHeld;
-    if (held === NIL) return;
-    if (this.sched.now < f.ackFlushAt) {
-      // an ACK went out meanwhile and a later partial one started its own timer
-      f.ackFlushPending = true;
-      this.postAckFlush(f);
-      return;
-    }
-    this.sendAck(f, held, false, f.ackCounter, f.rcvSumInflight, -1);
-    f.ackCounter = 0;
-    f.rcvSumInflight = 0;
-    this.pk.release(held);
-    f.ackHeld = NIL;
-  }
-
-  sendAck(f: Flow, data: number, nack: boolean, covered: number, sumInflight: number, lostSeq: number): void {
-    const pk = this.pk;
-    const a = pk.alloc(nack ? PKT_NACK : PKT_ACK);
-    pk.setFlow(a, f.id);
-    pk.setDst(a, f.src);
-    pk.setSeq(a, f.rcvExpected);
-    pk.setSize(a, nack ? f.nackWireBytes : f.ackWireBytes);
-    const high = this.ackHighClass;
-    pk.setPrio(a, high >= 0 ? high : f.prio);
-    pk.setHash(a, f.ackHash);
-    if (pk.has(data, FLAG_CE)) pk.setFlag(a, FLAG_ECN_ECHO, true);
-    pk.setTcd(a, pk.tcd(data));
-    pk.setSendTs(a, pk.sendTs(data));
-    pk.setInflight(a, pk.inflight(data));
-    pk.setSumInflight(a, sumInflight);
-    pk.setRxTs(a, this.sched.now);
-    pk.setAux(a, covered);
-    if (nack) {
-      if (lostSeq >= 0) pk.setXack(a, lostSeq / f.mtuBytes);
-    } else if (this.grants === true) pk.setXack(a, this.driver.grant(f));
-    const hook = this.rxHook;
-    if (hook !== null) {
-      const ri = this.rxInfo;
-      ri.flowId = f.id;
-      ri.host = f.dst;
-      // the last packet already left the count; it is still being received when acknowledged
-      ri.activeFlowsAtHost = this.rxActive[f.dst]! + (f.rcvExpected >= f.sizeBytes ? 1 : 0);
-      ri.nowPs = this.sched.now;
-      pk.setEcho(a, hook(ri));
-    }
-    if (this.echoInt === true && (!nack || this.cfg.nackCarriesEcho)) pk.copyInt(data, a);
-    if (this.echoMpd === true && (!nack || this.cfg.nackCarriesEcho)) pk.setMpd(a, pk.mpd(data));
-    this.hosts[f.dst]!.sendControl(a, high >= 0 ? high : this.ackStrict === true ? this.cfg.ackClass : f.prio);
-  }
-
-  private sendCnp(f: Flow): void {
-    const pk = this.pk;
-    const c = pk.alloc(PKT_CNP);
-    pk.setFlow(c, f.id);
-    pk.setDst(c, f.src);
-    pk.setSize(c, this.cfg.cnpBytes);
-    pk.setPrio(c, this.cfg.cnpPriority);
-    pk.setHash(c, f.ackHash);
-    this.hosts[f.dst]!.sendControl(c, this.cfg.cnpPriority);
-  }
-
-  private onCnpTimer(f: Flow): void {
-    if (f.cnpEcnSeen) {
-      this.sendCnp(f);
-      f.cnpEcnSeen = false;
-      this.sched.post(this.cfg.cnpIntervalPs, 0, this.kCnpTimer, f.id, 0);
-    } else {
-      f.cnpTimerRunning = false;
-      if (f.finished && this.releaseFinished) this.release(f);
-    }
+    return this.rx.onData(pkt);
   }
 
   // ------------------------------------------------------------------ sender

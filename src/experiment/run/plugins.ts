@@ -32,6 +32,7 @@ import { ADMIT, DROP, HOLD, MARK, RETURN, TRIM, type AdmissionPolicyDefinition }
 import type { DequeuePolicyDefinition } from '../../net/dequeue-policies.js';
 import { DISC_CUSTOM, type QueueDisciplineDefinition } from '../../net/queue-discipline.js';
 import { registerAdmissionPolicy, registerDequeuePolicy, registerQueueDiscipline } from '../../net/switch-registry.js';
+import { Builder, registerTopology, type TopologyDefinition } from '../../net/topology/index.js';
 import type { WorkloadDefinition } from '../../workload/plugin.js';
 import { registerWorkload } from '../../workload/registry.js';
 import { registerLossRecovery, registerSendDriver, type LossRecoveryDefinition, type SendDriverDefinition } from '../../transport/strategies.js';
@@ -52,6 +53,8 @@ export interface PluginApi {
   registerSendDriver(def: SendDriverDefinition): void;
   /** a transport loss recovery (`network.transport.retxMode`; transport/strategies.ts) */
   registerLossRecovery(def: LossRecoveryDefinition): void;
+  /** a topology type (`topology.type`; net/topology/kinds.ts) */
+  registerTopology<E extends { type: string }>(def: TopologyDefinition<E>): void;
   registerFigure(...analyses: FigureAnalysis[]): void;
   /** the zod ccsim checks specs with: parameter schemas must be made with it */
   readonly z: typeof z;
@@ -59,6 +62,8 @@ export interface PluginApi {
   readonly fields: typeof specFields;
   /** unit constants and parsers (`US`, `MS`, `KB`, `parseBytes`, ...; engine/units.ts) */
   readonly units: typeof units;
+  /** the node-and-link accumulator the built-in topologies use (hosts first, then switches; `finish` validates) */
+  readonly TopologyBuilder: typeof Builder;
   /** `id` of a queue discipline implemented by an object (queue-discipline.ts) */
   readonly DISC_CUSTOM: number;
   /** admission verdicts (net/admission.ts) */
@@ -78,12 +83,14 @@ function apiFor(file: string, figures: { register(a: FigureAnalysis, source: str
     registerDequeuePolicy: (def) => registerDequeuePolicy(def, file),
     registerSendDriver: (def) => registerSendDriver(def, file),
     registerLossRecovery: (def) => registerLossRecovery(def, file),
+    registerTopology: (def) => registerTopology(def, file),
     registerFigure: (...analyses) => {
       for (const a of analyses) figures.register(a, file);
     },
     z,
     fields: specFields,
     units,
+    TopologyBuilder: Builder,
     DISC_CUSTOM,
     verdicts: { ADMIT, DROP, TRIM, MARK, HOLD, RETURN },
   };

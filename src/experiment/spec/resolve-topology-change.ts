@@ -32,7 +32,7 @@ function resolveLink(link: readonly [number, number], at: readonly PathSegment[]
 export function resolveSchedule(spec: Spec, ti: TopoIndex, issues: Issues): CircuitSchedule | undefined {
   const s = spec.schedule;
   if (s === undefined) return undefined;
-  if (spec.topology.type === 'rdcn') {
+  if (ti.topo.rdcn !== undefined) {
     issues.addNoValue(['schedule'], 'an rdcn topology runs its own circuit schedule (topology.circuits); remove schedule:');
     return undefined;
   }
@@ -81,7 +81,7 @@ export function resolveLinkEvents(spec: Spec, ti: TopoIndex, issues: Issues, sch
       out.push({ atPs: ev.at, a, b, rateBps: ev.rate!, ...oneWay });
       return;
     }
-    if (spec.topology.type === 'rdcn' && ti.racks().tors.includes(a) && ti.racks().tors.includes(b)) {
+    if (ti.topo.rdcn !== undefined && ti.racks().tors.includes(a) && ti.racks().tors.includes(b)) {
       issues.add([...at, 'link'], `is a circuit of the rdcn topology (topology.circuits takes it down and up); a ${ev.kind} event would fight it`, ev.link);
       return;
     }

@@ -1,14 +1,14 @@
 /**
  * The spec's topology over time (docs/network-model.md §2.1): `events:` (a link's rate,
  * or the link down or up, both directions or one), `schedule:` (a rotating circuit
- * schedule, PowerTCP §5) and the `torMesh` topology the schedule's circuits live in.
+ * schedule, PowerTCP §5; its circuits live in a `torMesh` topology, net/topology/kinds-circuits.ts).
  * The checks that need no topology are here; resolve-topology-change.ts checks the nodes
  * and links against the built topology.
  */
 import { z } from 'zod';
 import { formatTime } from '../../engine/units.js';
 import { LINK_EVENT_KINDS, type LinkEventKind } from '../../net/link-changes.js';
-import { durationField, linkDelayField, nodeId, posInt, rateField } from '../../engine/spec-fields.js';
+import { durationField, nodeId, rateField } from '../../engine/spec-fields.js';
 
 const pair = z.tuple([nodeId, nodeId]);
 
@@ -70,20 +70,3 @@ export const schedule = z
       });
     });
   });
-
-/** Racks whose ToRs are linked pairwise by circuits (net/topology/circuit.ts). */
-export const torMeshTopo = z
-  .object({
-    type: z.literal('torMesh'),
-    tors: z.number().int().min(2),
-    hostsPerTor: posInt,
-    hostRate: rateField(),
-    /** default hostRate */
-    circuitRate: rateField().optional(),
-    delay: linkDelayField(),
-    /** default delay */
-    circuitDelay: linkDelayField().optional(),
-    name: z.string().min(1).optional(),
-  })
-  .strict();
-

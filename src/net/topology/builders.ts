@@ -6,9 +6,7 @@
  */
 import { GBPS, US } from '../../engine/units.js';
 import type { Topology } from './types.js';
-import { TOR_MESH_KEYS, torMesh, type TorMeshOptions } from './circuit.js';
-import { RDCN_KEYS, rdcn, type RdcnOptions } from './rdcn.js';
-import { accCbd, accTree, type AccCbdOptions, type AccTreeOptions } from './acc.js';
+import { accCbd, accTree } from './acc.js';
 import { Builder } from './builder.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -129,22 +127,6 @@ export interface FatTreeOptions {
   coreWiring: CoreWiring;
   name?: string;
 }
-
-const FAT_TREE_KEYS = [
-  'pods',
-  'edgesPerPod',
-  'aggsPerPod',
-  'hostsPerEdge',
-  'cores',
-  'hostRateBps',
-  'fabricRateBps',
-  'aggCoreRateBps',
-  'hostDelayPs',
-  'edgeAggDelayPs',
-  'aggCoreDelayPs',
-  'coreWiring',
-  'name',
-] as const;
 
 /** Core indices (0-based within the core block) that agg k of a pod connects to. */
 export function coresOfAgg(k: number, aggsPerPod: number, cores: number, wiring: CoreWiring): number[] {
@@ -341,75 +323,7 @@ export function spineLeafPreset(name: SpineLeafPresetName, overrides?: Partial<S
 }
 
 // ---------------------------------------------------------------------------------------------
-// catalogue
-
-export type TopologyType = 'star' | 'dumbbell' | 'parkingLot' | 'fatTree' | 'spineLeaf' | 'accCbd' | 'accTree' | 'torMesh' | 'rdcn';
-
-export interface TopologyTypeInfo {
-  name: TopologyType;
-  description: string;
-  options: readonly string[];
-}
-
-/** Builder catalogue for `ccsim list`. */
-export const TOPOLOGY_TYPES: readonly TopologyTypeInfo[] = [
-  { name: 'star', description: 'N hosts on one switch (incast / N-to-1 micro-benchmarks)', options: ['hosts', 'rateBps', 'delayPs', 'name'] },
-  {
-    name: 'dumbbell',
-    description: 'left hosts on switch A, right hosts on switch B, A–B bottleneck link',
-    options: ['left', 'right', 'hostRateBps', 'bottleneckRateBps', 'delayPs', 'name'],
-  },
-  {
-    name: 'parkingLot',
-    description: 'chain of switches with hosts on each (multi-bottleneck fairness)',
-    options: ['switches', 'hostsPerSwitch', 'rateBps', 'delayPs', 'name'],
-  },
-  { name: 'fatTree', description: 'three-tier pod fat tree (edge/agg/core) with selectable core wiring', options: FAT_TREE_KEYS },
-  {
-    name: 'spineLeaf',
-    description: 'two-tier leaf-spine, every leaf to every spine',
-    options: ['spines', 'leaves', 'hostsPerLeaf', 'hostRateBps', 'fabricRateBps', 'delayPs', 'name'],
-  },
-  {
-    name: 'accCbd',
-    description: 'ACC cyclic-buffer-dependency unit: 4 ToRs, 2 uppers, failed links (default L0-T3, L1-T0)',
-    options: ['hostsPerTor', 'rateBps', 'fabricRateBps', 'delayPs', 'failedLinks', 'name'],
-  },
-  { name: 'accTree', description: 'ACC Fig. 1 congestion tree: chain SW1-SW4, S0/S1 on SW1, R0/R1 and N burst hosts on SW4', options: ['burstHosts', 'rateBps', 'delayPs', 'name'] },
-  { name: 'torMesh', description: 'racks with ToRs linked pairwise by circuits (PowerTCP §5; circuit schedule)', options: TOR_MESH_KEYS },
-  {
-    name: 'rdcn',
-    description:
-      'reconfigurable DC (PowerTCP §5): racks, a packet switch, one rotating circuit switch, per-destination VOQs; circuits { day, night, matchings: roundRobin | permutations of 0..tors-1, start }',
-    options: RDCN_KEYS,
-  },
-];
-
-/** Builds a topology of a catalogued type from untyped options (e.g. a parsed config); options are validated. */
-export function buildTopology(type: string, options: unknown): Topology {
-  switch (type) {
-    case 'star':
-      return star(options as StarOptions);
-    case 'dumbbell':
-      return dumbbell(options as DumbbellOptions);
-    case 'parkingLot':
-      return parkingLot(options as ParkingLotOptions);
-    case 'fatTree':
-      return fatTree(options as FatTreeOptions);
-    case 'spineLeaf':
-      return spineLeaf(options as SpineLeafOptions);
-    case 'accCbd':
-      return accCbd(options as AccCbdOptions);
-    case 'accTree':
-      return accTree(options as AccTreeOptions);
-    case 'torMesh':
-      return torMesh(options as TorMeshOptions);
-    case 'rdcn':
-      return rdcn(options as RdcnOptions);
-    default:
-      throw new Error(`topology type: unknown "${type}" (known: ${TOPOLOGY_TYPES.map((t) => t.name).join(', ')})`);
-  }
-}
+// presets (the topology types a spec names are in kinds.ts)
 
 export interface TopologyPresetInfo {
   name: string;

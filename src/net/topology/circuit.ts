@@ -25,7 +25,6 @@ export interface TorMeshOptions {
   name?: string;
 }
 
-export const TOR_MESH_KEYS = ['tors', 'hostsPerTor', 'hostRateBps', 'circuitRateBps', 'delayPs', 'circuitDelayPs', 'name'];
 
 /**
  * Hosts 0..T·H-1 (rack t holds hosts t·H..t·H+H-1), then ToRs T·H..T·H+T-1 (layer

@@ -65,7 +65,6 @@ export interface RdcnOptions {
   name?: string;
 }
 
-export const RDCN_KEYS = ['tors', 'hostsPerTor', 'hostRateBps', 'packetRateBps', 'circuitRateBps', 'delayPs', 'packetDelayPs', 'circuitDelayPs', 'matchings', 'dayPs', 'nightPs', 'startPs', 'name'];
 
 // the generator is plain arithmetic in engine/ so that the analyses of result files can use it without network code
 export { rotationMatchings } from '../../engine/rotation.js';

@@ -7,8 +7,8 @@
  * hosts is harmless and allowed. Nodes are named by their ids (or names) in
  * the file and links by the line (or `links[i]`) that writes them.
  */
-import type { LoadedTopology } from '../../net/topology/index.js';
-import { MAX_NEXT_HOPS } from '../../net/topology/routing.js';
+import type { LoadedTopology } from './files.js';
+import { MAX_NEXT_HOPS } from './routing.js';
 
 /** At most this many problems are listed; the rest are counted. */
 const SHOWN = 8;
