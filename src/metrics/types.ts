@@ -208,8 +208,8 @@ export interface FastForwardStats {
   skippedBytes: number;
   /** the largest relative deviation of a flow's per-interval goodput from its mean in a window that led to a skip */
   maxGoodputDeviation: number;
-  /** when each skip started (simulated ps, as reported) and how long it was */
-  spans: { atPs: number; ps: number; flows: number }[];
+  /** when each skip started (simulated ps, as reported), how long it was, and (with more than one group, sim/fast-forward-groups.ts) of which group */
+  spans: { atPs: number; ps: number; flows: number; group?: number }[];
 }
 
 export interface SimOutput {

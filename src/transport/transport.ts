@@ -85,6 +85,8 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private kAckFlush = -1;
   finishedCount = 0;
   finishOffsetPs = 0; // time fast-forward skipped (sim/fast-forward.ts), ps: a finishPs is the scheduler's time plus this
+  /** fast-forward's groups (sim/fast-forward-groups.ts): a finishPs is the scheduler's time plus its group's offset; the latest finish so far (null: one offset, finishOffsetPs) */
+  ffGroups: { of: Int32Array; offsets: Float64Array; lastFinishPs: number } | null = null;
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
   private readonly finishListeners: ((f: Flow) => void)[] = [];
 
@@ -540,6 +542,11 @@ export class Transport implements HostEndpoint, RecoveryHost {
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now + this.finishOffsetPs;
+    const gs = this.ffGroups;
+    if (gs !== null) {
+      f.finishPs += gs.offsets[gs.of[f.id]!]!;
+      if (f.finishPs > gs.lastFinishPs) gs.lastFinishPs = f.finishPs;
+    }
     if (f.strategy !== null) f.strategy.release();
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
