@@ -53,6 +53,13 @@ interface Sample {
   queue: Float64Array;
 }
 
+/** samples of a stretch kept to bound its drift (Group.long) */
+const LONG = 64;
+/** windows a stretch spans before its first skip */
+const LONG_MIN = 3;
+/** periods of the CC's slowest timer a stretch spans before its first skip */
+const TIMER_SPAN = 4;
+
 /** One group's window (sim/fast-forward-groups.ts): the whole network when there is one group. */
 class Group {
   /** the flows of the current window, in id order */
@@ -67,6 +74,12 @@ class Group {
    * than one window (a CC's slow timer) shows in a later window before much is skipped.
    */
   stretchPs = NaN;
+  /**
+   * every sample of the current stretch (the last LONG), acknowledged bytes moved by the skips
+   * since: skips freeze the state, so this is a record of simulated time, and a ramp too slow
+   * to show inside one window (less than a packet per half window) shows across it.
+   */
+  long: Sample[] = [];
   /** the first flow (index into `ids`, or id) that may still be in progress */
   low = 0;
   /** next sampling time on the scheduler's clock */
@@ -93,6 +106,8 @@ export class FastForward {
   private readonly groups: Group[];
   /** with more than one group: each group's offset, ps (shared with the transport and its flow starts); null: one group, `offsetPs` */
   private readonly offsets: Float64Array | null = null;
+  /** per flow id: the relative goodput error its skips' drift allowance spent so far (steadySkip) */
+  private readonly driftUsed = new Map<number, number>();
 
   constructor(
     private readonly o: FastForwardOptions,
@@ -104,6 +119,8 @@ export class FastForward {
     firstCheckPs: number,
     /** the run's groups (listed flows, no closed-loop workload, run until done), or null: one group */
     fg: FlowGroups | null = null,
+    /** the CC's slowest periodic timer, ps (`CcDefinition.fastForwardTimerPs`; 0: none) */
+    private readonly timerPs = 0,
   ) {
     this.nextPs = firstCheckPs;
     if (fg === null || fg.count <= 1) {
@@ -191,6 +208,7 @@ export class FastForward {
       for (const f of flows) if (f.baseRttPs > rtt) rtt = f.baseRttPs;
       g.rttPs = rtt;
       g.stretchPs = NaN;
+      g.long = [];
     }
     const all = this.ctx.ports;
     const gp = g.ports;
@@ -202,6 +220,7 @@ export class FastForward {
     if (flows.length === 0 || paused) {
       g.samples = [];
       g.stretchPs = NaN;
+      g.long = [];
       return;
     }
     const n = flows.length;
@@ -221,10 +240,15 @@ export class FastForward {
     const samples = g.samples;
     samples.push(s);
     const k = this.o.intervals;
+    g.long.push(s);
+    if (g.long.length > Math.max(LONG, Math.ceil((TIMER_SPAN * this.timerPs) / interval) + 2 * k)) g.long.shift();
     if (samples.length > k + 1) samples.shift();
     if (samples.length < k + 1) return;
     // not steady: the stretch starts again
-    if (this.steadySkip(g, trueEnd) < 0) g.stretchPs = NaN;
+    if (this.steadySkip(g, trueEnd) < 0) {
+      g.stretchPs = NaN;
+      g.long = [];
+    }
   }
 
   /** |x - mean| <= tol * |mean| + slack for every x. */
@@ -239,6 +263,53 @@ export class FastForward {
     const lim = tol * Math.abs(mean) + slack;
     for (let i = 0; i < xs.length; i++) if (Math.abs(xs[i]! - mean) > lim) return false;
     return true;
+  }
+
+  /**
+   * Flow i's goodput drift over `xs` (bytes/ps per ps): twice the curvature of the least-squares
+   * parabola through its acknowledged bytes, shrunk toward 0 by three standard errors (0 when
+   * within them: acknowledged bytes move in whole packets, which the residuals measure).
+   */
+  private static curvature(xs: Sample[], i: number): number {
+    const n = xs.length;
+    if (n < 5) return 0;
+    const t0 = xs[0]!.t;
+    const T = xs[n - 1]!.t - t0;
+    const y0 = xs[0]!.acked[i]!;
+    // normal equations in u = (t - t0) / T: [S0 S1 S2; S1 S2 S3; S2 S3 S4] [a b c] = [Y0 Y1 Y2]
+    let s1 = 0, s2 = 0, s3 = 0, s4 = 0, y0s = 0, y1s = 0, y2s = 0;
+    for (const x of xs) {
+      const u = (x.t - t0) / T;
+      const y = x.acked[i]! - y0;
+      const u2 = u * u;
+      s1 += u;
+      s2 += u2;
+      s3 += u2 * u;
+      s4 += u2 * u2;
+      y0s += y;
+      y1s += u * y;
+      y2s += u2 * y;
+    }
+    const m = [n, s1, s2, s1, s2, s3, s2, s3, s4];
+    const det = (q: number[]): number => q[0]! * (q[4]! * q[8]! - q[5]! * q[7]!) - q[1]! * (q[3]! * q[8]! - q[5]! * q[6]!) + q[2]! * (q[3]! * q[7]! - q[4]! * q[6]!);
+    const D = det(m);
+    if (!(Math.abs(D) > 0)) return 0;
+    const col = (c: number, v: number[]): number[] => m.map((x, j) => (j % 3 === c ? v[Math.floor(j / 3)]! : x));
+    const rhs = [y0s, y1s, y2s];
+    const a = det(col(0, rhs)) / D;
+    const b = det(col(1, rhs)) / D;
+    const c = det(col(2, rhs)) / D;
+    let rss = 0;
+    for (const x of xs) {
+      const u = (x.t - t0) / T;
+      const r = x.acked[i]! - y0 - (a + b * u + c * u * u);
+      rss += r * r;
+    }
+    // the variance of c: sigma^2 times the (3, 3) element of the inverse, (S0 S2 - S1^2) / D
+    const se = Math.sqrt((rss / (n - 3)) * ((n * s2 - s1 * s1) / D));
+    const slope = (2 * c) / (T * T);
+    const lim = (2 * 3 * se) / (T * T);
+    return Math.abs(slope) > lim ? slope - Math.sign(slope) * lim : 0;
   }
 
   /** With a full window: the skip its steady state allows, made (0: steady, but too short to pay; -1: not steady). */
@@ -269,7 +340,6 @@ export class FastForward {
       const diff = Math.abs(g2 - g1) > q ? g2 - g1 - Math.sign(g2 - g1) * q : 0;
       const slope = diff / ((last.t - first.t) / 2);
       drift[i] = slope;
-      if (slope !== 0) dMax = Math.min(dMax, (o.driftTolerance * mean) / Math.abs(slope));
       for (let j = 0; j < k; j++) {
         // goodput moves in whole packets: one MTU per interval of slack on top of the tolerance
         const dt = samples[j + 1]!.t - samples[j]!.t;
@@ -287,6 +357,32 @@ export class FastForward {
       for (let j = 0; j <= k; j++) xs[j] = samples[j]!.queue[p]!;
       if (!FastForward.within(xs, tol, o.queueSlackBytes)) return -1;
     }
+    // across the stretch: the drift a least-squares parabola through its acknowledged bytes
+    // shows (twice its curvature), less three standard errors, if steeper than inside the window
+    const long = g.long;
+    const L = long.length - 1;
+    // the goodput carried over a skip is measured from `mid` on: the window's middle, or the
+    // stretch's, whose mean has less of the packets' quantisation (one MTU over a longer time)
+    let gMid = (first.t + last.t) / 2;
+    if (L > k) {
+      const lf = long[0]!;
+      const ll = long[L]!;
+      gMid = (lf.t + ll.t) / 2;
+      for (let i = 0; i < flows.length; i++) {
+        const sl = FastForward.curvature(long, i);
+        if (Math.abs(sl) > Math.abs(drift[i]!)) drift[i] = sl;
+        goodput[i] = (ll.acked[i]! - lf.acked[i]!) / (ll.t - lf.t);
+      }
+    }
+    // a skip freezes a drifting flow: afterwards its goodput lags by |drift| x d for the rest of the
+    // drift, a relative error of |drift| d / goodput; over its life a flow may spend driftTolerance of it
+    const used = this.driftUsed;
+    for (let i = 0; i < flows.length; i++) {
+      const sl = Math.abs(drift[i]!);
+      if (sl === 0) continue;
+      const left = o.driftTolerance - (used.get(flows[i]!.id) ?? 0);
+      dMax = Math.min(dMax, left > 0 ? (left * goodput[i]!) / sl : 0);
+    }
     // the earliest event that breaks the steady state, less a margin
     const now = this.sched.now;
     const rtt = g.rttPs;
@@ -295,6 +391,9 @@ export class FastForward {
     if (Number.isNaN(g.stretchPs)) g.stretchPs = first.t + off;
     // a drift that allows no skip worth making means the flows are still moving: not steady
     if (!(dMax >= o.minSkipRtts * rtt)) return -1;
+    // no skip before the stretch spans LONG_MIN windows and TIMER_SPAN periods of the CC's slowest
+    // timer, to show a slow ramp (or one in the timer's steps) across them
+    if (L < LONG_MIN * k || long[L]!.t - long[0]!.t < TIMER_SPAN * this.timerPs) return 0;
     let d = Math.min(dMax, ext - g.stretchPs, trueEnd - off - now - rtt);
     const starts = this.transport.starts;
     const wake = this.drivers === null ? Infinity : this.drivers.nextWakePs();
@@ -306,11 +405,18 @@ export class FastForward {
       const t = (f.sizeBytes - f.sndUna) / goodput[i]! - o.marginRtts * rtt;
       if (t < d) d = t;
     }
-    d = Math.floor(d);
+    // whole sampling intervals: a steady state that repeats within one interval is met by the next
+    // arrival at the phase the packet-level run would meet it at
+    const interval = Math.max(1, Math.round(o.intervalRtts * rtt));
+    d = Math.floor(d / interval) * interval;
     if (!(d >= o.minSkipRtts * rtt)) return 0;
     if (dev > this.stats.maxGoodputDeviation) this.stats.maxGoodputDeviation = dev;
     // the goodput each flow keeps over the skip: its window mean carried along its drift to the skip's middle
-    for (let i = 0; i < flows.length; i++) goodput[i] = goodput[i]! + drift[i]! * (span / 2 + d / 2);
+    for (let i = 0; i < flows.length; i++) {
+      const sl = Math.abs(drift[i]!);
+      if (sl !== 0) used.set(flows[i]!.id, (used.get(flows[i]!.id) ?? 0) + (sl * d) / goodput[i]!);
+      goodput[i] = goodput[i]! + drift[i]! * (now - gMid + d / 2);
+    }
     // the group's share of the window's events: its ports' share of the packets sent (all of them with one group)
     const share = g.ports === null ? 1 : (last.tx - first.tx) / Math.max(1, last.allTx - first.allTx);
     this.apply(g, d, goodput, (share * (last.events - first.events)) / span);
@@ -360,6 +466,7 @@ export class FastForward {
     st.skippedBytes += bytes;
     st.skippedEventsEstimate += Math.round(eventsPerPs * d);
     g.samples = [];
+    for (const x of g.long) for (let i = 0; i < flows.length; i++) x.acked[i] = x.acked[i]! + shift[flows[i]!.id]!;
     if (offs !== null) {
       // this group's clock only: its flows still to start, and its finishes (transport.ffGroups)
       offs[g.index] = offs[g.index]! + d;

@@ -238,7 +238,8 @@ export class Simulation {
     if (input.fastForward !== undefined && input.fastForward !== null) {
       const no = fastForwardRefusals(input, def, net);
       if (no.length > 0) throw new Error(`engine.fastForward refused: ${no.join('; ')}`);
-      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0, ffGroups);
+      const timerPs = def.fastForwardTimerPs === undefined ? 0 : def.fastForwardTimerPs(params as never, net, network.hostRateBps);
+      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0, ffGroups, timerPs);
       this.ffNext = 0;
     }
 
