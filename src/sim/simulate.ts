@@ -29,6 +29,7 @@ import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { Drivers } from './drivers.js';
 import { FastForward, fastForwardRefusals } from './fast-forward.js';
 import { flowGroups, type FlowGroups } from './fast-forward-groups.js';
+import { IterationReplay } from './replay.js';
 import type { SimInput, SimOutput } from './types.js';
 
 /** A flow list as a stream, in start order (`startOrder`). */
@@ -240,6 +241,15 @@ export class Simulation {
       if (no.length > 0) throw new Error(`engine.fastForward refused: ${no.join('; ')}`);
       const timerPs = def.fastForwardTimerPs === undefined ? 0 : def.fastForwardTimerPs(params as never, net, network.hostRateBps);
       this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0, ffGroups, timerPs);
+      if (input.fastForward.replay) {
+        // docs/performance.md, "Reuse of recurring contention patterns": the conditions the run's build shows
+        const no: string[] = [];
+        if (this.drivers === null || !this.drivers.repeats()) no.push('the closed-loop workload does not repeat its iterations (one job, no random draws: a collective with one group, not MoE)');
+        if (ctx.holdGridPs > 0) no.push(`held links (a ${ctx.holdGridPs} ps window grid) make the run depend on absolute time`);
+        if (routes.routeCount.some((c) => c > 1)) no.push('the fabric has equal-cost paths: a flow\'s path depends on its identity');
+        if (no.length > 0) throw new Error(`engine.fastForward refused: engine.fastForward.replay: ${no.join('; ')}`);
+        this.drivers!.replay = new IterationReplay(sched, ctx, transport, this.ff.stats);
+      }
       this.ffNext = 0;
     }
 

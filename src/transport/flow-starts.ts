@@ -159,6 +159,14 @@ export class FlowStarts {
     return this.makeAndStart(spec);
   }
 
+  /** Makes the flow of `spec` with the next id (a new row of the table), not started (fast-forward's replay, sim/replay.ts). */
+  makeOnly(spec: FlowSpec): Flow {
+    const f = this.factory!.make(this.flows.length, spec);
+    this.flows.push(f);
+    this.fitFlowDrops(f.id);
+    return f;
+  }
+
   /** Makes the flow of `spec` with the next id (a new row of the table) and starts it now. */
   private makeAndStart(spec: FlowSpec): Flow {
     const flows = this.flows;
