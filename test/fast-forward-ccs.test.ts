@@ -3,7 +3,7 @@
  * "Fast-forward"): PowerTCP, θ-PowerTCP, DCQCN (both reaction points) and DCTCP on the small
  * steady scenario, a 40 MB flow through a 100 G star's receiver port joined at 2 ms by a 2 MB
  * flow. The late flow's FCT depends on the sub-RTT phase of its arrival in the exact model
- * itself (by up to 13 % for θ-PowerTCP), and fast-forward lands it at another phase, so the
+ * itself (by up to 14 % for θ-PowerTCP), and fast-forward lands it at another phase, so the
  * scenario is run at four phases of the late start across one round trip and the FCTs are
  * compared as means over them.
  */
