@@ -115,7 +115,7 @@ test('refused by name: a CC without shiftSeq support, a lossy fabric, time serie
     assert.fail('expected a refusal');
   };
   const base = steady();
-  assert.match(refused({ ...base, cc: { name: 'dcqcn', params: {} }, net: net('oscar') }), /engine\.fastForward refused: cc: dcqcn does not support/);
+  assert.match(refused({ ...base, cc: { name: 'timely', params: {} } }), /engine\.fastForward refused: cc: timely does not support/);
   assert.match(refused({ ...base, net: net('hpcc', { switch: { pfcEnabled: false } }) }), /network\.switch\.pfcEnabled: false \(a lossy fabric\)/);
   assert.match(refused({ ...base, metrics: { ...base.metrics, queuePorts: [{ node: 3, port: 2 }] } }), /metrics\.queues: time series/);
   assert.match(refused({ ...base, linkEvents: [{ atPs: MS, a: 0, b: 3, kind: 'down' }] }), /events: 1 link event/);
@@ -137,5 +137,5 @@ test('spec: engine.fastForward true resolves to the defaults; a bad knob and an 
   assert.equal(resolveSpec(parseSpec(spec({ fastForward: false })), '.').fastForward, undefined);
   assert.equal(resolveSpec(parseSpec(spec(undefined)), '.').fastForward, undefined);
   assert.match(specErrorOf(() => parseSpec(spec({ fastForward: { tolerance: 2 } }))), /engine\.fastForward\.tolerance/);
-  assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ fastForward: true }, 'dcqcn')), '.')), /engine\.fastForward.*refused: cc: dcqcn/);
+  assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ fastForward: true }, 'timely')), '.')), /engine\.fastForward.*refused: cc: timely/);
 });

@@ -308,6 +308,12 @@ export const dcqcnCc: CcDefinition<typeof params> = {
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'bdp' ? flow.baseBdpBytes : Infinity),
   resolvedParams,
+  // no sequence number in state; its timers run on the scheduler's clock, which a skip does not move (test/fast-forward-ccs.test.ts)
+  fastForward: true,
+  fastForwardTimerPs: (p, net, lineRate) => {
+    const r = resolveDcqcn(p, net, lineRate);
+    return Math.max(r.incInterval, r.alphaInterval, r.decInterval);
+  },
   create: (flow, p) => {
     const r = resolveDcqcn(p, flow.net, flow.lineRateBps);
     return r.mlx ? new DcqcnMlx(flow, r) : new DcqcnPaper(flow, r);

@@ -132,6 +132,7 @@ export const dctcpCc: CcDefinition<typeof params> = {
   dataHeaderBytes: () => 0,
   ackHeaderBytes: () => 0,
   initialCwnd: (flow, p) => (p.window === 'rate' ? flow.baseBdpBytes : Infinity),
+  fastForward: true, // lastUpdateSeq and highSeq move with shiftSeq (test/fast-forward-ccs.test.ts)
   create: (flow, p) => new Dctcp(flow, p),
   traceFields: ['rate_bps', 'alpha'],
 };

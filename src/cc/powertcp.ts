@@ -67,6 +67,18 @@ export const INT_HEADER_BYTES = 42;
 /** Γ floor before the division (docs/algorithms.md §3 [AMB-P2]). */
 export const POWER_FLOOR = 1e-3;
 
+/**
+ * Fast-forward moved a flow's sequence space by `bytes` (whole packets of `mtu`): a ring of
+ * per-packet values indexed by packet number (seq / mtu, `mask` = size - 1) moves with it, so
+ * that the packet now numbered i + bytes / mtu finds what was stored for i.
+ */
+export function shiftPacketRing(ring: Float64Array, mask: number, bytes: number, mtu: number): void {
+  const k = Math.round(bytes / mtu) & mask;
+  if (k === 0) return;
+  const old = ring.slice();
+  for (let i = 0; i <= mask; i++) ring[(i + k) & mask] = old[i]!;
+}
+
 const params = z
   .object({
     profile: z.enum(POWERTCP_PROFILES).default('paper').describe('named profile (docs/algorithms.md §3): paper = the NSDI paper law, oscarArtifact = OSCAR artifact, inetTub = PowerTCP authors\' simulator'),
@@ -234,6 +246,11 @@ class PowerTcp implements CcInstance {
     if (w !== null) w[Math.floor(info.seq / this.mtu) & this.mask] = this.cwnd;
   }
 
+  shiftSeq(bytes: number): void {
+    this.lastUpdateSeq += bytes;
+    if (this.wAtSend !== null) shiftPacketRing(this.wAtSend, this.mask, bytes, this.mtu);
+  }
+
   onAck(ack: AckInfo): void {
     const n = ack.intHops < INT_MAX_HOPS ? ack.intHops : INT_MAX_HOPS;
     if (n === 0) return; // a D-OSCAR NACK carries no INT (docs/network-model.md §8)
@@ -333,5 +350,6 @@ export const powertcpCc: CcDefinition<typeof params> = {
   dataHeaderBytes: () => INT_HEADER_BYTES,
   ackHeaderBytes: () => INT_HEADER_BYTES,
   initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tauOf(flow, p)) / SEC / 8),
+  fastForward: true, // lastUpdateSeq and the windows at send move with shiftSeq (test/fast-forward-ccs.test.ts)
   create: (flow, p) => new PowerTcp(flow, p),
 };

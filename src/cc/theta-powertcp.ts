@@ -46,7 +46,7 @@ import { z } from 'zod';
 import { bpsParam } from '../engine/spec-fields.js';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
-import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES } from './powertcp.js';
+import { betaBytesOf, INT_HEADER_BYTES, POWER_FLOOR, powerLawRate, POWERTCP_PROFILES, shiftPacketRing } from './powertcp.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
 /** Send-timestamp header of the paper profile (TIMELY's TS field, docs/network-model.md §8). */
@@ -187,6 +187,11 @@ class ThetaPowerTcp implements CcInstance {
     if (s !== null) s[Math.floor(info.seq / this.mtu) & this.mask] = info.nowPs;
   }
 
+  shiftSeq(bytes: number): void {
+    this.lastUpdateSeq += bytes;
+    if (this.sent !== null) shiftPacketRing(this.sent, this.mask, bytes, this.mtu);
+  }
+
   onAck(ack: AckInfo): void {
     const now = ack.nowPs;
     let rtt: number;
@@ -266,5 +271,6 @@ export const thetaPowertcpCc: CcDefinition<typeof params> = {
   ackHeaderBytes: (_net, p) => (p.profile === 'inetTub' ? INT_HEADER_BYTES : p.profile === 'paper' ? TS_HEADER_BYTES : 0),
   // the line-rate window; a lower start (initRateFraction) is applied by onStart
   initialCwnd: (flow, p) => (p.profile === 'inetTub' ? flow.maxBaseBdpBytes : (flow.lineRateBps * tau0(flow, p)) / SEC / 8),
+  fastForward: true, // lastUpdateSeq and the send times move with shiftSeq (test/fast-forward-ccs.test.ts)
   create: (flow, p) => new ThetaPowerTcp(flow, p),
 };

@@ -325,6 +325,12 @@ export interface CcDefinition<S extends z.ZodType = z.ZodType> extends Capabilit
    * parsed params (schema defaults applied) are the values used.
    */
   resolvedParams?(params: z.infer<S>, net: NetworkConfig, lineRateBps: number): Record<string, unknown>;
+  /**
+   * with `fastForward`: the period of the CC's slowest periodic timer (a rate-increase timer),
+   * ps. A steady stretch must span two of them before a skip, so that a ramp in the timer's
+   * steps shows (sim/fast-forward.ts). Absent: the CC reacts per ACK only.
+   */
+  fastForwardTimerPs?(params: z.infer<S>, net: NetworkConfig, lineRateBps: number): number;
 }
 
 /**

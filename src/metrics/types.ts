@@ -206,10 +206,14 @@ export interface FastForwardStats {
   skippedEventsEstimate: number;
   /** payload bytes delivered in the skipped spans (added to the flows' sequence numbers) */
   skippedBytes: number;
+  /** with `replay` (sim/replay.ts): iterations replayed from their record, their recorded span (ps, not in skippedPs) and flows */
+  replays?: number;
+  replayedPs?: number;
+  replayedFlows?: number;
   /** the largest relative deviation of a flow's per-interval goodput from its mean in a window that led to a skip */
   maxGoodputDeviation: number;
-  /** when each skip started (simulated ps, as reported) and how long it was */
-  spans: { atPs: number; ps: number; flows: number }[];
+  /** when each skip started (simulated ps, as reported), how long it was, and (with more than one group, sim/fast-forward-groups.ts) of which group */
+  spans: { atPs: number; ps: number; flows: number; group?: number }[];
 }
 
 export interface SimOutput {

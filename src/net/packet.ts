@@ -167,6 +167,11 @@ export class PacketStore {
     this.free[this.freeTop++] = id;
   }
 
+  /** packets alive now (in queues, on links, held by receivers) */
+  get alive(): number {
+    return this.allocated - this.freeTop;
+  }
+
   /** 1 for every packet id in use (not free), 0 otherwise: for the rare walks over every live packet (sim/fast-forward.ts); allocates. */
   inUse(): Uint8Array {
     const m = new Uint8Array(this.allocated).fill(1);

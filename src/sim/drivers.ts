@@ -11,6 +11,7 @@ import type { Flow } from '../transport/flow.js';
 import type { Transport } from '../transport/transport.js';
 import type { FinishedFlow, FlowInjector, JobRecord, NewFlow, WorkloadDriver } from '../workload/driver.js';
 import type { FlowSpec } from '../workload/types.js';
+import type { IterationReplay } from './replay.js';
 
 /** The reused record a driver hears a finished flow through. */
 class FinishedRecord implements FinishedFlow {
@@ -39,6 +40,8 @@ export class Drivers implements FlowInjector {
   private offsetPs = 0;
   private readonly rec = new FinishedRecord();
   private current = -1;
+  /** fast-forward's replay of recurring iterations (sim/replay.ts), or null */
+  replay: IterationReplay | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -67,7 +70,20 @@ export class Drivers implements FlowInjector {
     }
     if (spec.src === spec.dst) throw new Error(`workload driver ${this.current}: flow from host ${spec.src} to itself`);
     if (!(Number.isSafeInteger(spec.bytes) && spec.bytes > 0)) throw new Error(`workload driver ${this.current}: flow size ${spec.bytes} is not a whole number of bytes > 0`);
-    return this.transport.injectFlow(spec).id;
+    const r = this.replay;
+    if (r !== null) {
+      const replayed = r.start(spec);
+      if (replayed >= 0) return replayed;
+    }
+    const id = this.transport.injectFlow(spec).id;
+    if (r !== null) r.started(id, spec);
+    return id;
+  }
+
+  /** Whether the only driver says its iterations repeat (`WorkloadDriver.repeatsIterations`). */
+  repeats(): boolean {
+    const d = this.list[0];
+    return this.list.length === 1 && d !== undefined && d.repeatsIterations !== undefined && d.repeatsIterations();
   }
 
   wakeAt(atPs: number, token: number): void {
@@ -110,12 +126,14 @@ export class Drivers implements FlowInjector {
     this.freeSlots.push(slot);
     this.current = d;
     const drv = this.list[d]!;
+    if (this.replay !== null) this.replay.atWake(d, token, this.nowPs);
     if (drv.onWake !== undefined) drv.onWake(token, this);
     this.afterCallback();
   }
 
   /** Tells every driver that flow `f` finished (before the stop rule looks). */
   finished(f: Flow): void {
+    if (this.replay !== null) this.replay.finished(f);
     const r = this.rec;
     r.id = f.id;
     r.src = f.src;

@@ -15,6 +15,7 @@ export const DEFAULT_FAST_FORWARD: FastForwardOptions = {
   marginRtts: 4,
   minSkipRtts: 8,
   queueSlackBytes: 3000,
+  replay: false,
 };
 
 /**
@@ -41,6 +42,15 @@ export function fastForwardRefusals(input: SimInput, def: CcDefinition, net: Net
   if (m.ccTrace !== null) series.push('ccTrace');
   if (m.switchBuffer !== undefined) series.push('switchBuffer');
   if (m.breakdown === true) series.push('breakdown');
+  if (input.fastForward?.replay === true) {
+    // docs/performance.md, "Reuse of recurring contention patterns": when a replay is valid
+    const r = (text: string): void => why('engine.fastForward.replay', text);
+    if (input.flows.length > 0 || input.flowStream !== undefined) r('listed or streamed flows: a replayed job must run alone');
+    if ((input.drivers ?? []).length !== 1) r(`${(input.drivers ?? []).length} closed-loop workloads: a replayed job must run alone (one collective entry, one group)`);
+    if (net.switch.loadBalancing === 'spray') r('per-packet spraying draws a path for every packet');
+    const needs = def.needs;
+    if (needs.ecn === true || needs.cnp === true) r(`${def.name} reacts to ECN marks, which switches draw at random`);
+  }
   if (series.length > 0) why(`metrics.${series[0]!}`, `time series and the FCT breakdown inside skipped spans are not produced yet (asked: ${series.join(', ')})`);
   return out;
 }

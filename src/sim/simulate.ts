@@ -26,6 +26,8 @@ import { Transport } from '../transport/transport.js';
 import type { FlowSpec, FlowStream } from '../workload/types.js';
 import { Drivers } from './drivers.js';
 import { FastForward, fastForwardRefusals } from './fast-forward.js';
+import { flowGroups, type FlowGroups } from './fast-forward-groups.js';
+import { IterationReplay } from './replay.js';
 import type { SimInput, SimOutput } from './types.js';
 
 /** A flow list as a stream, in start order (`startOrder`). */
@@ -41,6 +43,22 @@ class SpecListStream implements FlowStream {
   next(): FlowSpec {
     return this.specs[this.order[this.i++]!]!;
   }
+}
+
+/** Fast-forward's groups when there are several to advance on their own (sim/fast-forward-groups.ts), else null. */
+function ffGroupsOf(input: SimInput, network: Network, stream: FlowStream | undefined): FlowGroups | null {
+  if (input.fastForward === undefined || input.fastForward === null) return null;
+  if (stream !== undefined || (input.drivers ?? []).length > 0 || input.stopAtPs !== null || input.flows.length < 2) return null;
+  if (input.topology.rdcn !== undefined || input.circuitSchedule !== undefined) return null; // refused (fast-forward-refusals.ts)
+  const order = startOrder(input.flows);
+  const ends = new Int32Array(2 * order.length);
+  for (let id = 0; id < order.length; id++) {
+    const f = input.flows[order[id]!]!;
+    ends[2 * id] = f.src;
+    ends[2 * id + 1] = f.dst;
+  }
+  const g = flowGroups(network, ends);
+  return g.count > 1 ? g : null;
 }
 
 /**
@@ -150,7 +168,10 @@ export class Simulation {
     const stream = input.flowStream;
     this.stream = stream;
     if (stream !== undefined && input.flows.length > 0) throw new Error('simulate: give flows or flowStream, not both');
-    const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null;
+    // fast-forward's groups (sim/fast-forward-groups.ts): listed flows, no closed-loop workload, run
+    // until done; with more than one, every flow is made up front (its group's starts walk its own chain)
+    const ffGroups = ffGroupsOf(input, network, stream);
+    const eager = input.metrics.flowThroughput !== null || input.metrics.ccTrace !== null || ffGroups !== null;
     const factory = new FlowFactory(net, transport, network, oracle, ccHeaders);
     let flows: Flow[] = [];
     if (eager) {
@@ -213,7 +234,17 @@ export class Simulation {
     if (input.fastForward !== undefined && input.fastForward !== null) {
       const no = fastForwardRefusals(input, def, net);
       if (no.length > 0) throw new Error(`engine.fastForward refused: ${no.join('; ')}`);
-      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0);
+      const timerPs = def.fastForwardTimerPs === undefined ? 0 : def.fastForwardTimerPs(params as never, net, network.hostRateBps);
+      this.ff = new FastForward(input.fastForward, sched, ctx, transport, this.drivers, 0, ffGroups, timerPs);
+      if (input.fastForward.replay) {
+        // docs/performance.md, "Reuse of recurring contention patterns": the conditions the run's build shows
+        const no: string[] = [];
+        if (this.drivers === null || !this.drivers.repeats()) no.push('the closed-loop workload does not repeat its iterations (one job, no random draws: a collective with one group, not MoE)');
+        if (ctx.holdGridPs > 0) no.push(`held links (a ${ctx.holdGridPs} ps window grid) make the run depend on absolute time`);
+        if (routes.routeCount.some((c) => c > 1)) no.push('the fabric has equal-cost paths: a flow\'s path depends on its identity');
+        if (no.length > 0) throw new Error(`engine.fastForward refused: engine.fastForward.replay: ${no.join('; ')}`);
+        this.drivers!.replay = new IterationReplay(sched, ctx, transport, this.ff.stats);
+      }
       this.ffNext = 0;
     }
 
@@ -402,7 +433,7 @@ export class Simulation {
       flowThroughput: samplers.flows,
       ccTrace: samplers.ccTrace,
       ...(input.metrics.switchBuffer !== undefined ? { switchBuffer: samplers.switchBuffer } : {}),
-      endPs: this.sched.now + (this.ff === null ? 0 : this.ff.offsetPs),
+      endPs: this.ff === null ? this.sched.now : this.ff.reportedEndPs(this.sched.now),
       events: this.sched.eventsProcessed,
       wallMs: performance.now() - this.wallStart,
       ...(deadlock !== undefined ? { deadlock } : {}),

@@ -55,6 +55,8 @@ export interface FastForwardOptions {
   minSkipRtts: number;
   /** a queue is steady when every sample is within tolerance x its mean plus this many bytes */
   queueSlackBytes: number;
+  /** replay a closed-loop job's recurring iterations from their record (sim/replay.ts); refused where it is invalid */
+  replay: boolean;
 }
 
 export { DEFAULT_FAST_FORWARD } from './fast-forward-refusals.js';

@@ -33,6 +33,12 @@ export class FlowStarts {
   private offsetPs = 0;
   /** the pending start event's handle (-1: none) */
   private pending = -1;
+  /**
+   * Fast-forward's groups (sim/fast-forward-groups.ts), listed flows only: each group walks its
+   * own flows on its own offset (offsets[g], owned by fast-forward), one start event per group
+   * (tag: the group). Null: one chain, `offsetPs`.
+   */
+  private groups: { lists: Int32Array[]; next: Int32Array; pending: Int32Array; offsets: Float64Array; kind: number; started: number } | null = null;
 
   constructor(
     private readonly sched: Scheduler,
@@ -61,8 +67,71 @@ export class FlowStarts {
     if (t !== Infinity) this.pending = this.sched.schedule(t, this.kStart, 0, 0);
   }
 
+  /**
+   * Fast-forward's groups: from now on each group's listed flows (group `of[id]`) start on their
+   * own chain, at their listed time less the group's offset (`offsets[g]`, which the caller
+   * moves, then calls `shiftGroup`). Listed flows only, before any has started.
+   */
+  setGroups(of: Int32Array, offsets: Float64Array): void {
+    const n = offsets.length;
+    const lens = new Int32Array(n);
+    for (let i = 0; i < this.listEnd; i++) lens[of[i]!]!++;
+    const lists = Array.from(lens, (l) => new Int32Array(l));
+    lens.fill(0);
+    for (let i = 0; i < this.listEnd; i++) {
+      const g = of[i]!;
+      lists[g]![lens[g]!++] = i;
+    }
+    if (this.pending >= 0) this.sched.cancel(this.pending);
+    this.pending = -1;
+    const kind = this.sched.register({ fire: (_id, tag) => this.startDueGroup(tag) }, 'Transport.startDueGroup');
+    const g = { lists, next: new Int32Array(n), pending: new Int32Array(n).fill(-1), offsets, kind, started: 0 };
+    this.groups = g;
+    for (let i = 0; i < n; i++) this.armGroup(i);
+  }
+
+  /** The listed start time of group `g`'s next flow to start (Infinity: none left; groups only). */
+  nextStartPsOf(g: number): number {
+    const gs = this.groups!;
+    const l = gs.lists[g]!;
+    const k = gs.next[g]!;
+    return k < l.length ? this.flows[l[k]!]!.startPs : Infinity;
+  }
+
+  /** Group `g`'s offset moved: its next start moves with it. */
+  shiftGroup(g: number): void {
+    const gs = this.groups!;
+    if (gs.pending[g]! >= 0) this.sched.cancel(gs.pending[g]!);
+    this.armGroup(g);
+  }
+
+  private armGroup(g: number): void {
+    const gs = this.groups!;
+    const t = this.nextStartPsOf(g);
+    gs.pending[g] = t === Infinity ? -1 : this.sched.schedule(t - gs.offsets[g]!, gs.kind, 0, g);
+  }
+
+  private startDueGroup(g: number): void {
+    this.chainEvents++;
+    const gs = this.groups!;
+    const now = this.sched.now + gs.offsets[g]!;
+    const l = gs.lists[g]!;
+    const flows = this.flows;
+    while (gs.next[g]! < l.length && flows[l[gs.next[g]!]!]!.startPs <= now) {
+      const f = flows[l[gs.next[g]!++]!]!;
+      gs.started++;
+      if (this.local === null || this.local[f.src] === 1) this.start(f);
+    }
+    this.armGroup(g);
+  }
+
   /** The listed start time of the next flow to start (Infinity: none left). */
   nextStartPs(): number {
+    if (this.groups !== null) {
+      let t = Infinity;
+      for (let g = 0; g < this.groups.lists.length; g++) t = Math.min(t, this.nextStartPsOf(g));
+      return t;
+    }
     if (this.stream !== null) return this.stream.peekStartPs();
     return this.nextStart < this.listEnd ? this.flows[this.nextStart]!.startPs : Infinity;
   }
@@ -81,12 +150,21 @@ export class FlowStarts {
 
   /** Whether listed or streamed flows are still to start. */
   hasUnstarted(): boolean {
+    if (this.groups !== null) return this.groups.started < this.listEnd;
     return this.stream !== null ? this.stream.peekStartPs() !== Infinity : this.nextStart < this.listEnd;
   }
 
   /** Makes a flow from `spec` with the next id and starts it now. The spec's start time must be now. */
   inject(spec: FlowSpec): Flow {
     return this.makeAndStart(spec);
+  }
+
+  /** Makes the flow of `spec` with the next id (a new row of the table), not started (fast-forward's replay, sim/replay.ts). */
+  makeOnly(spec: FlowSpec): Flow {
+    const f = this.factory!.make(this.flows.length, spec);
+    this.flows.push(f);
+    this.fitFlowDrops(f.id);
+    return f;
   }
 
   /** Makes the flow of `spec` with the next id (a new row of the table) and starts it now. */
@@ -108,6 +186,7 @@ export class FlowStarts {
     }
     for (let i = this.nextStart; i < this.listEnd; i++) {
       const f = this.flows[i]!;
+      if (this.groups !== null && f.started) continue;
       yield { id: f.id, spec: { src: f.src, dst: f.dst, bytes: f.sizeBytes, startPs: f.startPs, prio: f.prio, tag: f.tag } };
     }
   }

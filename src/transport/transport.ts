@@ -86,6 +86,8 @@ export class Transport implements HostEndpoint {
   private readonly rto: RetransmitTimer;
   finishedCount = 0;
   finishOffsetPs = 0; // time fast-forward skipped (sim/fast-forward.ts), ps: a finishPs is the scheduler's time plus this
+  /** fast-forward's groups (sim/fast-forward-groups.ts): finishPs adds the group's offset; the latest finish (null: finishOffsetPs) */
+  ffGroups: { of: Int32Array; offsets: Float64Array; lastFinishPs: number } | null = null;
   /** called when a flow completes, in the order they were added (`addFinishListener`) */
   private readonly finishListeners: ((f: Flow) => void)[] = [];
 
@@ -215,9 +217,7 @@ export class Transport implements HostEndpoint {
   }
 
   /** The flows not yet started, in id order, with their ids (drains a stream). */
-  unstarted(): Generator<{ id: number; spec: FlowSpec }> {
-    return this.starts.unstarted();
-  }
+  unstarted(): Generator<{ id: number; spec: FlowSpec }> { return this.starts.unstarted(); }
 
   private startFlow(f: Flow): void {
     f.started = true;
@@ -377,18 +377,24 @@ export class Transport implements HostEndpoint {
     host.port.kick();
   }
 
+  /** Counts `f` finished and tells the finish listeners (also fast-forward's replayed flows, sim/replay.ts, which set their state). */
+  announceFinished(f: Flow): void {
+    this.finishedCount++;
+    this.finishedBytes += f.sizeBytes;
+    for (const l of this.finishListeners) l(f);
+    if (this.releaseFinished) this.release(f);
+  }
+
   private complete(f: Flow): void {
     f.finished = true;
     f.finishPs = this.sched.now + this.finishOffsetPs;
+    const gs = this.ffGroups;
+    if (gs !== null) gs.lastFinishPs = Math.max(gs.lastFinishPs, (f.finishPs += gs.offsets[gs.of[f.id]!]!));
     if (f.strategy !== null) f.strategy.release();
     f.cancelAllTimers();
     if (f.cc.onFinish !== undefined) f.cc.onFinish();
     this.hosts[f.src]!.removeFlow(f);
-    this.finishedCount++;
-    this.finishedBytes += f.sizeBytes;
-    const listeners = this.finishListeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]!(f);
-    if (this.releaseFinished) this.release(f);
+    this.announceFinished(f);
   }
 
   /**

@@ -185,6 +185,11 @@ export class CollectiveDriver implements WorkloadDriver {
     this.startIteration(token, inj);
   }
 
+  repeatsIterations(): boolean {
+    // one job; MoE draws new experts every pass
+    return this.jobs.length === 1 && this.p.moe === undefined;
+  }
+
   private flow(j: number, a: number, b: number, bytes: number, inj: FlowInjector): void {
     const job = this.jobs[j]!;
     const id = inj.start({ src: job.hosts[a]!, dst: job.hosts[b]!, bytes, tag: this.p.tag });

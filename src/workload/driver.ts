@@ -74,4 +74,11 @@ export interface WorkloadDriver {
   done(): boolean;
   /** The iterations of its jobs that finished, in finish order (read once, after the run). */
   report?(): JobRecord[];
+  /**
+   * True when the driver runs one job whose iterations, each begun by a wake-up, start the same
+   * flows at the same times after the wake-up given the same finish times (no random draw):
+   * fast-forward may then replay an iteration whose network state matches (sim/replay.ts).
+   * Absent: false.
+   */
+  repeatsIterations?(): boolean;
 }

@@ -282,6 +282,7 @@ const fastForwardSchema = z
     marginRtts: z.number().min(1).max(1e6).optional(),
     minSkipRtts: z.number().min(1).max(1e9).optional(),
     queueSlackBytes: z.number().min(0).max(1e12).optional(),
+    replay: z.boolean().optional().describe('replay a closed-loop job\'s recurring iterations from their record (sim/replay.ts)'),
   })
   .strict();
 const engineSchema = z
