@@ -39,6 +39,9 @@ test('SQCC scheme names follow the paper (error only / W/O T_low / SQCC)', () =>
   assert.equal(sqccScheme({ name: 'timely-patched', params: {} }), 'patched TIMELY');
   assert.equal(sqccScheme({ name: 'sqcc', params: { tLowMode: 'fixed', deltaMode: 'fixed' } }), 'SQCC error only');
   assert.equal(sqccScheme({ name: 'sqcc', params: { tLowMode: 'fixed' } }), 'SQCC W/O T_low');
+  // Table II's W/O T_low with its constant delta (0.04 Mb/s) instead of C/N^2 from the live flow count
+  assert.equal(sqccScheme({ name: 'sqcc', params: { tLowMode: 'fixed', deltaMode: 'fixed', deltaBps: 40000 } }), 'SQCC W/O T_low');
+  assert.equal(sqccScheme({ name: 'sqcc', params: { tLowMode: 'fixed', deltaMode: 'fixed', deltaBps: 10e6 } }), 'SQCC error only');
   assert.equal(sqccScheme({ name: 'sqcc', params: {} }), 'SQCC');
 });
 

@@ -31,13 +31,17 @@ export interface QueueStats {
 }
 
 
+/** SQCC §IV's initial δ (10 Mb/s), the error-only scheme's fixed step. */
+const SQCC_INITIAL_DELTA_BPS = 10e6;
+
 /** The scheme a point ran, named as the SQCC paper names them. */
 export function sqccScheme(cc: { name: string; params: Record<string, unknown> }): string {
   if (cc.name === 'timely-patched') return 'patched TIMELY';
   if (cc.name !== 'sqcc') return cc.name;
   const t = cc.params['tLowMode'] === 'fixed';
   const d = cc.params['deltaMode'] === 'fixed';
-  if (t && d) return 'SQCC error only';
+  // both fixed: the error function alone at SQCC §IV's δ of 10 Mb/s, or W/O T_low with Table II's constant δ (0.04 Mb/s)
+  if (t && d) return cc.params['deltaBps'] === undefined || cc.params['deltaBps'] === SQCC_INITIAL_DELTA_BPS ? 'SQCC error only' : 'SQCC W/O T_low';
   if (t) return 'SQCC W/O T_low';
   if (d) return 'SQCC W/O delta';
   return 'SQCC';
