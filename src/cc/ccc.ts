@@ -55,6 +55,7 @@ const params = z
     packetBytes: bytesParam().optional().describe('M of the analytical rule (Eq. 8), bytes; default the MTU payload'),
     eq8Gain: z.number().positive().default(1).describe('diagnostic only: multiplies the analytical step of Eq. 8 (the paper: 1; issue 28 6e limit-cycle sweep, experiments/ccc/ccc-limit-cycle.yaml)'),
     qvBound: z.number().default(-1).describe('[AMB-C1] A^i lower bound on q_v (the paper: q_v = -1 bounds A^i); below it the point is H1^i'),
+    h1iQvMargin: z.number().nonnegative().default(0).describe('[AMB-C1] H1^i / H2^i split below q_L: H1^i when q_v < -this, else H2^i (default 0: the sign of q_v; issue 42 sensitivity experiments/ccc/h1i-split-*.yaml)'),
     rttMin: z.enum(['path', 'base']).default('path').describe("RTT_min: 'path' = the flow's own unloaded RTT, 'base' = the profile's base RTT"),
   })
   .strict();
@@ -79,6 +80,7 @@ class Ccc implements CcInstance {
   private readonly bitsM: number;
   private readonly gamma: number;
   private readonly qvBound: number;
+  private readonly h1iQv: number;
   /** 8·M·eq8Gain, bits (Eq. 8's M; eq8Gain is a diagnostic, 1 by default) */
   private readonly stepBits: number;
   private r: number;
@@ -113,6 +115,7 @@ class Ccc implements CcInstance {
     this.bitsM = 8 * (p.packetBytes ?? f.mtuBytes);
     this.gamma = p.gamma;
     this.qvBound = p.qvBound;
+    this.h1iQv = -p.h1iQvMargin;
     this.stepBits = this.bitsM * p.eq8Gain;
     this.r = p.initRateFraction * this.Rl;
     this.S = p.sInitFraction * this.Rl;
@@ -164,7 +167,7 @@ class Ccc implements CcInstance {
     // region judgement (docs/algorithms.md §6, [AMB-C1])
     let region: number;
     if (delta > 0) {
-      if (q < this.qL) region = qv < 0 ? H1I : H2I;
+      if (q < this.qL) region = qv < this.h1iQv ? H1I : H2I;
       else region = qv >= this.qvBound ? AI : H1I;
     } else if (q > this.qH) region = H2D;
     else if (qv > 0) region = H1D;
