@@ -55,7 +55,7 @@ const params = z
     packetBytes: bytesParam().optional().describe('M of the analytical rule (Eq. 8), bytes; default the MTU payload'),
     eq8Gain: z.number().positive().default(1).describe('diagnostic only: multiplies the analytical step of Eq. 8 (the paper: 1; issue 28 6e limit-cycle sweep, experiments/ccc/ccc-limit-cycle.yaml)'),
     qvBound: z.number().default(-1).describe('[AMB-C1] A^i lower bound on q_v (the paper: q_v = -1 bounds A^i); below it the point is H1^i'),
-    h1iQvMargin: z.number().nonnegative().default(0).describe('[AMB-C1] H1^i / H2^i split below q_L: H1^i when q_v < -this, else H2^i (default 0: the sign of q_v; issue 42 sensitivity experiments/ccc/h1i-split-*.yaml)'),
+    h1iQvMargin: z.number().nonnegative().default(1e-9).describe('[AMB-C1] H1^i / H2^i split below q_L: H1^i when q_v < -this, else H2^i (default 1e-9: the sign of q_v, with the residue of Eq. 4\'s EWMA on an emptied link counted as 0; 0 = the bare sign, the default until 2026-11-28; docs/algorithms.md §6)'),
     rttMin: z.enum(['path', 'base']).default('path').describe("RTT_min: 'path' = the flow's own unloaded RTT, 'base' = the profile's base RTT"),
   })
   .strict();
