@@ -90,6 +90,8 @@ export class Breakdown {
       return k;
     });
     this.qa = new QueueAccount(ctx.pool, ctx.sched, hostPorts, ctx.ports.length, hints);
+    // BFC's split queues keep their entries without the packet's arrival time (net/queue-account.ts)
+    if (ctx.ports.some((p) => p.split !== null)) this.qa.trackArrivals();
     this.sender = new SenderAccount(transport, this.qa, network.hosts);
     ctx.acct = this.qa;
     ctx.flowAcct = this.sender;

@@ -38,7 +38,8 @@ const Q_RING = 4;
 /**
  * An entry of a data queue's ring and of the in-flight ring: the words a hop needs of a packet, so a
  * switch hop reads a record only to mark it. Eight int32 words (two entries a cache line): packet, meta
- * word, destination, wire size, ECMP hash, ingress port (a switch's queues), and in the in-flight ring the arrival time as a double in words 6-7.
+ * word, destination, wire size, ECMP hash, ingress port (a switch's queues), and as a double in words 6-7 the arrival
+ * time in the in-flight ring, and in a queue's ring (only with the FCT breakdown, net/queue-account.ts) the time it was queued.
  */
 const E_SHIFT = 3;
 const E_PKT = 0;
@@ -47,7 +48,7 @@ const E_DST = 2;
 const E_SIZE = 3;
 const E_HASH = 4;
 const E_IN = 5;
-/** index of an in-flight entry's arrival time in `arenaF`: (entry's word offset >> 1) + T_OFF */
+/** index of an entry's time in `arenaF`: (entry's word offset >> 1) + T_OFF */
 const T_OFF = 3;
 /** entries of a queue's first ring, and of the in-flight ring */
 const RING0 = 16;
@@ -276,6 +277,7 @@ export class Port {
     a[e + E_SIZE] = size | 0;
     a[e + E_HASH] = hash | 0;
     a[e + E_IN] = inPort | 0;
+    if (this.ctx.acct !== null) this.ctx.arenaF[(e >> 1) + T_OFF] = this.sched.now;
     a[b + Q_BYTES] = a[b + Q_BYTES]! + size;
     a[b + Q_PKTS] = n + 1;
     this.totalBytes += size;
@@ -384,11 +386,13 @@ export class Port {
       } else q = this.custom!.pick(c);
     }
     if (q === this.splitCls) return this.split!.pop(this, q);
-    const qs = this.ctx.arena;
+    const ctx = this.ctx;
+    const qs = ctx.arena;
     const b = this.qb + q * Q_STRIDE;
     const h = qs[b + Q_HEAD]!;
     const e = qs[b + Q_RING]! + (h << E_SHIFT);
     const p = qs[e + E_PKT]!;
+    if (ctx.acct !== null) ctx.acct.at = ctx.arenaF[(e >> 1) + T_OFF]!;
     const size = qs[e + E_SIZE]!;
     this.dqPkt = p;
     this.dqMeta = qs[e + E_META]!;

@@ -10,6 +10,15 @@
  * sender NIC's data packet is built when it starts transmitting: the sender's waits are the
  * transport's (transport/breakdown-sender.ts), which adds them to the NIC's port here.
  *
+ * Where the numbers travel: a packet's arrival time rides in its port-queue entry (port.ts writes
+ * the time it was queued, which is its arrival at a switch and its making at a host, into the
+ * entry's unused words, and hands it to `at` when it dequeues the packet; a packet that goes
+ * straight through did not wait). Only its queueing sum is kept per packet id (`pq`), and a hop
+ * touches it only when the packet waited, at its sender's NIC and at its receiver: a hop that did
+ * not wait reads nothing per packet (docs/performance.md, "The FCT breakdown's cost"). A BFC
+ * switch's split queues keep entries of their own (bfc.ts), so with one in the network the
+ * arrival times are kept per packet id (`arr`) and read from there.
+ *
  * A flow's waits count at a switch port while the flow runs: those that end at or after its
  * completion time do not (on one thread the block is closed at completion, and a wait that ended
  * at that same picosecond before it is taken back, `close`). On the parallel engine a partition
@@ -88,11 +97,15 @@ class PauseHistory {
 }
 
 export class QueueAccount {
+  /** per packet id: its queueing on the hops so far (ps) */
+  private pq = new Float64Array(4096);
   /**
-   * per packet id, side by side (one cache line per hop): at 2 id when it reached the node it is
-   * at, at 2 id + 1 its queueing on the hops so far (ps)
+   * The arrival at its node of the packet a port dequeued last (port.ts, from the packet's queue
+   * entry), for that packet's `hop`; Infinity after it (a packet that went straight through).
    */
-  private pt = new Float64Array(2 * 4096);
+  at = Infinity;
+  /** per packet id, when it reached the node it is at: kept only for BFC's split queues (`trackArrivals`), else null */
+  private arr: Float64Array | null = null;
   /** by port gid: 1 for a host's NIC */
   readonly isHost: Uint8Array;
   /**
@@ -161,11 +174,25 @@ export class QueueAccount {
   }
 
   private growPackets(pkt: number): void {
-    let n = this.pt.length;
-    while (n <= 2 * pkt + 1) n *= 2;
+    let n = this.pq.length;
+    while (n <= pkt) n *= 2;
     const a = new Float64Array(n);
-    a.set(this.pt);
-    this.pt = a;
+    a.set(this.pq);
+    this.pq = a;
+    if (this.arr !== null) {
+      const r = new Float64Array(n);
+      r.set(this.arr);
+      this.arr = r;
+    }
+  }
+
+  /**
+   * A switch keeps some packets in split queues (BFC, bfc.ts) whose entries have no time: every
+   * packet's arrival is kept per id, and `hop` takes it from there (as it did before the queue
+   * entries carried it).
+   */
+  trackArrivals(): void {
+    this.arr ??= new Float64Array(this.pq.length);
   }
 
   /**
@@ -174,23 +201,28 @@ export class QueueAccount {
    * passed to a call V8 does not inline is boxed (an allocation per packet and hop).
    */
   hop(gid: number, pkt: number, meta: number, ser: number, delay: number): void {
-    const i = 2 * pkt;
-    if (i >= this.pt.length) this.growPackets(pkt);
+    if (pkt >= this.pq.length) this.growPackets(pkt);
     const type = metaType(meta);
+    // (a PFC frame may go out between a data packet's dequeue and its hop: `at` stays the packet's)
     if (type === PKT_PFC) return;
+    let a = this.at;
+    this.at = Infinity;
     const now = this.sched.now;
-    const pt = this.pt;
-    const a = pt[i]!;
-    // the same sums as the port's: (now + ser) + delay
-    pt[i] = now + ser + delay;
+    const arr = this.arr;
+    if (arr !== null) {
+      // `trackArrivals`: the arrival kept per id (the same sums as the port's: (now + ser) + delay)
+      a = arr[pkt]!;
+      arr[pkt] = now + ser + delay;
+    }
+    const pq = this.pq;
     if (this.isHost[gid] === 1) {
       // a data packet starts here (its waits are the sender's); a control packet waited since it was made
-      if (type === PKT_DATA) pt[i + 1] = 0;
-      else if (now > a) pt[i + 1] = pt[i + 1]! + (now - a);
+      if (type === PKT_DATA) pq[pkt] = 0;
+      else if (now > a) pq[pkt] = pq[pkt]! + (now - a);
       return;
     }
     if (now <= a) return;
-    pt[i + 1] = pt[i + 1]! + (now - a);
+    pq[pkt] = pq[pkt]! + (now - a);
     if (type !== PKT_DATA) return;
     // the rest in a call of its own: hop stays small enough for V8 to inline it into the port's transmission
     this.waitFrom = a;
@@ -267,15 +299,16 @@ export class QueueAccount {
 
   /** A host made control packet `pkt` (ACK, NACK, CNP) now; an ACK carries its data packet's queueing. */
   created(pkt: number): void {
-    if (2 * pkt >= this.pt.length) this.growPackets(pkt);
-    this.pt[2 * pkt] = this.sched.now;
+    if (pkt >= this.pq.length) this.growPackets(pkt);
+    // (its making time is its queue entry's, port.ts, and with `trackArrivals` here)
+    if (this.arr !== null) this.arr[pkt] = this.sched.now;
     const b = metaType(this.pool.meta(pkt)) === PKT_CNP ? -1 : this.blockOf(this.pool.flow(pkt));
-    this.pt[2 * pkt + 1] = b >= 0 ? this.lastQ[b]! : 0;
+    this.pq[pkt] = b >= 0 ? this.lastQ[b]! : 0;
   }
 
   /** A host received `pkt` now. */
   rx(pkt: number, meta: number): void {
-    if (2 * pkt >= this.pt.length) return;
+    if (pkt >= this.pq.length) return;
     const type = metaType(meta);
     if (type === PKT_DATA) {
       const flow = this.pool.flow(pkt);
@@ -284,11 +317,11 @@ export class QueueAccount {
         b = this.open(flow);
         this.remoteBlock[b] = 1;
       }
-      if (b >= 0) this.lastQ[b] = this.pt[2 * pkt + 1]!;
+      if (b >= 0) this.lastQ[b] = this.pq[pkt]!;
     } else if (type === PKT_ACK || type === PKT_NACK) {
       this.ackFlow = this.pool.flow(pkt);
       this.ackAt = this.sched.now;
-      this.ackQ = this.pt[2 * pkt + 1]!;
+      this.ackQ = this.pq[pkt]!;
     }
   }
 
@@ -299,14 +332,15 @@ export class QueueAccount {
 
   /** Packet `pkt`'s queueing so far (it leaves for another partition: net/crossing.ts). */
   queued(pkt: number): number {
-    return 2 * pkt + 1 < this.pt.length ? this.pt[2 * pkt + 1]! : 0;
+    return pkt < this.pq.length ? this.pq[pkt]! : 0;
   }
 
   /** Packet `pkt` came from another partition: it reaches its node at `arrival` with `q` ps of queueing so far. */
   crossed(pkt: number, arrival: number, q: number): void {
-    if (2 * pkt >= this.pt.length) this.growPackets(pkt);
-    this.pt[2 * pkt] = arrival;
-    this.pt[2 * pkt + 1] = q;
+    if (pkt >= this.pq.length) this.growPackets(pkt);
+    // (its arrival is its link entry's, port.ts `acceptCrossing`)
+    if (this.arr !== null) this.arr[pkt] = arrival;
+    this.pq[pkt] = q;
   }
 
   /** Class `cls` of port gid was paused (true) or resumed now: only changes of its state. */
