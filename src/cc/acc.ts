@@ -266,7 +266,7 @@ class Acc implements CcInstance {
         this.setRate(R);
         if (excess > 0) {
           const tHalt = ((8 * excess * wf) / this.rHalt) * 1e12;
-          this.haltUntil = base + tHalt;
+          this.haltUntil = Math.ceil(base + tHalt);
           f.setHold(this.haltUntil);
           this.halt = true;
           this.extPending = true;
@@ -277,7 +277,7 @@ class Acc implements CcInstance {
       // one period later: the excess sent during the decision period at R_pre (Alg. 1 l.7-9, [AMB-A4/A5])
       const r = this.dSPrev * this.wf * (1 - this.rHalt / this.rPre);
       if (r > 0) {
-        this.haltUntil += ((8 * r) / this.rHalt) * 1e12;
+        this.haltUntil = Math.ceil(this.haltUntil + ((8 * r) / this.rHalt) * 1e12);
         f.setHold(this.haltUntil);
       }
       this.extPending = false;

@@ -187,8 +187,11 @@ export class Flow implements CcFlow, NicFlow {
     return fa === null ? this.sys.sendData(this) : fa.build(this);
   }
 
-  setHold(untilPs: number): void {
+  setHold(atPs: number): void {
     if (this.finished) return;
+    // times are integer ps: a fractional deadline woke the NIC at its floor, before the flow was
+    // ready, again and again at the same instant (a livelock, ACC Fig. 19 with P_thresh 0)
+    const untilPs = Math.ceil(atPs);
     const old = this.holdUntilPs;
     this.holdUntilPs = untilPs;
     if (untilPs !== old) this.sys.touch(this);
