@@ -66,3 +66,17 @@ test('a reduced-scale cause does not rule scale out', () => {
     .map((x) => `${x.f.paper}: ${x.f.claims} says "${x.hit}"`);
   assert.deepEqual(wrong, []);
 });
+
+/** reference-agrees causes that do not name a reference run kept under data/anchors/ */
+function referenceWithoutAnchor(causes: readonly Filed[]): string[] {
+  return causes
+    .filter((f) => f.cause.category === 'reference agrees' && !f.cause.explanation.includes('data/anchors/'))
+    .map((f) => `${f.paper}: ${f.claims} filed as reference agrees without a data/anchors/ run`);
+}
+
+test('a reference-agrees cause names the reference runs it rests on', () => {
+  const bare: Filed = { paper: 'p', claims: 'c', cause: { category: 'reference agrees', parameter: 'p', explanation: 'the reference gives the same' } };
+  const named: Filed = { paper: 'p', claims: 'c', cause: { category: 'reference agrees', parameter: 'p', explanation: 'the reference (data/anchors/ns3-w100) gives the same' } };
+  assert.equal(referenceWithoutAnchor([bare, named]).length, 1);
+  assert.deepEqual(referenceWithoutAnchor(allCauses()), []);
+});

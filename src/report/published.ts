@@ -48,8 +48,13 @@ import { recordedClaimSchema, type Provenance } from './provenance.js';
 export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
 export type Paper = (typeof PAPERS)[number];
 
-/** Why a claim deviates (or is inconclusive). */
-export const CAUSE_CATEGORIES = ['reconstruction choice', 'reduced scale', 'model gap', 'paper inconsistency', 'unexplained'] as const;
+/**
+ * Why a claim deviates (or is inconclusive). `reference agrees`: the paper's own public
+ * simulator, run on the stated set-up, misses the published value as ccsim does, and ccsim gives
+ * the reference's numbers on identical flows; the cause names the reference runs (under
+ * data/anchors/), so the gap lies in what made the published figure, not in ccsim's model.
+ */
+export const CAUSE_CATEGORIES = ['reconstruction choice', 'reference agrees', 'reduced scale', 'model gap', 'paper inconsistency', 'unexplained'] as const;
 export type CauseCategory = (typeof CAUSE_CATEGORIES)[number];
 
 const causeShape = {
