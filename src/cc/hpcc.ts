@@ -80,7 +80,7 @@ const BYTES_MOD = 2 ** 20;
 const BYTE_UNIT = 128;
 
 /** (a - b) of two counters truncated to whole units and stored mod m, as the reference's unsigned fields: in [0, m). */
-function modDelta(a: number, b: number, m: number): number {
+export function modDelta(a: number, b: number, m: number): number {
   const d = (Math.floor(a) % m) - (Math.floor(b) % m);
   return d >= 0 ? d : d + m;
 }

@@ -39,6 +39,10 @@
  * profile. The references' ACK-order differences do not reach this CC: the
  * once-per-RTT marker is always `maxSentSeq` (docs/algorithms.md §1).
  *
+ * `intDeltas: artifact` replaces the exact INT arithmetic with the OSCAR artifact's
+ * (modular fields, unguarded divisions; smoothPowerArtifact): a sensitivity for Fig. 10b's
+ * per-packet spraying (OSCAR §6.4, App. A.3; experiments/oscar/README.md F7).
+ *
  * Guards the papers leave implicit: a hop whose timestamp did not advance
  * (Δt ≤ 0) is skipped, and Γ is floored at 1e-3 before the division
  * (docs/algorithms.md §3 [AMB-P2]). oscarArtifact divides by its raw Γ as the
@@ -52,6 +56,7 @@ import { z } from 'zod';
 import { bpsParam } from '../engine/spec-fields.js';
 import { SEC } from '../engine/units.js';
 import { setDoscarCwnd } from './doscar-window.js';
+import { modDelta } from './hpcc.js';
 import * as ccTypes from './types.js';
 import type { AckInfo, CcDefinition, CcFlow, CcInstance, SendInfo } from './types.js';
 
@@ -63,6 +68,13 @@ export type PowerTcpProfile = (typeof POWERTCP_PROFILES)[number];
 
 /** HPCC-format INT block (5 hops × 8 B + 2 B) on data packets and ACKs (docs/network-model.md §8, §11.5). */
 export const INT_HEADER_BYTES = 42;
+
+/** `intDeltas: artifact` (OSCAR artifact IntHop): time field mod 2^24 ns; tx bytes in 128-B units mod 2^20; queue in 80-B units mod 2^16. */
+const ART_TIME_MOD = 2 ** 24;
+const ART_BYTES_MOD = 2 ** 20;
+const ART_BYTE_UNIT = 128;
+const ART_QLEN_MOD = 2 ** 16;
+const ART_QLEN_UNIT = 80;
 
 /** Γ floor before the division (docs/algorithms.md §3 [AMB-P2]). */
 export const POWER_FLOOR = 1e-3;
@@ -99,13 +111,23 @@ const params = z
       .enum(['perRtt', 'atSend'])
       .default('perRtt')
       .describe('window forms: w_old = the window remembered once per RTT (docs/algorithms.md §3, every profile) or the window when the acknowledged packet was sent (Eq. 7 w(t − θ) read literally)'),
+    intDeltas: z
+      .enum(['exact', 'artifact'])
+      .default('exact')
+      .describe(
+        "per-hop INT arithmetic: exact (ccsim's counters; a hop whose timestamp did not advance is skipped) or artifact, the OSCAR artifact's IntHop fields (24-bit ns time, 20-bit count of 128 B, 16-bit count of 80 B queue) differenced modulo the field and divided as IEEE doubles with no guard: a negative time delta reads ~16.8 ms, a zero one an infinite or NaN power whose NaN stays in Γ (window at its cap); OSCAR §6.4 Fig. 10b, App. A.3, a sensitivity for spraying (issue 42 item 4)",
+      ),
     updates: z
       .enum(['perAck', 'perRtt'])
       .default('perAck')
       .describe('window forms: set the window on every ACK (Alg. 1) or only once per RTT, Γ still smoothed on every ACK (PowerTCP §5, for parity with reTCP)'),
   })
   .strict()
-  .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] });
+  .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] })
+  .refine((p) => p.intDeltas !== 'artifact' || (p.lambdaSource ?? (p.profile === 'inetTub' ? 'rxBytes' : 'txBytes')) === 'txBytes', {
+    message: 'intDeltas artifact models the txBytes INT fields: use lambdaSource txBytes (inetTub defaults to rxBytes)',
+    path: ['intDeltas'],
+  });
 type Params = z.infer<typeof params>;
 
 /** Per-profile defaults of the overridable knobs (docs/algorithms.md §3). */
@@ -177,6 +199,8 @@ class PowerTcp implements CcInstance {
   /** window forms: the window moves only once per RTT (`updates: perRtt`, PowerTCP §5) */
   private readonly perRtt: boolean;
   private readonly rx: boolean;
+  /** `intDeltas: artifact`: the OSCAR artifact's IntHop arithmetic (smoothPowerArtifact) */
+  private readonly art: boolean;
   private readonly lambdaFloor: number;
   private readonly clamp: boolean;
   private readonly targetUtil: number;
@@ -215,6 +239,7 @@ class PowerTcp implements CcInstance {
     this.skipFirst = p.profile !== 'inetTub';
     this.perRtt = p.updates === 'perRtt';
     this.rx = k.rxBytes;
+    this.art = p.intDeltas === 'artifact';
     this.lambdaFloor = k.lambdaFloor;
     this.clamp = k.clamp;
     this.targetUtil = k.targetUtil;
@@ -264,7 +289,8 @@ class PowerTcp implements CcInstance {
       }
       return;
     }
-    this.smoothPower(ack, n);
+    if (this.art) this.smoothPowerArtifact(ack, n);
+    else this.smoothPower(ack, n);
     const ws = this.wAtSend;
     if (ws !== null) this.cwndOld = ws[Math.floor((ack.seq - 1) / this.mtu) & this.mask]!;
     let G = this.gs / this.targetUtil;
@@ -326,6 +352,45 @@ class PowerTcp implements CcInstance {
     if (dtSel > 0) {
       if (this.clamp && dtSel > tau) dtSel = tau;
       this.gs = (this.gs * (tau - dtSel) + gn * dtSel) / tau;
+    }
+  }
+
+  /**
+   * NORMPOWER as the OSCAR artifact computes it (`intDeltas: artifact`; its PowerTCP NormPower
+   * over HPCC-style IntHop fields): time in whole ns mod 2^24, tx bytes in 128-B units mod 2^20,
+   * queue in 80-B units mod 2^16, each delta taken modulo its field (never negative), and
+   * λ = Δbytes·8/Δt + Δq·8/Δt divided as IEEE doubles without a guard. Under ECMP every delta
+   * is one port's and this equals the exact form to the units' rounding; under per-packet
+   * spraying successive ACKs carry other ports at a hop (OSCAR App. A.3), a negative time delta
+   * becomes ~16.8 ms and a zero one gives an infinite or NaN λ. An infinite power selected with
+   * Δt = 0 makes the EWMA Γ·(1 − 0) + ∞·0 = NaN, which stays in Γ for the rest of the flow and
+   * (as a negative Γ does) holds the window at its cap. λ may still be floored (lambdaFloorRatio),
+   * Δt clamped (deltaTClamp) as the profile says; the rx-byte source is not modelled here.
+   */
+  private smoothPowerArtifact(ack: AckInfo, n: number): void {
+    const tau = this.tau;
+    let gn = 0;
+    let dtSel = 0;
+    for (let i = 0; i < n; i++) {
+      const dt = modDelta(ack.intTsPs[i]! / 1000, this.pTs[i]! / 1000, ART_TIME_MOD) * 1000; // ps
+      const s = dt / SEC;
+      const b = ack.intRateBps[i]!;
+      const q = (Math.floor(ack.intQlenBytes[i]! / ART_QLEN_UNIT) % ART_QLEN_MOD) * ART_QLEN_UNIT;
+      const qOld = (Math.floor(this.pQ[i]! / ART_QLEN_UNIT) % ART_QLEN_MOD) * ART_QLEN_UNIT;
+      const bytes = modDelta(ack.intTxBytes[i]! / ART_BYTE_UNIT, this.pB[i]! / ART_BYTE_UNIT, ART_BYTES_MOD) * ART_BYTE_UNIT;
+      let lambda = (bytes * 8) / s + ((q - qOld) * 8) / s;
+      const floor = this.lambdaFloor * b;
+      if (lambda < floor) lambda = floor;
+      const gi = (lambda / b) * (1 + (q * 8 * SEC) / (b * tau));
+      if (gi > gn) {
+        gn = gi;
+        dtSel = dt;
+      }
+    }
+    this.remember(ack, n);
+    if (gn > 0) {
+      if (this.clamp && dtSel > tau) dtSel = tau;
+      this.gs = (this.gs * (tau - dtSel) + gn * dtSel) / tau; // ∞·0 = NaN when dtSel = 0, as the artifact
     }
   }
 
