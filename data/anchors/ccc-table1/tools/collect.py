@@ -8,7 +8,7 @@ src = '/work/ns3ref/ccc/runs'; dst = sys.argv[1]
 rows = []
 for name in sorted(os.listdir(src)):
     d = f'{src}/{name}'
-    if not os.path.exists(f'{d}/summary.txt') or 'marks' in name: continue
+    if not os.path.exists(f'{d}/summary.txt') or 'marks' in name or 'inj' in name: continue
     scen = name.split('-')[0]
     m = json.loads(subprocess.check_output(['python3', '/work/ns3ref/ccc/analyze.py', scen, d, '--json']))
     cmd = open(f'{d}/cmdline.txt').read().strip()
@@ -34,7 +34,7 @@ for name in sorted(os.listdir(src)):
             hi = np.searchsorted(t, e, side='right')
             if hi > lo: lines.append(f'{int(e)},{int(v[lo:hi].max())}')
             lo = hi
-        with gzip.open(f'{o}/queue-max.csv.gz', 'wt') as f: f.write('\n'.join(lines) + '\n')
+        with open(f'{o}/queue-max.csv.gz', 'wb') as raw, gzip.GzipFile(fileobj=raw, mode='wb', mtime=0) as f: f.write(('\n'.join(lines) + '\n').encode())  # mtime 0: byte-identical re-runs
     rows.append(m)
 keys = ['run', 'E_B', 'E_L_us', 'T_B_us', 'T_L1_ms', 'T_L2_pct', 'drops', 'data_packets_sent', 'wall']
 with open(f'{dst}/results.csv', 'w') as f:
