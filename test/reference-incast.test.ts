@@ -76,15 +76,18 @@ test('6a: θ-PowerTCP inetTub sizes its window as rate x the smallest RTT seen, 
   assert.ok(checked > 100, `${checked} samples checked`);
 });
 
-test('6a: θ-PowerTCP on the 10:1 incast peaks below PowerTCP and within 12 us of the incast (reference: ~214 KB, PowerTCP 273.6 KB)', () => {
+test('6a: θ-PowerTCP on the 10:1 incast peaks below PowerTCP and within 12 us of the incast (reference: ~214 KB; PowerTCP 317.2 KB)', () => {
   const th = afterIncast(incast('theta-powertcp', { profile: 'inetTub' }, 150));
   const pt = afterIncast(incast('powertcp', { profile: 'inetTub' }, 150));
   const peak = (q: number[]): number => q.reduce((a, b) => (a > b ? a : b), 0);
   const thPeak = peak(th);
   const ptPeak = peak(pt);
-  // the reference's θ peak is ccsim's old 491.6 KB / 2.3 (issue 28) ≈ 214 KB; PowerTCP matches it (273.6 KB)
+  // the reference's θ peak is ccsim's old 491.6 KB / 2.3 (issue 28) ≈ 214 KB. PowerTCP's peak is
+  // ccsim's own value (no reference run of it): 273.6 KB with the reference's 2025 rules (λ floor,
+  // first update from a zeroed record), 317.2 KB since inetTub follows the code before them
+  // (docs/powertcp.md, "Which version of the reference": the first ACK only remembers the stack)
   assert.ok(Math.abs(thPeak - 214_000) < 0.15 * 214_000, `θ peak ${thPeak} B, reference ≈ 214 KB`);
-  assert.ok(Math.abs(ptPeak - 273_600) < 0.02 * 273_600, `PowerTCP peak ${ptPeak} B, reference 273.6 KB`);
+  assert.ok(Math.abs(ptPeak - 317_200) < 0.02 * 317_200, `PowerTCP peak ${ptPeak} B, ccsim's 317.2 KB`);
   assert.ok(thPeak < ptPeak, `θ ${thPeak} B below PowerTCP ${ptPeak} B`);
   assert.ok(th.indexOf(thPeak) <= 12, `θ peaks ${th.indexOf(thPeak)} us after the incast (before the fix: 23 us)`);
 });

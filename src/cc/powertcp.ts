@@ -30,9 +30,11 @@
  *   own figures and CCC's baselines): rate form R ← γ·(R_ref/Γ + 150 Mb/s) +
  *   (1−γ)·R_ref with R_ref refreshed once per RTT (HPCC's fast-react
  *   structure), window = max(1, floor(maxBdp·R/C)); τ = max RTT; λ from the
- *   rx-byte counter, floored at 0.5·b; Δt ≤ τ; Γ/0.95; rate ≥ 100 Mb/s; no
- *   first-ACK skip: the per-hop reference starts zeroed, so the first update
- *   replaces Γ with a floored estimate (docs/algorithms.md §3).
+ *   rx-byte counter, no floor; Δt ≤ τ; Γ/0.95; rate ≥ 100 Mb/s; the first
+ *   ACK only remembers the INT stack: the simulator as it made the paper's figures
+ *   and the reference runs (data/anchors/ns3-w10); its 2025 update (λ floored at
+ *   0.5·b, first update from a zeroed reference) is `lambdaFloorRatio: 0.5,
+ *   firstAck: update` (docs/algorithms.md §3).
  *
  * Individual knobs can be overridden (gamma, beta, target, λ source and floor,
  * Δt clamp, τ choice, rate floor); the realisation, law and start follow the
@@ -103,7 +105,11 @@ const params = z
     betaRateBps: bpsParam({ allowZero: true }).optional().describe('additive increase β as a rate, bps; β = betaRateBps·τ/8 bytes (inetTub: 150 Mb/s)'),
     targetUtil: z.number().gt(0).max(1).optional().describe('Γ is divided by this (paper: 1; oscarArtifact, inetTub: 0.95, docs/algorithms.md §3 [AMB-P4])'),
     lambdaSource: z.enum(['txBytes', 'rxBytes']).optional().describe('λ = txRate + q̇ from INT txBytes (paper, oscarArtifact) or Δrx-bytes/Δt (inetTub), docs/algorithms.md §3'),
-    lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (inetTub: 0.5; others: 0), docs/algorithms.md §3 [AMB-P2]'),
+    lambdaFloorRatio: z.number().min(0).max(1).optional().describe('λ ≥ this · b (every profile: 0; 0.5 is the reference simulator\'s 2025 update), docs/algorithms.md §3 [AMB-P2]'),
+    firstAck: z
+      .enum(['remember', 'update'])
+      .optional()
+      .describe('first ACK and a hop-count change: only remember the INT stack (every profile; the reference simulator before its 2025 update) or update from a zeroed per-hop reference (that update), docs/algorithms.md §3'),
     deltaTClamp: z.boolean().optional().describe('clamp the EWMA interval Δt to τ (paper, inetTub: on; oscarArtifact: off), docs/algorithms.md §3 [AMB-P1]'),
     tau: z.enum(['maxBaseRtt', 'flowBaseRtt']).optional().describe('τ = topology-wide max base RTT (paper, inetTub) or the flow\'s own base RTT (oscarArtifact)'),
     minRateBps: bpsParam().optional().describe('rate floor, bps (paper, oscarArtifact: 0.001·HostBw; inetTub: 100 Mb/s)'),
@@ -147,7 +153,7 @@ function knobs(p: Params): Knobs {
   const oscar = p.profile === 'oscarArtifact';
   return {
     rxBytes: (p.lambdaSource ?? (inet ? 'rxBytes' : 'txBytes')) === 'rxBytes',
-    lambdaFloor: p.lambdaFloorRatio ?? (inet ? 0.5 : 0),
+    lambdaFloor: p.lambdaFloorRatio ?? 0,
     clamp: p.deltaTClamp ?? !oscar,
     targetUtil: p.targetUtil ?? (p.profile === 'paper' ? 1 : 0.95),
     flowTau: (p.tau ?? (oscar ? 'flowBaseRtt' : 'maxBaseRtt')) === 'flowBaseRtt',
@@ -236,7 +242,7 @@ class PowerTcp implements CcInstance {
     this.tau = tauOf(f, p);
     this.gamma = p.gamma;
     this.gammaOld = p.gammaOld ?? p.profile === 'oscarArtifact';
-    this.skipFirst = p.profile !== 'inetTub';
+    this.skipFirst = (p.firstAck ?? 'remember') === 'remember';
     this.perRtt = p.updates === 'perRtt';
     this.rx = k.rxBytes;
     this.art = p.intDeltas === 'artifact';
