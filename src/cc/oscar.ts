@@ -39,6 +39,21 @@
  * ns offsets from the batch's first send time (exact centring, docs/algorithms.md §2).
  * Nothing is allocated per ACK.
  *
+ * Which packet a sample describes (`rttRecord`): by default the one that
+ * triggered the ACK (its echoed send time and in-flight stamp). `cumulative` is
+ * the OSCAR artifact's bookkeeping under reordering (its `RttRecordStructure Map`,
+ * set by the configs of the spraying runs, Fig 10b and Fig 12, and of Fig 10c;
+ * OSCAR §6.4, App. A.3): the sender keeps the send time and in-flight stamp of
+ * every packet it sends, by packet index, and takes the sample from the record
+ * of the last packet the ACK's cumulative sequence covers, measured at the ACK's
+ * arrival. With in-order delivery both are the same sample; under per-packet
+ * spraying (receiver `retxMode: none`, every packet ACKed with the cumulative
+ * sequence) an ACK that does not advance the sequence repeats that record with
+ * a later arrival, so the delay grows with the reordering, and an ACK that fills
+ * a gap gives the send time of the newest packet it covers. An ACK covering
+ * nothing yet (cumulative 0) gives no sample here (the artifact then reads an
+ * empty record, send time 0, its check compiled out in optimised builds).
+ *
  * State trace (metrics `ccTrace`, cc_trace.csv): `OSCAR_TRACE_FIELDS`, the
  * current u and the estimates of the last closed batch, with a batch counter
  * so a sampled trace shows where each update happened.
@@ -78,6 +93,12 @@ const params = z
       .default('firstSample')
       .describe(
         "where a batch's span starts: its own first sample, closing when the span exceeds tau (artifact, AMB-O2: a batch spans tau plus one sample gap), or the previous batch's closing sample, closing when the span reaches tau (Alg. 1 l.7, l.12: startTs <- sendTs)",
+      ),
+    rttRecord: z
+      .enum(['echo', 'cumulative'])
+      .default('echo')
+      .describe(
+        "which packet each sample describes: the one that triggered the ACK (echoed send time and in-flight stamp), or the sender's record of the last packet the cumulative ACK covers (the artifact's RttRecordStructure Map of its spraying configs; differs only under reordering)",
       ),
   })
   .strict()
@@ -143,6 +164,10 @@ class Oscar implements CcInstance {
   private readonly pktWire: number;
   private readonly mtu: number;
   private readonly anchorPrev: boolean;
+  /** rttRecord cumulative: send time (ps) and in-flight stamp of every sent packet, by packet index (allocated at the first send) */
+  private readonly cumulative: boolean;
+  private recTs: Float64Array | null = null;
+  private recInfl: Float64Array | null = null;
 
   /** last batch's estimates, for tests and traces */
   lastDelayPs = 0;
@@ -169,6 +194,7 @@ class Oscar implements CcInstance {
     this.pktWire = f.dataWireBytes;
     this.mtu = f.mtuBytes;
     this.anchorPrev = p.batchAnchor === 'previousClose';
+    this.cumulative = p.rttRecord === 'cumulative';
     const three = p.blsPoints === 'threePoint';
     this.px = three ? new Float64Array(POINT_CAP) : null;
     this.py = three ? new Float64Array(POINT_CAP) : null;
@@ -196,6 +222,17 @@ class Oscar implements CcInstance {
   /** pktInfl = packets in flight including this one x wire packet size (docs/algorithms.md §2, ART-13). */
   onSend(info: SendInfo): void {
     info.inflightStamp = Math.ceil(info.inflightStamp / this.mtu) * this.pktWire;
+    if (this.cumulative) {
+      if (this.recTs === null) {
+        const n = Math.ceil(this.f.sizeBytes / this.mtu);
+        this.recTs = new Float64Array(n);
+        this.recInfl = new Float64Array(n);
+      }
+      // a resent packet overwrites its record (as the artifact's map)
+      const k = Math.floor(info.seq / this.mtu);
+      this.recTs[k] = info.nowPs;
+      this.recInfl![k] = info.inflightStamp;
+    }
   }
 
   onAck(ack: AckInfo): void {
@@ -206,7 +243,15 @@ class Oscar implements CcInstance {
       return;
     }
     const cnt = ack.ackedPackets > 0 ? ack.ackedPackets : 1;
-    const x = ack.sendTsPs;
+    let x = ack.sendTsPs;
+    let sumInfl = ack.sumInflightBytes;
+    if (this.cumulative) {
+      // the record of the last packet below the cumulative sequence (class comment)
+      const k = Math.ceil(ack.seq / this.mtu) - 1;
+      if (k < 0 || this.recTs === null) return;
+      x = this.recTs[k]!;
+      sumInfl = this.recInfl![k]! * cnt;
+    }
     const y = this.owd ? ack.rxTsPs - x + this.reversePs : ack.nowPs - x;
     const bytes = cnt * this.pktWire;
     if (this.firstX < 0) {
@@ -234,7 +279,7 @@ class Oscar implements CcInstance {
     }
     this.nPts++;
     this.nPkts += cnt;
-    this.sumInfl += ack.sumInflightBytes;
+    this.sumInfl += sumInfl;
     this.sumBytes += bytes;
     const due = this.anchorPrev ? spanPs >= this.tauPs : spanPs > this.tauPs;
     if (due && this.nPts >= this.p.nMin) {
