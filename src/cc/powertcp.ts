@@ -345,20 +345,27 @@ class PowerTcp implements CcInstance {
       const b = ack.intRateBps[i]!;
       const q = ack.intQlenBytes[i]!;
       const bytes = rx ? ack.intRxBytes[i]! - this.pB[i]! : ack.intTxBytes[i]! - this.pB[i]! + (q - this.pQ[i]!);
-      let lambda = (bytes * 8 * SEC) / dt;
-      const floor = this.lambdaFloor * b;
-      if (lambda < floor) lambda = floor;
-      const gi = (lambda / b) * (1 + (q * 8 * SEC) / (b * tau));
+      const gi = this.hopPower((bytes * 8 * SEC) / dt, b, q, tau);
       if (gi > gn) {
         gn = gi;
         dtSel = dt;
       }
     }
     this.remember(ack, n);
-    if (dtSel > 0) {
-      if (this.clamp && dtSel > tau) dtSel = tau;
-      this.gs = (this.gs * (tau - dtSel) + gn * dtSel) / tau;
-    }
+    if (dtSel > 0) this.fold(gn, dtSel);
+  }
+
+  /** One hop's normalised power: λ (floored at lambdaFloor·b) / b × (1 + q / (b·τ)). */
+  private hopPower(lambda: number, b: number, q: number, tau: number): number {
+    const floor = this.lambdaFloor * b;
+    return ((lambda < floor ? floor : lambda) / b) * (1 + (q * 8 * SEC) / (b * tau));
+  }
+
+  /** Γ_s ← (Γ_s (τ − Δt) + Γ Δt) / τ over the selected hop's interval, Δt ≤ τ when clamped. */
+  private fold(gn: number, dtSel: number): void {
+    const tau = this.tau;
+    const dt = this.clamp && dtSel > tau ? tau : dtSel;
+    this.gs = (this.gs * (tau - dt) + gn * dt) / tau;
   }
 
   /**
@@ -384,20 +391,14 @@ class PowerTcp implements CcInstance {
       const q = (Math.floor(ack.intQlenBytes[i]! / ART_QLEN_UNIT) % ART_QLEN_MOD) * ART_QLEN_UNIT;
       const qOld = (Math.floor(this.pQ[i]! / ART_QLEN_UNIT) % ART_QLEN_MOD) * ART_QLEN_UNIT;
       const bytes = modDelta(ack.intTxBytes[i]! / ART_BYTE_UNIT, this.pB[i]! / ART_BYTE_UNIT, ART_BYTES_MOD) * ART_BYTE_UNIT;
-      let lambda = (bytes * 8) / s + ((q - qOld) * 8) / s;
-      const floor = this.lambdaFloor * b;
-      if (lambda < floor) lambda = floor;
-      const gi = (lambda / b) * (1 + (q * 8 * SEC) / (b * tau));
+      const gi = this.hopPower((bytes * 8) / s + ((q - qOld) * 8) / s, b, q, tau);
       if (gi > gn) {
         gn = gi;
         dtSel = dt;
       }
     }
     this.remember(ack, n);
-    if (gn > 0) {
-      if (this.clamp && dtSel > tau) dtSel = tau;
-      this.gs = (this.gs * (tau - dtSel) + gn * dtSel) / tau; // ∞·0 = NaN when dtSel = 0, as the artifact
-    }
+    if (gn > 0) this.fold(gn, dtSel); // ∞·0 = NaN when dtSel = 0, as the artifact
   }
 
   private remember(ack: AckInfo, n: number): void {
