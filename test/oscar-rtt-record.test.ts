@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { oscarCc, type OscarInstance } from '../src/cc/oscar.js';
-import type { AckInfo, CcFlow, SendInfo } from '../src/cc/types.js';
-import { INT_MAX_HOPS } from '../src/cc/types.js';
+import type { CcFlow, SendInfo } from '../src/cc/types.js';
+import { emptyAck, fakeCcFlow } from './helpers/fake-flow.js';
 import { US } from '../src/engine/units.js';
-import { profileDefaults } from '../src/net/config.js';
 
 const C = 100e9;
 const RTT = 12 * US;
@@ -19,68 +18,10 @@ const MTU = 1000;
 const WIRE = 1060;
 
 function flow(): CcFlow {
-  const f: CcFlow = {
-    id: 0,
-    src: 0,
-    dst: 1,
-    sizeBytes: 200 * MTU,
-    lineRateBps: C,
-    baseRttPs: RTT,
-    baseBdpBytes: (C / 8) * (RTT / 1e12),
-    pathBaseRttPs: RTT,
-    maxBaseRttPs: RTT,
-    maxBaseBdpBytes: (C / 8) * (RTT / 1e12),
-    baseOneWayPs: RTT / 2,
-    pathRttPs: RTT,
-    dataWireBytes: WIRE,
-    mtuBytes: MTU,
-    rateBps: C,
-    cwndBytes: Infinity,
-    sndNxt: 0,
-    sndUna: 0,
-    maxSentSeq: 0,
-    minRateBps: 0.001 * C,
-    net: profileDefaults('oscar'),
-    now: () => 0,
-    setRate() {},
-    setCwnd() {},
-    setTimer() {},
-    cancelTimer() {},
-    timerPending: () => false,
-    nextAvail: 0,
-    holdUntilPs: 0,
-    setHold() {},
-  };
-  return f;
+  return fakeCcFlow({ lineRateBps: C, baseRttPs: RTT, baseBdpBytes: (C / 8) * (RTT / 1e12), sizeBytes: 200 * MTU, minRateBps: 0.001 * C, dataWireBytes: WIRE, profile: 'oscar' });
 }
 
-function ackInfo(): AckInfo {
-  const z = (): Float64Array => new Float64Array(INT_MAX_HOPS);
-  return {
-    seq: 0,
-    isNack: false,
-    ecnEcho: false,
-    tcd: 0,
-    sendTsPs: 0,
-    rxTsPs: 0,
-    inflightBytes: 0,
-    receiverEcho: 0,
-    ackedPackets: 1,
-    sumInflightBytes: 0,
-    newlyAckedBytes: 0,
-    intHops: 0,
-    intTsPs: z(),
-    intQlenBytes: z(),
-    intTxBytes: z(),
-    intRateBps: z(),
-    intRxBytes: z(),
-    sndNxt: 0,
-    sndUna: 0,
-    maxSentSeq: 0,
-    nowPs: 0,
-    mpdUs: 0,
-  };
-}
+const ackInfo = emptyAck;
 
 const GAP = 84_800; // one 1060-B packet at 100 G, ps
 const T0 = 1e9;

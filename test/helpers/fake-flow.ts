@@ -2,7 +2,7 @@
  * A CcFlow for unit tests of a CC's control law: no network, the CC's rate changes recorded
  * (`calls`), everything else inert. The link and path numbers are the test's.
  */
-import type { CcFlow } from '../../src/cc/types.js';
+import { INT_MAX_HOPS, type AckInfo, type CcFlow } from '../../src/cc/types.js';
 import { profileDefaults, type ProfileName } from '../../src/net/config.js';
 
 export interface RecordingFlow extends Omit<CcFlow, 'rateBps'> {
@@ -22,6 +22,8 @@ export interface FakeFlowOptions {
   dst?: number;
   sizeBytes?: number;
   minRateBps?: number;
+  /** wire bytes of a full data packet (default 1056) */
+  dataWireBytes?: number;
   profile: ProfileName;
 }
 
@@ -30,7 +32,7 @@ export function fakeCcFlow(o: FakeFlowOptions): RecordingFlow {
   const f: RecordingFlow = {
     id: 0, src: 0, dst: o.dst ?? 1, sizeBytes: o.sizeBytes ?? 1e9, lineRateBps: o.lineRateBps,
     baseRttPs: o.baseRttPs, baseBdpBytes: o.baseBdpBytes, pathBaseRttPs: path, pathRttPs: path,
-    maxBaseRttPs: o.baseRttPs, maxBaseBdpBytes: o.baseBdpBytes, baseOneWayPs: path / 2, dataWireBytes: 1056, mtuBytes: 1000,
+    maxBaseRttPs: o.baseRttPs, maxBaseBdpBytes: o.baseBdpBytes, baseOneWayPs: path / 2, dataWireBytes: o.dataWireBytes ?? 1056, mtuBytes: 1000,
     rateBps: o.lineRateBps, cwndBytes: Infinity, sndNxt: 0, sndUna: 0, maxSentSeq: 0, minRateBps: o.minRateBps ?? 0,
     net: profileDefaults(o.profile), nextAvail: 0, holdUntilPs: 0, now: () => 0, calls: [],
     setRate(bps: number, adjust?: boolean) { f.calls.push({ bps, adjust }); f.rateBps = bps; },
@@ -38,3 +40,15 @@ export function fakeCcFlow(o: FakeFlowOptions): RecordingFlow {
   };
   return f;
 }
+
+/** An ACK with every field zero and empty INT stacks, for a test to fill in. */
+export function emptyAck(): AckInfo {
+  const z = (): Float64Array => new Float64Array(INT_MAX_HOPS);
+  return {
+    seq: 0, isNack: false, ecnEcho: false, tcd: 0, sendTsPs: 0, rxTsPs: 0, inflightBytes: 0, receiverEcho: 0,
+    ackedPackets: 1, sumInflightBytes: 0, newlyAckedBytes: 0, intHops: 0,
+    intTsPs: z(), intQlenBytes: z(), intTxBytes: z(), intRateBps: z(), intRxBytes: z(),
+    sndNxt: 0, sndUna: 0, maxSentSeq: 0, nowPs: 0, mpdUs: 0,
+  };
+}
+
