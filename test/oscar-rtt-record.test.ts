@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { oscarCc, type OscarInstance } from '../src/cc/oscar.js';
 import type { CcFlow, SendInfo } from '../src/cc/types.js';
-import { emptyAck, fakeCcFlow } from './helpers/fake-flow.js';
+import { newAckInfo } from '../src/transport/ack-info.js';
+import { fakeCcFlow } from './helpers/fake-flow.js';
 import { US } from '../src/engine/units.js';
 
 const C = 100e9;
@@ -20,8 +21,6 @@ const WIRE = 1060;
 function flow(): CcFlow {
   return fakeCcFlow({ lineRateBps: C, baseRttPs: RTT, baseBdpBytes: (C / 8) * (RTT / 1e12), sizeBytes: 200 * MTU, minRateBps: 0.001 * C, dataWireBytes: WIRE, profile: 'oscar' });
 }
-
-const ackInfo = emptyAck;
 
 const GAP = 84_800; // one 1060-B packet at 100 G, ps
 const T0 = 1e9;
@@ -48,7 +47,7 @@ function run(rttRecord: 'echo' | 'cumulative', late: number, lateBy: number): { 
   arrivals.sort((a, b) => a.at - b.at);
   const got = new Uint8Array(n);
   let expected = 0;
-  const a = ackInfo();
+  const a = newAckInfo();
   for (const { k, at } of arrivals) {
     got[k] = 1;
     while (expected < n && got[expected] === 1) expected++;
@@ -89,7 +88,7 @@ test('OSCAR rttRecord cumulative: an ACK that acknowledges nothing yet gives no 
   const o = oscarCc.create(flow(), oscarCc.params.parse({ rttRecord: 'cumulative' })) as OscarInstance;
   const s: SendInfo = { seq: MTU, payloadBytes: MTU, wireBytes: WIRE, nowPs: T0, isRetransmission: false, inflightStamp: 0, nextGapPs: -1 };
   o.onSend(s);
-  const a = ackInfo();
+  const a = newAckInfo();
   a.seq = 0; // packet 1 arrived before packet 0
   for (let i = 0; i < 200; i++) {
     a.nowPs = T0 + RTT + i * GAP;

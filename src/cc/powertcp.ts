@@ -130,11 +130,16 @@ const params = z
   })
   .strict()
   .refine((p) => p.betaRatio === undefined || p.betaRateBps === undefined, { message: 'give betaRatio or betaRateBps, not both', path: ['betaRateBps'] })
-  .refine((p) => p.intDeltas !== 'artifact' || (p.lambdaSource ?? (p.profile === 'inetTub' ? 'rxBytes' : 'txBytes')) === 'txBytes', {
+  .refine((p) => p.intDeltas !== 'artifact' || lambdaSourceOf(p) === 'txBytes', {
     message: 'intDeltas artifact models the txBytes INT fields: use lambdaSource txBytes (inetTub defaults to rxBytes)',
     path: ['intDeltas'],
   });
 type Params = z.infer<typeof params>;
+
+/** λ's INT source: the parameter, else the profile's (inetTub: the rx-byte counter). */
+function lambdaSourceOf(p: { lambdaSource?: 'txBytes' | 'rxBytes' | undefined; profile: PowerTcpProfile }): 'txBytes' | 'rxBytes' {
+  return p.lambdaSource ?? (p.profile === 'inetTub' ? 'rxBytes' : 'txBytes');
+}
 
 /** Per-profile defaults of the overridable knobs (docs/algorithms.md §3). */
 interface Knobs {
@@ -152,7 +157,7 @@ function knobs(p: Params): Knobs {
   const inet = p.profile === 'inetTub';
   const oscar = p.profile === 'oscarArtifact';
   return {
-    rxBytes: (p.lambdaSource ?? (inet ? 'rxBytes' : 'txBytes')) === 'rxBytes',
+    rxBytes: lambdaSourceOf(p) === 'rxBytes',
     lambdaFloor: p.lambdaFloorRatio ?? 0,
     clamp: p.deltaTClamp ?? !oscar,
     targetUtil: p.targetUtil ?? (p.profile === 'paper' ? 1 : 0.95),

@@ -49,9 +49,10 @@ export const PAPERS = ['oscar', 'powertcp', 'acc', 'ccc', 'sqcc'] as const;
 export type Paper = (typeof PAPERS)[number];
 
 /**
- * Why a claim deviates (or is inconclusive). `reference agrees`: the paper's own public
- * simulator, run on the stated set-up, misses the published value as ccsim does, and ccsim gives
- * the reference's numbers on identical flows; the cause names the reference runs (under
+ * Why a claim deviates (or is inconclusive). `reference agrees`: a public reference simulator of
+ * the system (the paper's own, or the one it cites for a baseline: the PowerTCP authors' for
+ * CCC's), run on the stated set-up, misses the published value as ccsim does, and ccsim gives the
+ * reference's numbers on identical flows; the cause names the reference runs (under
  * data/anchors/), so the gap lies in what made the published figure, not in ccsim's model.
  */
 export const CAUSE_CATEGORIES = ['reconstruction choice', 'reference agrees', 'reduced scale', 'model gap', 'paper inconsistency', 'unexplained'] as const;

@@ -2,7 +2,7 @@
  * A CcFlow for unit tests of a CC's control law: no network, the CC's rate changes recorded
  * (`calls`), everything else inert. The link and path numbers are the test's.
  */
-import { INT_MAX_HOPS, type AckInfo, type CcFlow } from '../../src/cc/types.js';
+import type { CcFlow } from '../../src/cc/types.js';
 import { profileDefaults, type ProfileName } from '../../src/net/config.js';
 
 export interface RecordingFlow extends Omit<CcFlow, 'rateBps'> {
@@ -40,15 +40,3 @@ export function fakeCcFlow(o: FakeFlowOptions): RecordingFlow {
   };
   return f;
 }
-
-/** An ACK with every field zero and empty INT stacks, for a test to fill in. */
-export function emptyAck(): AckInfo {
-  const z = (): Float64Array => new Float64Array(INT_MAX_HOPS);
-  return {
-    seq: 0, isNack: false, ecnEcho: false, tcd: 0, sendTsPs: 0, rxTsPs: 0, inflightBytes: 0, receiverEcho: 0,
-    ackedPackets: 1, sumInflightBytes: 0, newlyAckedBytes: 0, intHops: 0,
-    intTsPs: z(), intQlenBytes: z(), intTxBytes: z(), intRateBps: z(), intRxBytes: z(),
-    sndNxt: 0, sndUna: 0, maxSentSeq: 0, nowPs: 0, mpdUs: 0,
-  };
-}
-
