@@ -397,3 +397,21 @@ test('every DCQCN and TIMELY point of the PowerTCP specs takes the same config c
   }
   assert.ok(n >= 24, `found ${n} DCQCN/TIMELY points`);
 });
+
+test('Figs 6/7 run the generator of the script behind the published figures (LEAF_COUNT 2: ptGenerator artifact), the every-server reading only as a sensitivity spec', () => {
+  let n = 0;
+  for (const { p, where } of powertcpSpecPoints()) {
+    if (!/fig6-7ab|fig7cdh|fig7ef/.test(where)) continue;
+    for (const w of p.spec.workload) {
+      if (w.type !== 'poisson' && w.type !== 'query') continue;
+      n++;
+      assert.equal((w as { ptGenerator?: string }).ptGenerator, 'artifact', where);
+    }
+  }
+  assert.ok(n >= 3 * 2, `found ${n} workloads`);
+  for (const file of ['fig6-7ab-every-server.yaml', 'fig7cdh-every-server.yaml', 'fig7ef-every-server.yaml']) {
+    const pts = planSweep(EXP + file, { quick: false }).points;
+    assert.ok(pts.length > 0, file);
+    for (const p of pts) for (const w of p.spec.workload) if (w.type === 'poisson' || w.type === 'query') assert.equal((w as { ptGenerator?: string }).ptGenerator, 'paper', file);
+  }
+});
