@@ -35,6 +35,8 @@
  * (r) replay-like: (c)'s tree and workload with 20 ms of arrivals, `profile:
  *     hpcc` with the PowerTCP artifact's MMU (`dtMode: alpha`, `ptPools:
  *     ptWorkload`), HPCC: the configuration the ns-3 replay runs use.
+ * (p) (r) with PowerTCP (profile inetTub): the INT CC of PowerTCP Figs 6/7 and the
+ *     W10/W100 replays, its per-ACK power arithmetic on every ACK. Not in the default set.
  * (g) collective jobs (issue 25; OSCAR §6.4 Fig 12's setup): the 64-host
  *     spine-leaf T-SL64 (16 leaves x 4 hosts, 2 spines, 200 G, 1 us), 4 groups
  *     of 16 hosts (one per leaf: `groups: { size: 16, stride: 4 }`), each a
@@ -93,7 +95,7 @@ import { CollectiveDriver, strideGroupIds } from '../src/workload/collective.js'
 const metricsOff = noMetrics();
 
 /** the scenario names `scenario()` knows */
-const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'gf', 'n', 'r', 's', 't', 'v'] as const;
+const SCENARIOS = ['a', 'b', 'b2', 'bfc', 'c', 'd', 'e', 'g', 'gf', 'n', 'p', 'r', 's', 't', 'v'] as const;
 
 function scenario(name: string): { title: string; input: SimInput } {
   if (name === 'a') {
@@ -148,11 +150,17 @@ function scenario(name: string): { title: string; input: SimInput } {
       input: { seed: 1, topology: topo, net, cc: { name: 'dcqcn', params: { preset: 'powertcp', window: 'bdp' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
     };
   }
-  if (name === 'r') {
+  if (name === 'r' || name === 'p') {
     const topo = fatTreePreset('powertcp256');
     const hosts = Array.from({ length: 256 }, (_, i) => i);
     const flows = poissonFlows({ sources: hosts, destinations: hosts, cdf: loadCdf('websearch-powertcp'), load: 0.6, refRateBps: 6.25e9, startPs: 0, durationPs: 20 * MS, rng: new Rng(1).fork('workload/0') });
     const net = deepMerge(profileDefaults('hpcc'), { switch: { bufferBytes: 4 * MIB, dtMode: 'alpha', ptPools: 'ptWorkload' }, transport: { txTimeQuantization: 'floorExact' } });
+    if (name === 'p') {
+      return {
+        title: `(p) (r) with PowerTCP (profile inetTub, the Figs 6/7 CC): 20 ms arrivals (${flows.length} flows), PowerTCP-artifact MMU`,
+        input: { seed: 1, topology: topo, net, cc: { name: 'powertcp', params: { profile: 'inetTub' } }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
+      };
+    }
     return {
       title: `(r) replay-like: PowerTCP 256-host tree, WebSearch 60%, 20 ms arrivals (${flows.length} flows), hpcc profile, PowerTCP-artifact MMU, HPCC`,
       input: { seed: 1, topology: topo, net, cc: { name: 'hpcc', params: {} }, flows, stopAtPs: null, maxTimePs: 2 * SEC, linkEvents: [], metrics: metricsOff },
@@ -379,7 +387,7 @@ function main(): void {
   const names = rest.length > 0 ? rest : ['a', 'c', 'r', 'd', 'b', 'e'];
   const bad = names.find((n) => !(SCENARIOS as readonly string[]).includes(n));
   if (bad !== undefined) {
-    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, bfc, g, n, s and v)\n`);
+    process.stderr.write(`bench: unknown scenario "${bad}" (use any of ${SCENARIOS.join(', ')}; none runs all but b2, bfc, g, gf, n, p, s, t and v)\n`);
     process.exitCode = 2;
     return;
   }

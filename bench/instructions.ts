@@ -166,12 +166,12 @@ async function main(): Promise<void> {
     .name('instructions')
     .description('instructions and L1 data misses per simulated event under cachegrind, for one or more builds')
     .argument('[builds...]', 'directories of built checkouts (. for this one); the first is the reference', ['.'])
-    .option('-s, --scenario <name>', 'bench scenario (a, b2, c, d, r; not b, e or s), with +bd: the FCT breakdown on', 'c')
+    .option('-s, --scenario <name>', 'bench scenario (a, b2, c, d, p, r; not b, e or s), with +bd: the FCT breakdown on', 'c')
     .option('--from <ms>', 'the shorter run stops at this simulated time', positive('--from'), 2)
     .option('--to <ms>', 'the longer run stops at this simulated time', positive('--to'), 4)
     .option('--node-arg <flag>', 'a further node or V8 flag for every run (repeatable), e.g. --node-arg=--max-inlined-bytecode-size=920', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .action(async (builds: string[], opts: { scenario: string; from: number; to: number; nodeArg: string[] }) => {
-      if (!['a', 'b2', 'c', 'd', 'r'].includes(opts.scenario.replace(/\+bd$/, ''))) program.error(`--scenario must be one of a, b2, c, d, r, got "${opts.scenario}"`);
+      if (!['a', 'b2', 'c', 'd', 'p', 'r'].includes(opts.scenario.replace(/\+bd$/, ''))) program.error(`--scenario must be one of a, b2, c, d, p, r, got "${opts.scenario}"`);
       if (opts.to <= opts.from) program.error(`--to (${opts.to}) must be later than --from (${opts.from})`);
       if (spawnSync('valgrind', ['--version']).error !== undefined) program.error('valgrind is not installed (Debian: apt-get install valgrind)');
       const dirs = builds.map((b) => resolve(b));
