@@ -379,6 +379,29 @@ test('incastFlows: random receiver and fanIn distinct senders per event, stagger
   assert.ok(new Set(many.map((f) => f.dst)).size > 5);
 });
 
+test('incastFlows: staggerBy host starts each sender at event + host id x stagger (the OSCAR artifact\'s Fig 10c generator)', () => {
+  const hosts = range(320);
+  const times = [10 * US, 50 * US];
+  const base = { hosts, fanIn: 32, bytes: 450_000, times, staggerPs: 37_500 };
+  const byHost = incastFlows({ ...base, staggerBy: 'host', rng: new Rng(9) });
+  const byOrder = incastFlows({ ...base, rng: new Rng(9) });
+  // the same events, receivers and senders; only the starts differ
+  const key = (f: { src: number; dst: number }): string => `${f.dst}:${f.src}`;
+  assert.deepEqual(byHost.map(key).sort(), byOrder.map(key).sort());
+  for (const f of byHost) {
+    const t = f.startPs - f.src * 37_500;
+    assert.ok(times.includes(t), `start ${f.startPs} of host ${f.src}`);
+  }
+  // spread up to 319 x 37.5 ns here, at most 31 x 37.5 ns by draw order
+  const spread = (fs: typeof byHost, t: number): number => {
+    const ev = fs.filter((f) => f.startPs >= t && f.startPs < t + 12 * US);
+    return Math.max(...ev.map((f) => f.startPs)) - Math.min(...ev.map((f) => f.startPs));
+  };
+  assert.ok(spread(byOrder, times[0]!) <= 31 * 37_500);
+  assert.ok(spread(byHost, times[0]!) > 31 * 37_500);
+  for (let i = 1; i < byHost.length; i++) assert.ok(byHost[i - 1]!.startPs <= byHost[i]!.startPs);
+});
+
 test('incastFlows: fixed receiver and fixed senders', () => {
   const flows = incastFlows({ hosts: range(256), fanIn: 255, bytes: 2800, receiver: 16, times: [150 * MS], rng: new Rng(1), prio: 2, tag: 'burst' });
   assert.equal(flows.length, 255);

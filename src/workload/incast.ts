@@ -31,6 +31,11 @@ export interface IncastOptions {
   /** sender j (0-based, in draw order) starts at event + j * staggerPs */
   staggerPs?: number;
   /**
+   * what multiplies staggerPs: the sender's place in the draw (`order`, default) or its host
+   * id (`host`, as the OSCAR artifact's FileRequest generator: IncastFlowInterval x node index)
+   */
+  staggerBy?: 'order' | 'host';
+  /**
    * Event times come from rng.fork('incast/events'), receivers and senders from
    * rng.fork('incast/pick'): pass distinct streams to distinct generators.
    */
@@ -90,6 +95,7 @@ export function incastFlows(o: IncastOptions): FlowSpec[] {
     hostSet.add(hosts[i]!);
   }
   const stagger = o.staggerPs ?? 0;
+  const byHost = o.staggerBy === 'host';
   const fanIn = o.fanIn;
   const receiver = o.receiver;
 
@@ -165,7 +171,7 @@ export function incastFlows(o: IncastOptions): FlowSpec[] {
       }
     }
     for (let j = 0; j < fanIn; j++) {
-      const f: FlowSpec = { src: senders[j]!, dst: rcv, bytes: o.bytes, startPs: t + j * stagger, tag };
+      const f: FlowSpec = { src: senders[j]!, dst: rcv, bytes: o.bytes, startPs: t + (byHost ? senders[j]! : j) * stagger, tag };
       if (o.prio !== undefined) f.prio = o.prio;
       flows.push(f);
     }
@@ -199,6 +205,8 @@ const incastSchema = z
     duration: durationField({ positive: true }).optional(),
     /** sender j starts at event + j·stagger */
     stagger: durationField().default(0),
+    /** `order`: j is the sender's place in the draw; `host`: its host id (the OSCAR artifact's Fig 10c generator) */
+    staggerBy: z.enum(['order', 'host']).default('order'),
     prio: prio.optional(),
     tag: z.string().default('incast'),
   })
@@ -244,7 +252,7 @@ function prepareIncast(w: IncastEntry, ctx: WorkloadContext): PreparedWorkload {
     tags: [w.tag],
     addOfferedLoad: () => w.load ?? 0,
     flows(rng: Rng): FlowSpec[] {
-      const o: IncastOptions = { hosts: pool, fanIn: w.fanIn, bytes: w.size, rng, tag: w.tag, startPs: w.start, staggerPs: w.stagger };
+      const o: IncastOptions = { hosts: pool, fanIn: w.fanIn, bytes: w.size, rng, tag: w.tag, startPs: w.start, staggerPs: w.stagger, staggerBy: w.staggerBy };
       if (receiver !== undefined) o.receiver = receiver;
       if (senders !== undefined) o.senders = senders;
       if (w.prio !== undefined) o.prio = w.prio;
