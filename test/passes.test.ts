@@ -30,7 +30,7 @@ class FakeInjector implements FlowInjector {
 
 test('passes: ring timing rule — next pass = trigger + compute, overlapping passes, window closes triggers', () => {
   const plan = { flowBytesOf: (n: number) => ringFlowBytes(3000, n), triggerBytesOf: () => 3000, computePs: 50, startPs: 0, windowPs: 1000, tag: 'r' };
-  const d = new PassesDriver([[10, 11, 12]], plan);
+  const d = new PassesDriver([[10, 11, 12]], plan, undefined);
   const inj = new FakeInjector();
   assert.equal(d.done(), false, 'not done before it began');
   d.begin(inj);
@@ -107,4 +107,37 @@ test('passes: trigger flow waits for the whole flow; bad entries are spec errors
   assert.ok(second.startPs - 5e6 >= first.startPs + 12e6, 'the whole 150 KB flow arrived first');
   assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ modelBytes: 100_000, flowBytes: 50_000, compute: '5us', window: '40us' })), '.')), /modelBytes.*more than the 50000 bytes/);
   assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ modelBytes: 100_000, compute: '5us' })), '.')), /window/);
+});
+
+test('passes: moe — every received flow is sent on after the group barrier, to a drawn expert other than the sender', () => {
+  const s = spec({ pattern: 'moe', flowBytes: 50_000, experts: { weights: [4, 1, 1, 1] }, compute: '1us', start: '5us', window: '60us', tag: 'moe' });
+  const out = simulate(resolveSpec(parseSpec(s), '.'));
+  assert.equal(out.unfinished.length, 0);
+  const rows = [...out.fct].sort((a, b) => a.id - b.id);
+  const passes = new Map<number, typeof rows>();
+  for (const r of rows) (passes.get(r.startPs) ?? passes.set(r.startPs, []).get(r.startPs)!).push(r);
+  const starts = [...passes.keys()].sort((a, b) => a - b);
+  assert.equal(starts[0], 5e6);
+  assert.ok(starts.length >= 3, `${starts.length} passes`);
+  for (let k = 0; k < starts.length; k++) {
+    const mine = passes.get(starts[k]!)!;
+    assert.equal(mine.length, 4, 'four flows per pass, always');
+    assert.ok(mine.every((r) => r.src !== r.dst && r.bytes === 50_000));
+    if (k === 0) {
+      assert.deepEqual(mine.map((r) => r.src).sort(), [0, 1, 2, 3]);
+      continue;
+    }
+    const prev = passes.get(starts[k - 1]!)!;
+    // the senders of a pass are the receivers of the one before, once each per flow received
+    assert.deepEqual(mine.map((r) => r.src).sort(), prev.map((r) => r.dst).sort());
+    // after the barrier: the last flow of the pass received (before its ACK is back), plus compute
+    const last = Math.max(...prev.map((r) => r.finishPs));
+    assert.ok(starts[k]! > last - 3e6 && starts[k]! <= last + 1e6, `pass ${k} starts ${starts[k]} ps, last flow of the pass before finished ${last} ps`);
+    assert.ok(starts[k]! - 1e6 < 65e6, 'barrier inside the window');
+  }
+  // the heavy expert (member 0) receives most flows; seeded, so the same run twice is identical
+  const again = simulate(resolveSpec(parseSpec(s), '.'));
+  assert.deepEqual([...again.fct].sort((a, b) => a.id - b.id).map((r) => [r.src, r.dst, r.startPs]), rows.map((r) => [r.src, r.dst, r.startPs]));
+  assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ pattern: 'moe', flowBytes: 50_000, compute: '1us', window: '60us' })), '.')), /experts/);
+  assert.match(specErrorOf(() => resolveSpec(parseSpec(spec({ pattern: 'moe', flowBytes: 50_000, experts: { weights: [1, 1] }, compute: '1us', window: '60us' })), '.')), /2 weights for a group of 4/);
 });

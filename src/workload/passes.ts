@@ -17,27 +17,39 @@
  * pass is triggered at or after `start + window`; flows triggered before it still start.
  * The run then ends when every flow has finished.
  *
+ * `pattern: moe` (expert parallelism, the artifact's MOE type): every member sends one
+ * flow of `flowBytes` at `start` to an expert drawn from `experts` (a group member other
+ * than itself: a draw of itself is drawn again, with the entry's seeded stream). A group's
+ * pass ends when all its flows have been received whole (a barrier); then every member
+ * sends one new flow per flow it received in that pass, to a fresh draw, `compute` later
+ * (the artifact's receivers poll the barrier every 1 us: that lag is not modelled). A
+ * pass whose barrier falls at or after `start + window` starts no flows.
+ *
  * Each group reports one job record (jobs.csv): from `start` to its last pass's start,
  * with the bytes of all its passes; the flows themselves carry `tag`.
  */
 import { z } from 'zod';
+import type { Rng } from '../engine/rng.js';
 import { durationField, sizeField } from '../engine/spec-fields.js';
 import { groupsField, hostsField, resolveGroups } from './collective.js';
+import { drawExpert, expertCdf, expertsSchema } from './collective-moe.js';
 import type { FlowInjector, JobRecord, WorkloadDriver } from './driver.js';
 import type { PreparedWorkload, WorkloadContext, WorkloadDefinition } from './plugin.js';
 
 const schema = z
   .object({
     type: z.literal('passes'),
-    pattern: z.literal('ring').default('ring'),
+    pattern: z.enum(['ring', 'moe']).default('ring'),
     hosts: hostsField,
     groups: groupsField,
-    /** the model's gradient bytes per member (the artifact: the sum of its layers' weight-gradient sizes) */
-    modelBytes: sizeField({ bare: true, min: 1 }),
-    /** bytes of one pass's flow; default floor(2(N-1)/N x modelBytes) */
+    /** ring: the model's gradient bytes per member (the artifact: the sum of its layers' weight-gradient sizes) */
+    modelBytes: sizeField({ bare: true, min: 1 }).optional(),
+    /** bytes of one pass's flow; ring default floor(2(N-1)/N x modelBytes); moe: required */
     flowBytes: sizeField({ bare: true, min: 1 }).optional(),
-    /** what triggers a member's next pass: `model` bytes of its predecessor's flow received (the artifact), or the whole `flow` */
-    trigger: z.enum(['model', 'flow']).default('model'),
+    /** moe: the experts' selection weights, one per group member (collective-moe.ts) */
+    experts: expertsSchema.optional(),
+    /** ring: what triggers a member's next pass: `model` bytes of its predecessor's flow received (the artifact), or the whole `flow` */
+    trigger: z.enum(['model', 'flow']).optional(),
     /** from the trigger to the next pass's start */
     compute: durationField(),
     start: durationField().default(0),
@@ -56,6 +68,8 @@ export interface PassesPlan {
   /** in-order bytes at the successor that trigger its next pass, per group size */
   readonly triggerBytesOf: (n: number) => number;
   readonly computePs: number;
+  /** moe: the expert-selection CDF per group size (else undefined: a ring) */
+  readonly moeCdfOf?: (n: number) => Float64Array;
   readonly startPs: number;
   readonly windowPs: number;
   readonly tag: string;
@@ -67,6 +81,8 @@ export function ringFlowBytes(modelBytes: number, n: number): number {
 }
 
 const KEY = 2 ** 20;
+/** moe: the wake-up token's member part for a group's barrier (members are below it) */
+const BARRIER = KEY - 1;
 
 /** The driver of one entry: every group's ring of passes. */
 export class PassesDriver implements WorkloadDriver {
@@ -83,11 +99,20 @@ export class PassesDriver implements WorkloadDriver {
   /** false until `begin` (the run asks `done` before it starts the drivers) */
   private begun = false;
 
+  /** moe: per group, the selection CDF, flows of the pass not yet received, and per member the flows it received in this pass */
+  private readonly cdf: Float64Array[];
+  private readonly open: Int32Array;
+  private readonly got: Int32Array[];
+
   constructor(
     groups: readonly (readonly number[])[],
     private readonly p: PassesPlan,
+    private readonly rng: Rng | undefined,
   ) {
     this.hosts = groups.map((g) => Int32Array.from(g));
+    this.cdf = p.moeCdfOf === undefined ? [] : groups.map((g) => p.moeCdfOf!(g.length));
+    this.open = new Int32Array(groups.length);
+    this.got = groups.map((g) => new Int32Array(g.length));
     this.flowBytes = Float64Array.from(groups, (g) => p.flowBytesOf(g.length));
     this.triggerBytes = Float64Array.from(groups, (g) => p.triggerBytesOf(g.length));
     this.started = new Int32Array(groups.length);
@@ -105,11 +130,18 @@ export class PassesDriver implements WorkloadDriver {
     }
   }
 
-  /** Member `q` of group `j` starts a pass now: one flow to its ring successor. */
+  /** Member `q` of group `j` starts a pass now: one flow to its ring successor, or to a drawn expert. */
   private pass(j: number, q: number, inj: FlowInjector): void {
     const h = this.hosts[j]!;
-    const id = inj.start({ src: h[q]!, dst: h[(q + 1) % h.length]!, bytes: this.flowBytes[j]!, tag: this.p.tag, notifyAtBytes: this.triggerBytes[j]! });
-    this.awaiting.set(id, j * KEY + q);
+    let dst = (q + 1) % h.length;
+    if (this.rng !== undefined) {
+      // the artifact draws again while the draw is the sender itself
+      do dst = drawExpert(this.cdf[j]!, this.rng);
+      while (dst === q);
+      this.open[j]!++;
+    }
+    const id = inj.start({ src: h[q]!, dst: h[dst]!, bytes: this.flowBytes[j]!, tag: this.p.tag, notifyAtBytes: this.triggerBytes[j]! });
+    this.awaiting.set(id, j * KEY + (this.rng !== undefined ? dst : q));
     this.started[j]!++;
     this.bytes[j]! += this.flowBytes[j]!;
     this.lastStartPs[j] = inj.nowPs;
@@ -123,7 +155,17 @@ export class PassesDriver implements WorkloadDriver {
   onWake(token: number, inj: FlowInjector): void {
     this.pendingWakes--;
     const j = Math.floor(token / KEY);
-    this.pass(j, token - j * KEY, inj);
+    if (token - j * KEY !== BARRIER) {
+      this.pass(j, token - j * KEY, inj);
+      return;
+    }
+    // moe: the group's pass after a barrier: each member sends one flow per flow it received
+    const got = this.got[j]!;
+    for (let q = 0; q < got.length; q++) {
+      const k = got[q]!;
+      got[q] = 0;
+      for (let i = 0; i < k; i++) this.pass(j, q, inj);
+    }
   }
 
   /** The successor of the flow's sender has its trigger bytes: it starts its next pass `compute` later, if the window is open. */
@@ -131,11 +173,28 @@ export class PassesDriver implements WorkloadDriver {
     const key = this.awaiting.get(id);
     if (key === undefined) return;
     this.awaiting.delete(id);
+    if (this.rng !== undefined) {
+      this.received(key, inj);
+      return;
+    }
     if (inj.nowPs >= this.p.startPs + this.p.windowPs) return;
     const j = Math.floor(key / KEY);
     const r = (key - j * KEY + 1) % this.hosts[j]!.length;
     if (this.p.computePs === 0) this.pass(j, r, inj);
     else this.arm(inj.nowPs + this.p.computePs, j * KEY + r, inj);
+  }
+
+  /** moe: expert `key` (group * 2^20 + member) received a whole flow; the last one of the group's pass opens the next. */
+  private received(key: number, inj: FlowInjector): void {
+    const j = Math.floor(key / KEY);
+    this.got[j]![key - j * KEY]!++;
+    if (--this.open[j]! > 0 || inj.nowPs >= this.p.startPs + this.p.windowPs) return;
+    // one wake-up per group (onWake sends every member's flows)
+    if (this.p.computePs > 0) this.arm(inj.nowPs + this.p.computePs, j * KEY + BARRIER, inj);
+    else {
+      this.pendingWakes++;
+      this.onWake(j * KEY + BARRIER, inj);
+    }
   }
 
   /** Passes started so far, per group. */
@@ -160,14 +219,32 @@ export class PassesDriver implements WorkloadDriver {
 
 function preparePasses(e: PassesEntry, ctx: WorkloadContext): PreparedWorkload {
   const groups = resolveGroups(e, ctx);
-  const flowBytesOf = (n: number): number => e.flowBytes ?? ringFlowBytes(e.modelBytes, n);
+  const moe = e.pattern === 'moe';
+  const model = e.modelBytes ?? 0;
+  const trigger = e.trigger ?? (moe ? 'flow' : 'model');
+  if (moe) {
+    if (e.modelBytes !== undefined) ctx.error(['modelBytes'], 'only with pattern ring (moe sends flowBytes per pass)');
+    if (trigger !== 'flow') ctx.error(['trigger'], 'moe passes end when every flow was received whole (trigger: flow)');
+    if (e.flowBytes === undefined) ctx.error(['flowBytes'], 'give flowBytes (what each member sends per flow)', 'missing');
+    if (e.experts === undefined) ctx.error(['experts'], 'give experts (their selection weights)', 'missing');
+    else for (const n of new Set(groups.map((g) => g.length))) {
+      const c = expertCdf(e.experts, n);
+      if (typeof c === 'string') ctx.error(['experts'], c, e.experts);
+    }
+  } else {
+    if (e.experts !== undefined) ctx.error(['experts'], 'only with pattern moe');
+    if (e.modelBytes === undefined) ctx.error(['modelBytes'], 'give modelBytes (the gradient bytes of the model)', 'missing');
+  }
+  const flowBytesOf = (n: number): number => e.flowBytes ?? ringFlowBytes(model, n);
   for (const g of groups) {
     const fb = flowBytesOf(g.length);
-    if (e.trigger === 'model' && e.modelBytes > fb) ctx.error(['modelBytes'], `more than the ${fb} bytes of a pass's flow (trigger: model waits for this many bytes of it)`, e.modelBytes);
+    if (!moe && trigger === 'model' && model > fb) ctx.error(['modelBytes'], `more than the ${fb} bytes of a pass's flow (trigger: model waits for this many bytes of it)`, model);
   }
+  const x = e.experts;
   const plan: PassesPlan = {
     flowBytesOf,
-    triggerBytesOf: (n) => (e.trigger === 'model' ? Math.min(e.modelBytes, flowBytesOf(n)) : flowBytesOf(n)),
+    triggerBytesOf: (n) => (trigger === 'model' ? Math.min(model, flowBytesOf(n)) : flowBytesOf(n)),
+    ...(moe && x !== undefined ? { moeCdfOf: (n: number) => expertCdf(x, n) as Float64Array } : {}),
     computePs: e.compute,
     startPs: e.start,
     windowPs: e.window,
@@ -186,7 +263,7 @@ function preparePasses(e: PassesEntry, ctx: WorkloadContext): PreparedWorkload {
   return {
     estimate: { flows, bytes, receivers: groups.flat() },
     tags: [e.tag],
-    driver: () => new PassesDriver(groups, plan),
+    driver: (rng) => new PassesDriver(groups, plan, moe ? rng : undefined),
   };
 }
 
