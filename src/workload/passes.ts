@@ -250,12 +250,20 @@ function preparePasses(e: PassesEntry, ctx: WorkloadContext): PreparedWorkload {
     windowPs: e.window,
     tag: e.tag,
   };
-  // an upper bound for the input limits: a pass per member every (trigger bytes at line rate + compute)
+  // an upper bound for the input limits: a pass per member every (trigger bytes at line rate + compute);
+  // moe: a pass lasts at least as long as the most popular expert takes to receive its share
   let flows = 0;
   let bytes = 0;
   for (const g of groups) {
     const rate = Math.max(1, ...g.map((h) => ctx.hostRate[h] ?? 0));
-    const cyclePs = e.compute + (plan.triggerBytesOf(g.length) * 8 * 1e12) / rate;
+    let share = 1;
+    if (plan.moeCdfOf !== undefined) {
+      const c = plan.moeCdfOf(g.length);
+      let top = 0;
+      for (let k = 0; k < c.length; k++) top = Math.max(top, c[k]! - (k > 0 ? c[k - 1]! : 0));
+      share = Math.max(1, top * g.length);
+    }
+    const cyclePs = e.compute + (share * plan.triggerBytesOf(g.length) * 8 * 1e12) / rate;
     const per = g.length * (1 + Math.ceil(e.window / Math.max(1, cyclePs)));
     flows += per;
     bytes += per * flowBytesOf(g.length);
