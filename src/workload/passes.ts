@@ -19,7 +19,8 @@
  *
  * `pattern: moe` (expert parallelism, the artifact's MOE type): every member sends one
  * flow of `flowBytes` at `start` to an expert drawn from `experts` (a group member other
- * than itself: a draw of itself is drawn again, with the entry's seeded stream). A group's
+ * than itself: a draw of itself is drawn again; each group draws from its own stream forked
+ * from the entry's, so a group's experts do not depend on the other groups' timing). A group's
  * pass ends when all its flows have been received whole (a barrier); then every member
  * sends one new flow per flow it received in that pass, to a fresh draw, `compute` later
  * (the artifact's receivers poll the barrier every 1 us: that lag is not modelled). A
@@ -99,7 +100,8 @@ export class PassesDriver implements WorkloadDriver {
   /** false until `begin` (the run asks `done` before it starts the drivers) */
   private begun = false;
 
-  /** moe: per group, the selection CDF, flows of the pass not yet received, and per member the flows it received in this pass */
+  /** moe: per group, its own stream of draws (forked from the entry's: a group draws the same experts whatever the CC, as long as its passes do), the selection CDF, flows of the pass not yet received, and per member the flows it received in this pass */
+  private readonly rngs: Rng[];
   private readonly cdf: Float64Array[];
   private readonly open: Int32Array;
   private readonly got: Int32Array[];
@@ -107,9 +109,10 @@ export class PassesDriver implements WorkloadDriver {
   constructor(
     groups: readonly (readonly number[])[],
     private readonly p: PassesPlan,
-    private readonly rng: Rng | undefined,
+    rng: Rng | undefined,
   ) {
     this.hosts = groups.map((g) => Int32Array.from(g));
+    this.rngs = rng === undefined ? [] : groups.map((_, j) => rng.fork(`group${j}`));
     this.cdf = p.moeCdfOf === undefined ? [] : groups.map((g) => p.moeCdfOf!(g.length));
     this.open = new Int32Array(groups.length);
     this.got = groups.map((g) => new Int32Array(g.length));
@@ -134,14 +137,15 @@ export class PassesDriver implements WorkloadDriver {
   private pass(j: number, q: number, inj: FlowInjector): void {
     const h = this.hosts[j]!;
     let dst = (q + 1) % h.length;
-    if (this.rng !== undefined) {
+    const rng = this.rngs[j];
+    if (rng !== undefined) {
       // the artifact draws again while the draw is the sender itself
-      do dst = drawExpert(this.cdf[j]!, this.rng);
+      do dst = drawExpert(this.cdf[j]!, rng);
       while (dst === q);
       this.open[j]!++;
     }
     const id = inj.start({ src: h[q]!, dst: h[dst]!, bytes: this.flowBytes[j]!, tag: this.p.tag, notifyAtBytes: this.triggerBytes[j]! });
-    this.awaiting.set(id, j * KEY + (this.rng !== undefined ? dst : q));
+    this.awaiting.set(id, j * KEY + (rng !== undefined ? dst : q));
     this.started[j]!++;
     this.bytes[j]! += this.flowBytes[j]!;
     this.lastStartPs[j] = inj.nowPs;
@@ -173,7 +177,7 @@ export class PassesDriver implements WorkloadDriver {
     const key = this.awaiting.get(id);
     if (key === undefined) return;
     this.awaiting.delete(id);
-    if (this.rng !== undefined) {
+    if (this.rngs.length > 0) {
       this.received(key, inj);
       return;
     }
