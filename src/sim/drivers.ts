@@ -39,6 +39,8 @@ export class Drivers implements FlowInjector {
    */
   private offsetPs = 0;
   private readonly rec = new FinishedRecord();
+  /** flows started with `notifyAtBytes` that have not reached it: flow id -> driver index */
+  private readonly notifyOwner = new Map<number, number>();
   private current = -1;
   /** fast-forward's replay of recurring iterations (sim/replay.ts), or null */
   replay: IterationReplay | null = null;
@@ -75,9 +77,15 @@ export class Drivers implements FlowInjector {
       const replayed = r.start(spec);
       if (replayed >= 0) return replayed;
     }
-    const id = this.transport.injectFlow(spec).id;
-    if (r !== null) r.started(id, spec);
-    return id;
+    const f = this.transport.injectFlow(spec);
+    if (flow.notifyAtBytes !== undefined) {
+      const n = flow.notifyAtBytes;
+      if (!(Number.isSafeInteger(n) && n > 0 && n <= spec.bytes)) throw new Error(`workload driver ${this.current}: notifyAtBytes ${n} is not a whole number of bytes in 1..${spec.bytes}`);
+      f.notifyAtBytes = n;
+      this.notifyOwner.set(f.id, this.current);
+    }
+    if (r !== null) r.started(f.id, spec);
+    return f.id;
   }
 
   /** Whether the only driver says its iterations repeat (`WorkloadDriver.repeatsIterations`). */
@@ -128,6 +136,17 @@ export class Drivers implements FlowInjector {
     const drv = this.list[d]!;
     if (this.replay !== null) this.replay.atWake(d, token, this.nowPs);
     if (drv.onWake !== undefined) drv.onWake(token, this);
+    this.afterCallback();
+  }
+
+  /** Flow `f` reached its `notifyAtBytes` at its destination: tells the driver that started it. */
+  received(f: Flow): void {
+    const d = this.notifyOwner.get(f.id);
+    if (d === undefined) return;
+    this.notifyOwner.delete(f.id);
+    const drv = this.list[d]!;
+    this.current = d;
+    if (drv.onFlowReceived !== undefined) drv.onFlowReceived(f.id, this);
     this.afterCallback();
   }
 

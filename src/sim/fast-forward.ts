@@ -404,6 +404,11 @@ export class FastForward {
       const f = flows[i]!;
       const t = (f.sizeBytes - f.sndUna) / goodput[i]! - o.marginRtts * rtt;
       if (t < d) d = t;
+      // a closed-loop workload waits for this flow's notifyAtBytes (drivers.ts): the skip ends before it
+      if (f.notifyAtBytes !== Infinity) {
+        const u = (f.notifyAtBytes - f.rcvExpected) / goodput[i]! - o.marginRtts * rtt;
+        if (u < d) d = u;
+      }
     }
     // whole sampling intervals: a steady state that repeats within one interval is met by the next
     // arrival at the phase the packet-level run would meet it at

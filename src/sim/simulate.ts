@@ -209,6 +209,7 @@ export class Simulation {
     if (this.drivers !== null) {
       const d = this.drivers;
       transport.addFinishListener((f) => d.finished(f));
+      transport.setReceivedListener((f) => d.received(f));
     }
     transport.addFinishListener(() => this.checkDone());
 

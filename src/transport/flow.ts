@@ -81,6 +81,8 @@ export class Flow implements CcFlow, NicFlow {
 
   // receiver
   rcvExpected = 0;
+  /** in-order bytes at which the receiver tells the transport's received-listener, once (Infinity: never; a closed-loop workload's `NewFlow.notifyAtBytes`) */
+  notifyAtBytes = Infinity;
   nackTimerPs = 0;
   lastNack = -1;
   nackArmed = true;

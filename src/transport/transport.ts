@@ -211,6 +211,11 @@ export class Transport implements HostEndpoint {
     this.finishListeners.push(fn);
   }
 
+  /** `fn` hears every flow whose in-order bytes at its destination reach its `notifyAtBytes` (once per flow; one listener). */
+  setReceivedListener(fn: (f: Flow) => void): void {
+    this.rx.onReceived = fn;
+  }
+
   /** Makes a flow from `spec` with the next id and starts it now (a closed-loop workload's injector, src/sim/drivers.ts). */
   injectFlow(spec: FlowSpec): Flow {
     return this.starts.inject(spec);

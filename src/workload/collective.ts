@@ -35,6 +35,9 @@ export const COLLECTIVE_OPS = ['allreduce', 'allgather', 'reducescatter', 'allto
 export type CollectiveOp = (typeof COLLECTIVE_OPS)[number];
 
 const strideGroups = z.object({ size: z.number().int().min(2), stride: posInt }).strict();
+/** `hosts` / `groups` of an entry whose groups of hosts each run one job (also passes.ts) */
+export const hostsField = z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' }).optional();
+export const groupsField = z.union([z.array(z.array(hostId)).min(1), strideGroups], { error: 'expected a list of host lists or { size, stride }' }).optional();
 
 /** PyTorch DDP's default gradient bucket (25 MiB) */
 export const DEFAULT_BUCKET_BYTES = 25 * 2 ** 20;
@@ -46,8 +49,8 @@ const schema = z
     op: z.enum(COLLECTIVE_OPS).optional(),
     /** ring for allreduce / allgather / reducescatter, direct for alltoall (the defaults) */
     algorithm: z.enum(['ring', 'direct']).optional(),
-    hosts: z.union([z.literal('all'), z.array(hostId).min(1)], { error: 'expected "all" or a list of host ids' }).optional(),
-    groups: z.union([z.array(z.array(hostId)).min(1), strideGroups], { error: 'expected a list of host lists or { size, stride }' }).optional(),
+    hosts: hostsField,
+    groups: groupsField,
     /** the buffer of each host per iteration (alltoall with experts: what each host sends per pass) */
     bytes: sizeField({ bare: true }).optional(),
     /** all-reduce a model's gradients (collective-model.ts), instead of `bytes` */
@@ -278,7 +281,7 @@ export class CollectiveDriver implements WorkloadDriver {
 }
 
 /** The entry's groups as topology host lists (problems recorded through `ctx`). */
-function resolveGroups(e: CollectiveEntry, ctx: WorkloadContext): number[][] {
+export function resolveGroups(e: Pick<CollectiveEntry, 'hosts' | 'groups'>, ctx: WorkloadContext): number[][] {
   let idGroups: { ids: 'all' | readonly number[]; path: (string | number)[] }[] = [];
   if ((e.hosts === undefined) === (e.groups === undefined)) {
     ctx.error(e.hosts === undefined ? [] : ['groups'], 'give hosts or groups (one of them)', e.hosts === undefined ? 'neither' : 'both');

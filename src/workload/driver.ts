@@ -23,6 +23,12 @@ export interface NewFlow {
   prio?: number;
   /** label carried to the FCT rows (and to `cc.byTag`) */
   tag?: string;
+  /**
+   * Once the destination has received this many bytes of the flow in order (1..bytes), the
+   * driver's `onFlowReceived` hears of it: a receiver that acts before the whole flow is in
+   * (the OSCAR artifact's training passes, src/workload/passes.ts).
+   */
+  notifyAtBytes?: number;
 }
 
 /** A finished flow, as a driver hears of it. The record is reused: copy what you keep. */
@@ -68,6 +74,8 @@ export interface WorkloadDriver {
   begin(inj: FlowInjector): void;
   /** Every finished flow of the run (the driver's own and the others'), at its finish time. */
   onFlowFinished?(f: FinishedFlow, inj: FlowInjector): void;
+  /** Flow `id` (one this driver started with `notifyAtBytes`) has that many bytes in order at its destination, now. */
+  onFlowReceived?(id: number, inj: FlowInjector): void;
   /** A wake-up armed with `wakeAt`. */
   onWake?(token: number, inj: FlowInjector): void;
   /** True once the driver will start no more flows (the run may end when its flows have finished). */

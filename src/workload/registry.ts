@@ -11,6 +11,7 @@ import { collectiveWorkload } from './collective.js';
 import { flowsWorkload } from './flows.js';
 import { incastWorkload } from './incast.js';
 import { parameterServerWorkload } from './parameter-server.js';
+import { passesWorkload } from './passes.js';
 import type { WorkloadDefinition } from './plugin.js';
 import { poissonWorkload } from './poisson.js';
 import { queryWorkload } from './powertcp.js';
@@ -28,6 +29,7 @@ registerWorkload(flowsWorkload);
 registerWorkload(queryWorkload);
 registerWorkload(collectiveWorkload);
 registerWorkload(parameterServerWorkload);
+registerWorkload(passesWorkload);
 
 /** The definition of workload type `type`, if registered. */
 export function findWorkload(type: string): WorkloadDefinition<{ type: string }> | undefined {
