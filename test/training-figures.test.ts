@@ -1,7 +1,7 @@
 /**
  * The training figures' analyses on result folders with known numbers:
  * OSCAR Fig 12 (experiments/oscar/analysis-training.ts) averages jobs.csv per
- * workload tag and reports (X - OSCAR)/X per CC and workload, the spraying
+ * workload tag and reports X/OSCAR - 1 per CC and workload (§6.4: normalised to OSCAR), the spraying
  * gain and the largest gain per CC; CCC Fig 12 (experiments/ccc/
  * analysis-training.ts) reports CCC's pause cut against DCQCN / TIMELY /
  * Swift (smallest and largest) and the share of CCs no faster than CCC.
@@ -30,7 +30,32 @@ const claim = (cs: { id: string; value: number }[], id: string): number => {
   return c.value;
 };
 
-test('OSCAR Fig 12 analysis: mean time per workload tag, gains (X - OSCAR)/X, spraying gain, max per CC', () => {
+/** A point whose fct.csv / unfinished.csv hold `n` flows of each tag (the artifact form counts rows). */
+function countPoint(root: string, cc: string, counts: Record<string, [number, number]>): PointResult {
+  const dir = join(root, `${cc}-${Object.keys(counts).join('-')}`);
+  mkdirSync(dir, { recursive: true });
+  const rows = (k: 0 | 1): string[] => Object.entries(counts).flatMap(([tag, c]) => Array.from({ length: c[k] }, (_, j) => `${j},${tag}`));
+  writeFileSync(join(dir, 'fct.csv'), ['id,tag', ...rows(0)].join('\n') + '\n');
+  writeFileSync(join(dir, 'unfinished.csv'), ['id,tag', ...rows(1)].join('\n') + '\n');
+  return { dir, vars: { cc }, label: `cc=${cc}` };
+}
+
+test('OSCAR Fig 12, artifact form: flows started (finished + unfinished) per tag, gains count(OSCAR)/count(X) - 1, spraying gain, max per CC', () => {
+  const root = tempDir('fig12-artifact');
+  const points = [
+    countPoint(root, 'oscar', { resnet: [110, 10], 'moe-spray': [150, 0] }),
+    countPoint(root, 'oscar', { moe: [100, 0] }),
+    countPoint(root, 'hpcc', { resnet: [90, 10], moe: [80, 0], 'moe-spray': [30, 0] }),
+  ];
+  const r = findFigure('oscar-fig12-artifact')!.analyze(points);
+  assert.ok(Math.abs(claim(r.claims, 'fig12.resnet.oscar-vs-hpcc') - 20) < 1e-9); // 120 / 100 - 1
+  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-vs-hpcc') - 25) < 1e-9); // 100 / 80 - 1
+  assert.ok(Math.abs(claim(r.claims, 'fig12.oscar-vs-hpcc.max') - 400) < 1e-9); // sprayed: 150 / 30 - 1
+  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-spray-gain') - 50) < 1e-9); // 150 / 100 - 1
+  assert.equal(r.claims.filter((c) => c.id.includes('oscar-vs-oscar')).length, 0);
+});
+
+test('OSCAR Fig 12 analysis: mean time per workload tag, gains X/OSCAR - 1 (normalised to OSCAR), spraying gain, max per CC', () => {
   const root = tempDir('fig12');
   const points = [
     point(root, 'oscar', [['resnet/0', 100], ['resnet/1', 100]]),
@@ -42,12 +67,12 @@ test('OSCAR Fig 12 analysis: mean time per workload tag, gains (X - OSCAR)/X, sp
     point(root, { name: 'theta-powertcp' }, [['resnet', 80]]),
   ];
   const r = findFigure('oscar-fig12')!.analyze(points);
-  assert.ok(Math.abs(claim(r.claims, 'fig12.resnet.oscar-vs-hpcc') - 20) < 1e-9); // (125 - 100) / 125
-  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-vs-hpcc') - 20) < 1e-9);
-  assert.ok(Math.abs(claim(r.claims, 'fig12.moe-spray.oscar-vs-hpcc') - 75) < 1e-9);
-  assert.ok(Math.abs(claim(r.claims, 'fig12.resnet.oscar-vs-theta-powertcp') + 25) < 1e-9); // OSCAR slower
-  assert.ok(Math.abs(claim(r.claims, 'fig12.oscar-vs-hpcc.max') - 75) < 1e-9);
-  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-spray-gain') - 25) < 1e-9); // (200 - 150) / 200
+  assert.ok(Math.abs(claim(r.claims, 'fig12.resnet.oscar-vs-hpcc') - 25) < 1e-9); // 125 / 100 - 1
+  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-vs-hpcc') - 25) < 1e-9);
+  assert.ok(Math.abs(claim(r.claims, 'fig12.moe-spray.oscar-vs-hpcc') - 300) < 1e-9);
+  assert.ok(Math.abs(claim(r.claims, 'fig12.resnet.oscar-vs-theta-powertcp') + 20) < 1e-9); // OSCAR slower
+  assert.ok(Math.abs(claim(r.claims, 'fig12.oscar-vs-hpcc.max') - 300) < 1e-9);
+  assert.ok(Math.abs(claim(r.claims, 'fig12.moe.oscar-spray-gain') - 100 / 3) < 1e-9); // 200 / 150 - 1
   const t = r.tables[0]!;
   assert.deepEqual(t.columns.slice(0, 3), ['cc', 'resnet (ms)', 'resnet / OSCAR']);
   assert.deepEqual(t.rows.find((row) => row[0] === 'hpcc')!.slice(0, 3), ['hpcc', 0, 1.25]);
