@@ -55,7 +55,7 @@ test('sameObjectAgain: the very same definition again is a no-op, another one un
 test('every built-in plug-in kind is a Registry, built-ins first in their list order', () => {
   for (const reg of [ccRegistry, workloadRegistry, admissionPolicyRegistry, dequeuePolicyRegistry, disciplineRegistry, figureRegistry]) assert.ok(reg instanceof Registry, reg.kind);
   assert.deepEqual(ccRegistry.names().slice(0, 4), ['none', 'dcqcn', 'hpcc', 'hpcc-star']);
-  assert.deepEqual(workloadRegistry.names(), ['poisson', 'incast', 'flows', 'query', 'collective', 'parameterServer']);
+  assert.deepEqual(workloadRegistry.names(), ['poisson', 'incast', 'flows', 'query', 'collective', 'parameterServer', 'passes']);
   assert.deepEqual(disciplineRegistry.names(), ['strict', 'rr', 'drr']);
   assert.deepEqual(dequeuePolicyRegistry.names(), ['red', 'tcd', 'int', 'mpd']);
   assert.deepEqual(admissionPolicyRegistry.names(), ['trim']);
